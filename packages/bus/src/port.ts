@@ -1,0 +1,46 @@
+/** The message bus port: what every adapter (in-process, Kafka) guarantees. */
+
+export interface BusMessage {
+  /** Unique id of the message (the event id); consumers dedupe by it. */
+  id: string;
+  /** Partitioning key: messages with the same key are delivered in publish order (document id). */
+  key: string;
+  /** JSON-serialisable payload. */
+  value: Record<string, unknown>;
+}
+
+export interface DeliveredMessage extends BusMessage {
+  topic: string;
+}
+
+/**
+ * Handles one message. Delivery is at-least-once: a message is re-delivered when the handler
+ * throws or the consumer dies before the handler finished, so handlers must be idempotent.
+ */
+export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
+
+export interface ConsumerOptions {
+  /** Consumers in the same group share the work: each message goes to one member of the group. */
+  groupId: string;
+  topics: string[];
+  /** Start from the oldest retained message when the group has no committed offset (default true). */
+  fromBeginning?: boolean;
+}
+
+export interface Consumer {
+  /** Stops after the messages in hand are handled (and committed). */
+  stop(): Promise<void>;
+}
+
+export interface Bus {
+  /** Resolves once the bus has accepted every message durably (Kafka: acks=all). */
+  publish(topic: string, messages: BusMessage[]): Promise<void>;
+  subscribe(options: ConsumerOptions, handler: MessageHandler): Promise<Consumer>;
+  /** Resolves when the broker answers; throws BusUnavailable otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class BusUnavailable extends Error {
+  override readonly name = 'BusUnavailable';
+}

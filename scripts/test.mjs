@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// The one test command: lint + format check, type check, the real local engines (Kafka, MinIO)
+// through infra/, then every *.test.ts in one node:test run so the closing summary counts them all.
+// `--no-infra` skips the engines (their tests then report themselves as skipped, with the reason).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const withInfra = !args.includes('--no-infra');
+const filters = args.filter((a) => !a.startsWith('--'));
+
+function run(title, cmd, cmdArgs, env = process.env) {
+  console.log(`\n▶ ${title}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
+  console.log(`  ${title}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return r.status ?? 1;
+}
+
+function findTests(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) findTests(p, out);
+    else if (name.endsWith('.test.ts')) out.push(relative(root, p));
+  }
+  return out;
+}
+
+function readEnvFile(file) {
+  const env = {};
+  if (!existsSync(file)) return env;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
+    if (m) env[m[1]] = m[2];
+  }
+  return env;
+}
+
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+let failed = 0;
+failed += run('lint and format check (biome)', bin('biome'), ['check', '.']) ? 1 : 0;
+failed += run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) ? 1 : 0;
+
+let env = { ...process.env };
+const infraUp = join(root, 'infra/local/up.sh');
+let startedInfra = false;
+if (withInfra && existsSync(infraUp)) {
+  if (run('real engines for the distributed suites (infra/local/up.sh)', 'bash', [infraUp]) !== 0) {
+    console.log('  the local engines did not start: their suites will fail, not skip');
+    env.DOCFLOW_ENGINES_REQUIRED = '1';
+  } else {
+    startedInfra = true;
+    env = { ...env, ...readEnvFile(join(root, '.infra/env')), DOCFLOW_ENGINES_REQUIRED: '1' };
+  }
+}
+
+const dirs = ['packages', 'services', 'tests'].map((d) => join(root, d)).filter(existsSync);
+let files = dirs.flatMap((d) => findTests(d)).sort();
+if (filters.length) files = files.filter((f) => filters.some((x) => f.includes(x)));
+const testStatus = run(`tests (${files.length} files)`, process.execPath, [
+  '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files,
+], env);
+if (startedInfra && !process.env.DOCFLOW_KEEP_INFRA) run('stop the local engines', 'bash', [join(root, 'infra/local/down.sh')]);
+process.exit(failed || testStatus ? 1 : 0);
