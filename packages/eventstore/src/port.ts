@@ -28,7 +28,7 @@ export interface RecordedEvent extends NewEvent {
   streamId: string;
   /** 1-based position of the event inside its stream (the stream's revision after it). */
   revision: number;
-  /** Opaque, ordered position in the whole store; a subscription resumes after it. */
+  /** Opaque position in the whole store; a subscription resumes after it. Compares in store order as a string. */
   position: string;
   /** ISO 8601 UTC time the store recorded it. */
   recordedAt: string;
@@ -59,6 +59,8 @@ export interface SubscribeAllOptions {
   after?: string;
   /** Only streams whose id starts with one of these prefixes (e.g. `account-`). */
   streamPrefixes?: string[];
+  /** Told about each failed handler call (e.g. to log it) before the same event is retried. */
+  onHandlerError?: (error: unknown, event: RecordedEvent, attempt: number) => void;
 }
 
 /**
@@ -73,6 +75,7 @@ export interface Subscription {
 }
 
 export interface EventStore {
+  /** Appends at least one event atomically: all are written, or none. */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** Events of one stream in order; an empty array for a stream that does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;

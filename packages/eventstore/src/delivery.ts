@@ -1,0 +1,65 @@
+/** What both adapters' subscriptions share: a stoppable loop, and per-event delivery that never skips. */
+import type { EventHandler, RecordedEvent, SubscribeAllOptions, Subscription } from './port';
+
+const FIRST_RETRY_MS = 50;
+const MAX_RETRY_MS = 5_000;
+
+/** Capped exponential back-off for the nth consecutive failure (1-based). */
+export function backoffMs(failures: number): number {
+  return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(failures - 1, 16));
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Calls the handler until it succeeds, backing off between attempts.
+ * Resolves false when the subscription stopped before the event was handled.
+ */
+export async function deliver(
+  event: RecordedEvent,
+  handler: EventHandler,
+  signal: AbortSignal,
+  onHandlerError: SubscribeAllOptions['onHandlerError'],
+): Promise<boolean> {
+  for (let attempt = 1; !signal.aborted; attempt++) {
+    try {
+      await handler(event);
+      return true;
+    } catch (error) {
+      onHandlerError?.(error, event, attempt);
+    }
+    await sleep(backoffMs(attempt), signal);
+  }
+  return false;
+}
+
+/** Runs `loop` until stop(); stop() resolves once the loop (and so any handler call) has returned. */
+export function startSubscription(loop: (signal: AbortSignal) => Promise<void>): Subscription {
+  const controller = new AbortController();
+  const done = loop(controller.signal);
+  return {
+    stop() {
+      controller.abort();
+      return done;
+    },
+  };
+}
+
+/** Whether a stream id passes the `streamPrefixes` filter (no prefixes = every stream). */
+export function matchesPrefixes(streamId: string, prefixes: readonly string[] | undefined): boolean {
+  return !prefixes?.length || prefixes.some((prefix) => streamId.startsWith(prefix));
+}

@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { describeEventStoreContract } from './conformance';
+import { type RecordedEvent, StoreUnavailable } from './port';
+import { createSqliteEventStore } from './sqlite';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/append-one.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+describeEventStoreContract('sqlite', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'docflow-eventstore-'));
+  const store = createSqliteEventStore({ file: join(dir, 'events.db') });
+  return {
+    store,
+    cleanup: async () => {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('sqlite event store file', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'docflow-eventstore-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps an acknowledged append when the writer is killed with SIGKILL right after', async () => {
+    const file = join(dir, 'durability.db');
+    const eventId = randomUUID();
+    const child = runChild(file, 'docForm-durable', eventId, 'hold');
+
+    const ack = await waitForAck(child);
+    child.kill('SIGKILL');
+    const [, signal] = await exited(child);
+    assert.equal(signal, 'SIGKILL');
+
+    const store = createSqliteEventStore({ file });
+    try {
+      const events = await store.readStream('docForm-durable');
+      assert.deepEqual(
+        events.map((event) => [event.id, event.revision, event.position]),
+        [[eventId, 1, ack]],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('lets a subscription see events that another process appends (poll fallback)', async () => {
+    const file = join(dir, 'shared.db');
+    const store = createSqliteEventStore({ file, pollIntervalMs: 100 });
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeAll({ streamPrefixes: ['file-'] }, async (event) => {
+      seen.push(event);
+    });
+    try {
+      await store.append('file-local', [event()], 0);
+      const eventId = randomUUID();
+      const child = runChild(file, 'file-remote', eventId, 'exit');
+      await waitForAck(child);
+      const [code] = await exited(child);
+      assert.equal(code, 0);
+
+      const deadline = Date.now() + 5_000;
+      while (seen.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(
+        seen.map((e) => e.streamId),
+        ['file-local', 'file-remote'],
+      );
+      assert.equal(seen[1]!.id, eventId);
+    } finally {
+      await subscription.stop();
+      await store.close();
+    }
+  });
+
+  it('continues revisions and positions after reopening the file', async () => {
+    const file = join(dir, 'reopen.db');
+    const first = createSqliteEventStore({ file });
+    const { position } = await first.append('account-1', [event(), event()], 0);
+    await first.close();
+
+    const second = createSqliteEventStore({ file });
+    try {
+      const next = await second.append('account-1', [event()], 2);
+      assert.equal(next.revision, 3);
+      assert.ok(next.position > position);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('drains its subscriptions on close, then answers StoreUnavailable', async () => {
+    const store = createSqliteEventStore({ file: join(dir, 'closed.db') });
+    await store.append('form-x', [event()], 0);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let handled = 0;
+    let entered = false;
+    store.subscribeAll({}, async () => {
+      entered = true;
+      await gate;
+      handled++;
+    });
+    while (!entered) await new Promise((r) => setTimeout(r, 5));
+
+    let closed = false;
+    const closing = store.close().then(() => {
+      closed = true;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(closed, false, 'close() waits for the running handler');
+    release();
+    await closing;
+    assert.equal(handled, 1);
+
+    await assert.rejects(store.append('form-x', [event()], 1), StoreUnavailable);
+    await assert.rejects(store.readStream('form-x'), StoreUnavailable);
+    await assert.rejects(store.ping(), StoreUnavailable);
+    assert.throws(() => store.subscribeAll({}, async () => {}), StoreUnavailable);
+  });
+});
+
+function event() {
+  return {
+    id: randomUUID(),
+    type: 'Noted',
+    version: 1,
+    data: {},
+    metadata: { correlationId: randomUUID(), timestamp: new Date().toISOString() },
+  };
+}
+
+function runChild(file: string, streamId: string, eventId: string, mode: 'exit' | 'hold'): ChildProcess {
+  return spawn(process.execPath, ['--import', TSX, FIXTURE, file, streamId, eventId, mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+/** Resolves with the acknowledged position as soon as the child prints its ACK line. */
+function waitForAck(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /^ACK (\S+)$/m.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`child exited (${code ?? signal}) before ACK`)));
+    child.once('error', reject);
+  });
+}
+
+function exited(child: ChildProcess): Promise<[number | null, NodeJS.Signals | null]> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    return Promise.resolve([child.exitCode, child.signalCode]);
+  }
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+}

@@ -1,0 +1,237 @@
+/** Embedded event store: one SQLite file in WAL mode, every commit fsynced before the append resolves. */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { backoffMs, deliver, matchesPrefixes, sleep, startSubscription } from './delivery';
+import {
+  type AppendResult,
+  type EventHandler,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  StoreUnavailable,
+  type SubscribeAllOptions,
+  type Subscription,
+  WrongExpectedRevision,
+} from './port';
+import { checkAppend, checkRead } from './validate';
+
+export interface SqliteEventStoreOptions {
+  /** Database file; it and its directory are created when missing. */
+  file: string;
+  /** How often an idle subscription looks for events appended by another process; default 1000 ms. */
+  pollIntervalMs?: number;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position    INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream_id   TEXT    NOT NULL,
+    revision    INTEGER NOT NULL,
+    id          TEXT    NOT NULL UNIQUE,
+    type        TEXT    NOT NULL,
+    version     INTEGER NOT NULL,
+    data        TEXT    NOT NULL,
+    metadata    TEXT    NOT NULL,
+    recorded_at TEXT    NOT NULL,
+    UNIQUE (stream_id, revision)
+  ) STRICT`;
+
+const BATCH_SIZE = 500;
+const BUSY_TIMEOUT_MS = 5_000;
+const POSITION_DIGITS = 16;
+/** SQLite result codes that mean "cannot get at the file now" rather than a bug in the call. */
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY)/;
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  revision: number;
+  id: string;
+  type: string;
+  version: number;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+}
+
+/**
+ * Opens (or creates) the event store file.
+ *
+ * @example
+ * const store = createSqliteEventStore({ file: 'data/events.db' });
+ * await store.append('docForm-1', [event], 0);
+ */
+export function createSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
+  mkdirSync(dirname(options.file), { recursive: true });
+  const db = new Database(options.file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.exec(SCHEMA);
+
+  const currentRevision = db
+    .prepare<[string], number>('SELECT COALESCE(MAX(revision), 0) FROM events WHERE stream_id = ?')
+    .pluck();
+  const insert = db.prepare<[string, number, string, string, number, string, string, string]>(
+    `INSERT INTO events (stream_id, revision, id, type, version, data, metadata, recorded_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const readStream = db.prepare<[string, number, number], EventRow>(
+    'SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?',
+  );
+  const readAfter = db.prepare<[number, number], EventRow>(
+    'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+  );
+  const ping = db.prepare('SELECT 1');
+
+  const appendTx = db.transaction(
+    (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+      const actual = currentRevision.get(streamId) ?? 0;
+      if (expected !== 'any' && expected !== actual)
+        throw new WrongExpectedRevision(streamId, expected, actual);
+      const recordedAt = new Date().toISOString();
+      let position = 0;
+      events.forEach((event, i) => {
+        const { lastInsertRowid } = insert.run(
+          streamId,
+          actual + i + 1,
+          event.id,
+          event.type,
+          event.version,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+          recordedAt,
+        );
+        position = Number(lastInsertRowid);
+      });
+      return { revision: actual + events.length, position: encodePosition(position) };
+    },
+  );
+
+  // Idle subscriptions park here; an append in this process wakes them at once, the poll timer
+  // catches appends made by other processes.
+  const waiters = new Set<() => void>();
+  const subscriptions = new Set<Subscription>();
+  let closed = false;
+
+  function guard<T>(what: string, run: () => T): T {
+    if (closed) throw new StoreUnavailable(`${what}: the event store is closed`);
+    try {
+      return run();
+    } catch (error) {
+      if (error instanceof Database.SqliteError && UNAVAILABLE_CODES.test(error.code)) {
+        throw new StoreUnavailable(`${what}: ${error.message}`, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  function waitForAppend(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        waiters.delete(wake);
+        clearTimeout(timer);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, pollIntervalMs);
+      waiters.add(wake);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+
+  function subscribe(options: SubscribeAllOptions, handler: EventHandler): Subscription {
+    let cursor = options.after === undefined ? 0 : decodePosition(options.after);
+    return startSubscription(async (signal) => {
+      let failures = 0;
+      while (!signal.aborted) {
+        let rows: EventRow[];
+        try {
+          rows = guard('subscribeAll', () => readAfter.all(cursor, BATCH_SIZE));
+          failures = 0;
+        } catch {
+          await sleep(backoffMs(++failures), signal);
+          continue;
+        }
+        // No await between the empty read and parking, so an in-process append cannot slip between them.
+        if (rows.length === 0) {
+          await waitForAppend(signal);
+          continue;
+        }
+        for (const row of rows) {
+          if (matchesPrefixes(row.stream_id, options.streamPrefixes)) {
+            const handled = await deliver(toRecorded(row), handler, signal, options.onHandlerError);
+            if (!handled) return;
+          }
+          cursor = row.position;
+        }
+      }
+    });
+  }
+
+  return {
+    async append(streamId, events, expected) {
+      checkAppend(streamId, events, expected);
+      const result = guard('append', () => appendTx.immediate(streamId, events, expected));
+      for (const wake of waiters) wake();
+      return result;
+    },
+
+    async readStream(streamId, options = {}) {
+      const { fromRevision, maxCount } = checkRead(streamId, options);
+      const limit = Number.isFinite(maxCount) ? maxCount : -1;
+      return guard('readStream', () => readStream.all(streamId, fromRevision, limit)).map(toRecorded);
+    },
+
+    subscribeAll(options, handler) {
+      if (closed) throw new StoreUnavailable('subscribeAll: the event store is closed');
+      const subscription = subscribe(options, handler);
+      subscriptions.add(subscription);
+      return {
+        stop: async () => {
+          subscriptions.delete(subscription);
+          await subscription.stop();
+        },
+      };
+    },
+
+    async ping() {
+      guard('ping', () => ping.get());
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
+      subscriptions.clear();
+      db.close();
+    },
+  };
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    version: row.version,
+    data: JSON.parse(row.data),
+    metadata: JSON.parse(row.metadata),
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: encodePosition(row.position),
+    recordedAt: row.recorded_at,
+  };
+}
+
+/** Zero-padded so that positions compare in store order as strings. */
+function encodePosition(position: number): string {
+  return String(position).padStart(POSITION_DIGITS, '0');
+}
+
+function decodePosition(position: string): number {
+  if (!/^\d{16}$/.test(position)) throw new RangeError(`not a position of this event store: ${position}`);
+  return Number(position);
+}
