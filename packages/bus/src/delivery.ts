@@ -1,0 +1,60 @@
+/** Delivery policy shared by the adapters: retry a failing handler with back-off, then dead-letter. */
+import type { BusMessage } from './port.js';
+
+export interface HandlerRetryOptions {
+  /** Handler calls per message before it goes to the dead-letter topic (default 5). */
+  attempts: number;
+  /** Pause after the first failure; doubles after each further failure (default 100 ms). */
+  initialDelayMs: number;
+  /** Upper bound of one pause (default 2000 ms). */
+  maxDelayMs: number;
+}
+
+export const DEFAULT_HANDLER_RETRY: HandlerRetryOptions = {
+  attempts: 5,
+  initialDelayMs: 100,
+  maxDelayMs: 2000,
+};
+
+/** What a message on `<topic>.dlq` carries: the original message's id and key, and this value. */
+export interface DeadLetterValue {
+  [field: string]: unknown;
+  /** Topic the message was published to. */
+  topic: string;
+  /** Message of the last error the handler threw. */
+  error: string;
+  attempts: number;
+  /** The original value (the raw text when it could not be decoded). */
+  value: unknown;
+}
+
+export function resolveRetry(options: Partial<HandlerRetryOptions> = {}): HandlerRetryOptions {
+  const retry = { ...DEFAULT_HANDLER_RETRY, ...options };
+  if (!Number.isInteger(retry.attempts) || retry.attempts < 1) {
+    throw new RangeError(`retry.attempts must be a positive integer, got ${retry.attempts}`);
+  }
+  return retry;
+}
+
+/** Pause before the next call after `failures` failed calls (1-based). */
+export function retryDelayMs(failures: number, retry: HandlerRetryOptions): number {
+  return Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (failures - 1));
+}
+
+export function deadLetterTopic(topic: string): string {
+  return `${topic}.dlq`;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function deadLetterOf(
+  topic: string,
+  message: { id: string; key: string; value: unknown },
+  error: unknown,
+  attempts: number,
+): BusMessage {
+  const value: DeadLetterValue = { topic, error: errorMessage(error), attempts, value: message.value };
+  return { id: message.id, key: message.key, value };
+}

@@ -1,0 +1,332 @@
+/** In-process adapter of the bus port, for the embedded mode (one Node process, memory only). */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  deadLetterOf,
+  deadLetterTopic,
+  type HandlerRetryOptions,
+  resolveRetry,
+  retryDelayMs,
+} from './delivery.js';
+import {
+  type Bus,
+  type BusMessage,
+  BusUnavailable,
+  type Consumer,
+  type ConsumerOptions,
+  type MessageHandler,
+} from './port.js';
+
+const DEFAULT_PARTITIONS = 16;
+const DEFAULT_RETAINED_PER_TOPIC = 100_000;
+
+export interface InProcessBusOptions {
+  /** Lanes per topic: a key hashes to one lane, and a group handles a lane in order (default 16). */
+  partitions?: number;
+  /** Messages kept per topic for groups that join later or resume after a stop (default 100 000). */
+  retainedPerTopic?: number;
+  retry?: Partial<HandlerRetryOptions>;
+}
+
+interface Entry {
+  hash: number;
+  partition: number;
+  id: string;
+  key: string;
+  /** The value as JSON: validates it once and hands every handler its own copy. */
+  json: string;
+}
+
+interface TopicLog {
+  name: string;
+  /** Offset of entries[0]. */
+  base: number;
+  entries: Entry[];
+}
+
+interface Waiter {
+  offset: number;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+interface Lane {
+  group: GroupTopic;
+  partition: number;
+  /** Offset of the next entry to look at; every entry of this lane below it is handled. */
+  next: number;
+  running: boolean;
+  waiters: Waiter[];
+}
+
+/** One consumer group's position in one topic. */
+interface GroupTopic {
+  log: TopicLog;
+  members: Member[];
+  lanes: Lane[];
+}
+
+interface Member {
+  handler: MessageHandler;
+  groups: GroupTopic[];
+  inFlight: Set<Promise<unknown>>;
+  stopping?: Promise<void>;
+}
+
+type Outcome = { ok: true } | { ok: false; error: unknown };
+
+/** FNV-1a: cheap, stable across runs, spreads short ids well. */
+function hashKey(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/**
+ * Creates the in-process bus.
+ *
+ * Every consumer group gets every message of its topics; inside a group a message goes to the member
+ * chosen by the hash of its key, and the messages of one key are handled one after the other in publish
+ * order (messages of different keys may be handled concurrently, also by one member). `publish()`
+ * resolves once every group that has members has handled the messages, so a relay that advances its
+ * checkpoint after `publish()` gets at-least-once delivery across a crash; stop relays before consumers.
+ * A publish from inside a handler does not wait, so handlers publishing to each other cannot deadlock.
+ * A failing handler is retried with back-off, then the message goes to `<topic>.dlq`.
+ *
+ * @example
+ * const bus = createInProcessBus();
+ * await bus.subscribe({ groupId: 'workflow', topics: ['docForm'] }, async (m) => apply(m));
+ * await bus.publish('docForm', [{ id: event.id, key: docId, value: event }]);
+ */
+export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
+  const partitions = options.partitions ?? DEFAULT_PARTITIONS;
+  const retained = options.retainedPerTopic ?? DEFAULT_RETAINED_PER_TOPIC;
+  if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError('partitions must be >= 1');
+  if (!Number.isInteger(retained) || retained < 1) throw new RangeError('retainedPerTopic must be >= 1');
+  const retry = resolveRetry(options.retry);
+  // Trimming in chunks keeps publish O(1) amortised; the log holds at most retained + chunk entries.
+  const trimChunk = Math.max(1, Math.ceil(retained / 10));
+
+  const logs = new Map<string, TopicLog>();
+  const groupsByTopic = new Map<string, Map<string, GroupTopic>>();
+  const members = new Set<Member>();
+  const insideHandler = new AsyncLocalStorage<true>();
+  const closing = new AbortController();
+
+  function assertOpen(): void {
+    if (closing.signal.aborted) throw new BusUnavailable('the in-process bus is closed');
+  }
+
+  function topicLog(topic: string): TopicLog {
+    let log = logs.get(topic);
+    if (!log) {
+      log = { name: topic, base: 0, entries: [] };
+      logs.set(topic, log);
+    }
+    return log;
+  }
+
+  function groupsOf(topic: string): Map<string, GroupTopic> {
+    let groups = groupsByTopic.get(topic);
+    if (!groups) {
+      groups = new Map();
+      groupsByTopic.set(topic, groups);
+    }
+    return groups;
+  }
+
+  function prepare(message: BusMessage): Entry {
+    if (typeof message.id !== 'string' || message.id === '')
+      throw new TypeError('message id must be a string');
+    if (typeof message.key !== 'string') throw new TypeError(`message ${message.id}: key must be a string`);
+    const json = JSON.stringify(message.value);
+    if (json === undefined || !json.startsWith('{')) {
+      throw new TypeError(`message ${message.id}: value must be a JSON object`);
+    }
+    const hash = hashKey(message.key);
+    return { hash, partition: hash % partitions, id: message.id, key: message.key, json };
+  }
+
+  /** Appends and wakes the groups; returns the offset of the last entry per lane. */
+  function append(log: TopicLog, entries: Entry[]): Map<number, number> {
+    const last = new Map<number, number>();
+    for (const entry of entries) {
+      last.set(entry.partition, log.base + log.entries.length);
+      log.entries.push(entry);
+    }
+    trim(log);
+    return last;
+  }
+
+  /** Drops the oldest entries beyond the retention, but never one a group with members still owes. */
+  function trim(log: TopicLog): void {
+    const excess = log.entries.length - retained;
+    if (excess < trimChunk) return;
+    const active = [...groupsOf(log.name).values()].filter((group) => group.members.length > 0);
+    let count = 0;
+    while (count < excess) {
+      const entry = log.entries[count]!;
+      const offset = log.base + count;
+      if (active.some((group) => group.lanes[entry.partition]!.next <= offset)) break;
+      count++;
+    }
+    log.entries.splice(0, count);
+    log.base += count;
+  }
+
+  function wake(lane: Lane): void {
+    if (!lane.running) void drain(lane);
+  }
+
+  function advance(lane: Lane, next: number): void {
+    lane.next = next;
+    while (lane.waiters.length > 0 && lane.waiters[0]!.offset < next) lane.waiters.shift()!.resolve();
+  }
+
+  function nextEntry(lane: Lane): Entry | undefined {
+    const log = lane.group.log;
+    if (lane.next < log.base) lane.next = log.base;
+    while (lane.next < log.base + log.entries.length) {
+      const entry = log.entries[lane.next - log.base]!;
+      if (entry.partition === lane.partition) return entry;
+      lane.next++;
+    }
+    return undefined;
+  }
+
+  function handle(member: Member, entry: Entry, topic: string): Promise<Outcome> {
+    const delivered = { id: entry.id, key: entry.key, value: JSON.parse(entry.json), topic };
+    const run = (async (): Promise<Outcome> => {
+      try {
+        await insideHandler.run(true, () => member.handler(delivered));
+        return { ok: true };
+      } catch (error) {
+        return { ok: false, error };
+      }
+    })();
+    member.inFlight.add(run);
+    void run.then(() => member.inFlight.delete(run));
+    return run;
+  }
+
+  function deadLetter(topic: string, entry: Entry, error: unknown, attempts: number): void {
+    const message = deadLetterOf(topic, { ...entry, value: JSON.parse(entry.json) }, error, attempts);
+    const dlq = deadLetterTopic(topic);
+    const last = append(topicLog(dlq), [prepare(message)]);
+    for (const group of groupsOf(dlq).values()) {
+      for (const partition of last.keys()) wake(group.lanes[partition]!);
+    }
+  }
+
+  /** Handles a lane's entries in order until it is empty, has no member to go to, or the bus closes. */
+  async function drain(lane: Lane): Promise<void> {
+    lane.running = true;
+    const topic = lane.group.log.name;
+    let failures = 0;
+    try {
+      while (!closing.signal.aborted) {
+        const entry = nextEntry(lane);
+        if (!entry) break;
+        const { members: candidates } = lane.group;
+        const member = candidates[entry.hash % candidates.length];
+        if (!member) break;
+        const outcome = await handle(member, entry, topic);
+        if (closing.signal.aborted && !outcome.ok) break;
+        if (outcome.ok || ++failures >= retry.attempts) {
+          if (!outcome.ok) deadLetter(topic, entry, outcome.error, failures);
+          failures = 0;
+          advance(lane, lane.next + 1);
+          continue;
+        }
+        await sleep(retryDelayMs(failures, retry), undefined, { signal: closing.signal }).catch(() => {});
+      }
+    } finally {
+      lane.running = false;
+    }
+  }
+
+  function releaseWaiters(group: GroupTopic): void {
+    const error = closing.signal.aborted ? new BusUnavailable('the in-process bus was closed') : undefined;
+    for (const lane of group.lanes) {
+      for (const waiter of lane.waiters.splice(0)) {
+        if (error) waiter.reject(error);
+        else waiter.resolve();
+      }
+    }
+  }
+
+  function joinGroup(groupId: string, topic: string, fromBeginning: boolean): GroupTopic {
+    const groups = groupsOf(topic);
+    let group = groups.get(groupId);
+    if (!group) {
+      const log = topicLog(topic);
+      const start = fromBeginning ? log.base : log.base + log.entries.length;
+      const created: GroupTopic = { log, members: [], lanes: [] };
+      for (let partition = 0; partition < partitions; partition++) {
+        created.lanes.push({ group: created, partition, next: start, running: false, waiters: [] });
+      }
+      groups.set(groupId, created);
+      group = created;
+    }
+    return group;
+  }
+
+  function stopMember(member: Member): Promise<void> {
+    member.stopping ??= (async () => {
+      for (const group of member.groups) group.members.splice(group.members.indexOf(member), 1);
+      while (member.inFlight.size > 0) await Promise.all(member.inFlight);
+      members.delete(member);
+      // A group left without members owes nothing now; it resumes from its position when one joins.
+      for (const group of member.groups) if (group.members.length === 0) releaseWaiters(group);
+    })();
+    return member.stopping;
+  }
+
+  return {
+    async publish(topic: string, messages: BusMessage[]): Promise<void> {
+      assertOpen();
+      if (messages.length === 0) return;
+      const last = append(topicLog(topic), messages.map(prepare));
+      const waits: Promise<void>[] = [];
+      for (const group of groupsOf(topic).values()) {
+        if (group.members.length === 0) continue;
+        for (const [partition, offset] of last) {
+          const lane = group.lanes[partition]!;
+          if (!insideHandler.getStore()) {
+            waits.push(new Promise((resolve, reject) => lane.waiters.push({ offset, resolve, reject })));
+          }
+          wake(lane);
+        }
+      }
+      await Promise.all(waits);
+    },
+
+    async subscribe(consumer: ConsumerOptions, handler: MessageHandler): Promise<Consumer> {
+      assertOpen();
+      if (!consumer.groupId) throw new TypeError('groupId must not be empty');
+      if (consumer.topics.length === 0) throw new TypeError('topics must not be empty');
+      const member: Member = { handler, groups: [], inFlight: new Set() };
+      for (const topic of new Set(consumer.topics)) {
+        const group = joinGroup(consumer.groupId, topic, consumer.fromBeginning ?? true);
+        group.members.push(member);
+        member.groups.push(group);
+      }
+      members.add(member);
+      for (const group of member.groups) for (const lane of group.lanes) wake(lane);
+      return { stop: () => stopMember(member) };
+    },
+
+    async ping(): Promise<void> {
+      assertOpen();
+    },
+
+    async close(): Promise<void> {
+      closing.abort();
+      await Promise.all([...members].map(stopMember));
+      for (const groups of groupsByTopic.values()) for (const group of groups.values()) releaseWaiters(group);
+    },
+  };
+}
