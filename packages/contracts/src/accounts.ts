@@ -1,0 +1,50 @@
+/** Admin API of DESIGN.md: accounts of persons and service accounts. */
+import { z } from '@hono/zod-openapi';
+import { UsrId } from './ids';
+import { Meta, PersonFields } from './person';
+import { Role } from './roles';
+
+/** The bootstrap service account `admin` (DESIGN.md, "Credentials"): a fixed id every start finds. */
+export const ADMIN_ACCOUNT_ID = 'usr-00000000-0000-0000-0000-000000000001';
+
+export const AccountKind = z.enum(['person', 'service']);
+
+export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
+
+export const AccountCreate = z
+  .strictObject({
+    kind: AccountKind,
+    email: Email,
+    name_first: PersonFields.name_first.min(1),
+    name_last: PersonFields.name_last.min(1),
+    roles: z.array(Role).max(4).default([]),
+    active: z.boolean().default(true),
+  })
+  .openapi('AccountCreate');
+export type AccountCreate = z.infer<typeof AccountCreate>;
+
+export const AccountPatch = z
+  .strictObject({ active: z.boolean().optional(), roles: z.array(Role).max(4).optional() })
+  .refine((p) => p.active !== undefined || p.roles !== undefined, 'give active, roles or both')
+  .openapi('AccountPatch');
+export type AccountPatch = z.infer<typeof AccountPatch>;
+
+export const Account = z
+  .object({
+    _meta: Meta,
+    _id_sys: UsrId,
+    kind: AccountKind,
+    email: z.string(),
+    name_first: z.string(),
+    name_last: z.string(),
+    roles: z.array(Role),
+    active: z.boolean(),
+  })
+  .openapi('Account');
+export type Account = z.infer<typeof Account>;
+
+export const CreatedAccount = Account.extend({
+  apiKey: z.string().optional().openapi({
+    description: 'Only for a service account, and only in this answer: the key is stored as a hash.',
+  }),
+}).openapi('CreatedAccount');

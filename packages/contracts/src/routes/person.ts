@@ -1,0 +1,49 @@
+/** Person routes, declared once for both API versions. */
+import { createRoute, z } from '@hono/zod-openapi';
+import { UsrId } from '../ids';
+import { Person, PersonUpdate } from '../person';
+import { problemResponses, runAsHeader } from '../responses';
+
+export const PERSON_API_VERSIONS = ['v1', 'v2'] as const;
+export type PersonApiVersion = (typeof PERSON_API_VERSIONS)[number];
+
+export const getPersonRoute = (version: PersonApiVersion) =>
+  createRoute({
+    method: 'get',
+    path: `/api/${version}/person/{id}`,
+    tags: ['person'],
+    summary: 'Read a person',
+    description:
+      'Any authenticated principal may read a person (a directory lookup, e.g. to choose a deputy).',
+    request: { params: z.object({ id: UsrId }) },
+    parameters: [runAsHeader],
+    responses: {
+      200: { description: 'The person.', content: { 'application/json': { schema: Person } } },
+      400: problemResponses[400],
+      401: problemResponses[401],
+      403: problemResponses[403],
+      404: problemResponses[404],
+      503: problemResponses[503],
+    },
+  });
+
+export const updatePersonRoute = (version: PersonApiVersion) =>
+  createRoute({
+    method: 'post',
+    path: `/api/${version}/person`,
+    tags: ['person'],
+    summary: 'Update a person',
+    description:
+      'Needs role `svcAdminSysRW`. Only the fields given change; `pwd` is accepted here only and never returned.',
+    request: { body: { required: true, content: { 'application/json': { schema: PersonUpdate } } } },
+    parameters: [runAsHeader],
+    responses: {
+      200: { description: 'The updated person.', content: { 'application/json': { schema: Person } } },
+      400: problemResponses[400],
+      401: problemResponses[401],
+      403: problemResponses[403],
+      404: problemResponses[404],
+      415: problemResponses[415],
+      503: problemResponses[503],
+    },
+  });

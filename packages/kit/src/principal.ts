@@ -1,0 +1,68 @@
+/**
+ * The principal the gateway passes to services, and the middleware by which a service trusts it
+ * only when the request carries the internal secret (DOCFLOW_INTERNAL_TOKEN).
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { Role } from '@docflow/contracts';
+import type { MiddlewareHandler } from 'hono';
+import { problems } from './problem';
+
+export interface Principal {
+  /** `usr-` id of the authenticated service account (always recorded as the event's actor). */
+  account: string;
+  /** `usr-` id of the run-as user, when svc-run-as was given. */
+  runAs?: string;
+  /** The effective principal: the run-as user if any, else the service account. */
+  subject: string;
+  /** Roles of the effective principal only. */
+  roles: Role[];
+}
+
+export const INTERNAL_TOKEN_HEADER = 'x-docflow-internal-token';
+export const PRINCIPAL_HEADER = 'x-docflow-principal';
+
+export function encodePrincipal(p: Principal): string {
+  return Buffer.from(JSON.stringify(p)).toString('base64url');
+}
+
+function decodePrincipal(value: string): Principal | undefined {
+  try {
+    const p = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Principal;
+    return typeof p.account === 'string' && typeof p.subject === 'string' && Array.isArray(p.roles)
+      ? p
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export type PrincipalVariables = { principal: Principal };
+
+/**
+ * Service-side guard: 401 unless the internal token matches; then `c.get('principal')` is set.
+ * @example app.use('/internal/*', trustGatewayPrincipal(config.DOCFLOW_INTERNAL_TOKEN));
+ */
+export function trustGatewayPrincipal(
+  internalToken: string,
+): MiddlewareHandler<{ Variables: PrincipalVariables }> {
+  return async function trustGatewayPrincipalMiddleware(c, next) {
+    const token = c.req.header(INTERNAL_TOKEN_HEADER);
+    if (!token || !sameSecret(token, internalToken))
+      throw problems.unauthorized('missing or wrong internal token');
+    const encoded = c.req.header(PRINCIPAL_HEADER);
+    const principal = encoded ? decodePrincipal(encoded) : undefined;
+    if (!principal) throw problems.unauthorized('missing principal');
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+export function hasRole(p: Principal, role: Role): boolean {
+  return p.roles.includes(role);
+}

@@ -1,0 +1,113 @@
+/** RFC 9457 problem+json errors and the mapping of every thrown error to one. */
+import { BlobStoreUnavailable, BlobTooLarge } from '@docflow/blobstore';
+import { BusUnavailable } from '@docflow/bus';
+import type { Problem } from '@docflow/contracts';
+import { StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ZodError } from 'zod';
+import type { Logger } from './logger';
+
+const TYPE_BASE = 'https://docflow.dev/problems/';
+const RETRY_AFTER_SECONDS = '5';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** A failure the caller should see as it is: status, a stable type slug and a safe detail. */
+export class ProblemError extends Error {
+  override readonly name = 'ProblemError';
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly slug: string,
+    readonly title: string,
+    readonly detail?: string,
+    readonly errors?: Problem['errors'],
+    /** Extra response headers, e.g. WWW-Authenticate on a 401. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? title);
+  }
+
+  toProblem(instance?: string): Problem {
+    return {
+      type: TYPE_BASE + this.slug,
+      title: this.title,
+      status: this.status,
+      ...(this.detail ? { detail: this.detail } : {}),
+      ...(instance ? { instance } : {}),
+      ...(this.errors ? { errors: this.errors } : {}),
+    };
+  }
+}
+
+export const problems = {
+  badRequest: (detail: string, errors?: Problem['errors']) =>
+    new ProblemError(400, 'validation', 'Invalid request', detail, errors),
+  unauthorized: (detail: string, challenge = 'Bearer') =>
+    new ProblemError(401, 'unauthorized', 'Unauthorized', detail, undefined, {
+      'www-authenticate': challenge,
+    }),
+  forbidden: (detail: string) => new ProblemError(403, 'forbidden', 'Forbidden', detail),
+  notFound: (detail: string) => new ProblemError(404, 'not-found', 'Not found', detail),
+  conflict: (detail: string) => new ProblemError(409, 'conflict', 'Conflict', detail),
+  tooLarge: (detail: string) => new ProblemError(413, 'too-large', 'Payload too large', detail),
+  unsupportedMediaType: (detail: string) =>
+    new ProblemError(415, 'unsupported-media-type', 'Unsupported media type', detail),
+  unprocessable: (detail: string) => new ProblemError(422, 'not-processed', 'Nothing was changed', detail),
+  unavailable: (detail: string) => new ProblemError(503, 'unavailable', 'Service unavailable', detail),
+};
+
+/** Turns zod issues into the `errors` list, each pointing at `<where>.<path>`. */
+export function validationProblem(where: string, error: ZodError): ProblemError {
+  const errors = error.issues.map((i) => ({
+    pointer: [where, ...i.path.map(String)].join('.'),
+    message: i.message,
+  }));
+  return problems.badRequest(`${errors.length} invalid value(s) in the ${where}`, errors);
+}
+
+export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(problem), {
+    status: problem.status,
+    headers: { 'content-type': PROBLEM_CONTENT_TYPE, ...headers },
+  });
+}
+
+/** Maps any error to a problem; what is not a known failure becomes a 500 that says nothing inside. */
+export function toProblemError(err: unknown): ProblemError {
+  if (err instanceof ProblemError) return err;
+  if (err instanceof WrongExpectedRevision)
+    return problems.conflict('the resource was changed concurrently; read it again and retry');
+  if (err instanceof BlobTooLarge) return problems.tooLarge(`the upload exceeds ${err.maxBytes} bytes`);
+  if (err instanceof StoreUnavailable || err instanceof BusUnavailable || err instanceof BlobStoreUnavailable)
+    return problems.unavailable('a storage or messaging dependency is unavailable');
+  if (err instanceof HTTPException) {
+    if (err.status === 400) return problems.badRequest(err.message || 'malformed request');
+    return new ProblemError(err.status as ContentfulStatusCode, 'http', err.message || 'HTTP error');
+  }
+  return new ProblemError(
+    500,
+    'internal',
+    'Internal server error',
+    'the error was logged with the request id',
+  );
+}
+
+/** Hono `onError` handler: logs the real error, answers problem+json. */
+export function handleError(err: Error, c: Context): Response {
+  const problem = toProblemError(err);
+  const log = c.get('log') as Logger | undefined;
+  if (problem.status >= 500) log?.error({ err }, 'request failed');
+  const headers = {
+    ...problem.headers,
+    ...(problem.status === 503 ? { 'retry-after': RETRY_AFTER_SECONDS } : {}),
+  };
+  return problemResponse(problem.toProblem(c.req.path), headers);
+}
+
+export function handleNotFound(c: Context): Response {
+  return problemResponse(
+    problems.notFound(`no route for ${c.req.method} ${c.req.path}`).toProblem(c.req.path),
+  );
+}

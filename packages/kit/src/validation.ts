@@ -1,0 +1,25 @@
+/** Request parsing for services' internal routes: the same zod schemas, the same problem answers. */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { problems, validationProblem } from './problem';
+
+const JSON_TYPE = /^application\/([a-z.+-]+\+)?json(\s*;.*)?$/i;
+
+/** Body as JSON validated by `schema`: 415 when not JSON, 400 when malformed or invalid. */
+export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  if (!JSON_TYPE.test(c.req.header('content-type') ?? ''))
+    throw problems.unsupportedMediaType('the body must be application/json');
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw problems.badRequest('the body is not valid JSON');
+  }
+  return parseWith('body', schema, body);
+}
+
+export function parseWith<S extends z.ZodType>(where: string, schema: S, value: unknown): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw validationProblem(where, parsed.error);
+  return parsed.data;
+}

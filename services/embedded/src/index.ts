@@ -1,0 +1,2 @@
+export { EmbeddedConfig } from './config';
+export { type EmbeddedSystem, startEmbeddedSystem } from './system';

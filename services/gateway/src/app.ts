@@ -1,0 +1,118 @@
+/**
+ * The edge: authenticates, resolves svc-run-as, checks roles, validates with the contract's zod
+ * schemas, and forwards to the owning service. The OpenAPI document is generated from the same routes.
+ */
+import {
+  createAccountRoute,
+  getAccountRoute,
+  getPersonRoute,
+  PERSON_API_VERSIONS,
+  patchAccountRoute,
+  updatePersonRoute,
+} from '@docflow/contracts';
+import {
+  handleError,
+  handleNotFound,
+  healthRoutes,
+  type Logger,
+  type PrincipalVariables,
+  problems,
+  type ReadinessCheck,
+  type RequestVariables,
+  requestContext,
+  type ServiceClient,
+  validationProblem,
+} from '@docflow/kit';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import type { AccountsReadModel } from './accounts-read-model';
+import { authenticate, requireRole } from './authenticate';
+import { docsRoutes } from './docs';
+import { forward } from './forward';
+
+export interface GatewayDeps {
+  services: { identity: ServiceClient };
+  accounts: AccountsReadModel;
+  internalToken: string;
+  log: Logger;
+  readiness: Record<string, ReadinessCheck>;
+  /** How long a command's answer waits for the gateway's own read model to catch up. */
+  readYourWritesTimeoutMs?: number;
+}
+
+type Env = { Variables: RequestVariables & PrincipalVariables };
+
+/** Validation targets named as a client thinks of them. */
+const WHERE: Record<string, string> = {
+  json: 'body',
+  param: 'path',
+  query: 'query',
+  header: 'header',
+  form: 'body',
+};
+
+const JSON_TYPE = /^application\/([a-z.+-]+\+)?json(\s*;.*)?$/i;
+
+/** 415 for a body that is not JSON, before validation would call it merely invalid. */
+const jsonBody: MiddlewareHandler = async function jsonBodyMiddleware(c, next) {
+  if (['POST', 'PUT', 'PATCH'].includes(c.req.method) && !JSON_TYPE.test(c.req.header('content-type') ?? ''))
+    throw problems.unsupportedMediaType('the body must be application/json');
+  await next();
+};
+
+export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<Env> {
+  const { services, accounts, internalToken } = deps;
+  const waitMs = deps.readYourWritesTimeoutMs ?? 5000;
+  const app = new OpenAPIHono<Env>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationProblem(WHERE[result.target] ?? result.target, result.error);
+    },
+  });
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use(requestContext(deps.log));
+  app.route('/', healthRoutes(deps.readiness));
+  app.route('/', docsRoutes());
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A service account\u2019s API key: `Authorization: Bearer <key>`.',
+  });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'docflow',
+      version: '2.0.0',
+      description: 'Document management and document workflow service. Errors are RFC 9457 problem+json.',
+    },
+    security: [{ apiKey: [] }],
+  });
+
+  app.use('/api/*', authenticate(accounts));
+  app.use('/api/*', jsonBody);
+  app.use('/api/admin/*', requireRole('svcAdminSysRW'));
+  // The service answers in the contract's shapes (validated there); the gateway passes the answer on
+  // as it is, which the route's typed-response check cannot see: hence the cast to `never`.
+  const identity = (c: Parameters<typeof forward>[0], body?: unknown) =>
+    forward(c, services.identity, internalToken, body) as Promise<never>;
+
+  /** Waits until the read model shows the account at the revision the answer reports. */
+  async function readOwnAccountWrite(response: Response): Promise<never> {
+    if (!response.ok) return response as never;
+    const text = await response.text();
+    const account = JSON.parse(text) as { _id_sys: string; _meta: { _rev: number } };
+    const caughtUp = await accounts.waitForRevision(account._id_sys, account._meta._rev, waitMs);
+    if (!caughtUp) deps.log.warn({ account: account._id_sys }, 'account read model lags behind');
+    return new Response(text, { status: response.status, headers: response.headers }) as never;
+  }
+
+  for (const version of PERSON_API_VERSIONS) {
+    app.openapi(getPersonRoute(version), (c) => identity(c));
+    app.use(`/api/${version}/person`, requireRole('svcAdminSysRW'));
+    app.openapi(updatePersonRoute(version), (c) => identity(c, c.req.valid('json')));
+  }
+  app.openapi(createAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
+  app.openapi(getAccountRoute, (c) => identity(c));
+  app.openapi(patchAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
+  return app;
+}

@@ -1,0 +1,43 @@
+/**
+ * Bearer API-key authentication and `svc-run-as`. Without run-as the service account is the
+ * principal; with it, the named active person is, and only that person's roles count.
+ */
+import { createHash } from 'node:crypto';
+import type { Role } from '@docflow/contracts';
+import { type Principal, type PrincipalVariables, problems } from '@docflow/kit';
+import type { MiddlewareHandler } from 'hono';
+import type { AccountsReadModel } from './accounts-read-model';
+
+export const RUN_AS_HEADER = 'svc-run-as';
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+export function authenticate(
+  accounts: AccountsReadModel,
+): MiddlewareHandler<{ Variables: PrincipalVariables }> {
+  return async function authenticateMiddleware(c, next) {
+    const match = BEARER.exec(c.req.header('authorization') ?? '');
+    if (!match) throw problems.unauthorized('send Authorization: Bearer <api key>');
+    const keyHash = createHash('sha256').update(match[1]!).digest('hex');
+    const account = accounts.byKeyHash(keyHash);
+    if (!account?.active || account.kind !== 'service')
+      throw problems.unauthorized('unknown or inactive API key', 'Bearer error="invalid_token"');
+    const runAs = c.req.header(RUN_AS_HEADER)?.trim();
+    let principal: Principal = { account: account.id, subject: account.id, roles: account.roles };
+    if (runAs) {
+      const user = runAs.startsWith('usr-') ? accounts.byId(runAs) : accounts.byEmail(runAs);
+      if (user?.kind !== 'person') throw problems.forbidden('svc-run-as names no known user');
+      if (!user.active) throw problems.forbidden('svc-run-as names an inactive user');
+      principal = { account: account.id, runAs: user.id, subject: user.id, roles: user.roles };
+    }
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+/** 403 unless the effective principal holds `role`. */
+export function requireRole(role: Role): MiddlewareHandler<{ Variables: PrincipalVariables }> {
+  return async function requireRoleMiddleware(c, next) {
+    if (!c.var.principal.roles.includes(role)) throw problems.forbidden(`this needs the role ${role}`);
+    await next();
+  };
+}

@@ -1,0 +1,1 @@
+export { createGatewayService, type GatewayService, type GatewayServiceDeps } from './service';

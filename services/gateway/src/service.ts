@@ -1,0 +1,50 @@
+/** Composition of the gateway: its app, its read model of accounts and the bus consumer feeding it. */
+import type { Bus, Consumer } from '@docflow/bus';
+import { TOPICS } from '@docflow/contracts';
+import type { LocalDb, Logger, ReadinessCheck, ServiceClient } from '@docflow/kit';
+import { createAccountsReadModel } from './accounts-read-model';
+import { createGatewayApp } from './app';
+
+export interface GatewayServiceDeps {
+  services: { identity: ServiceClient };
+  bus: Bus;
+  db: LocalDb;
+  log: Logger;
+  internalToken: string;
+  /** Each gateway instance keeps a whole read model, so each is its own consumer group. */
+  instanceId: string;
+  readiness: Record<string, ReadinessCheck>;
+}
+
+export interface GatewayService {
+  app: ReturnType<typeof createGatewayApp>;
+  start(): Promise<void>;
+  /** Resolves true once account `id` reached `rev` in the gateway's read model. */
+  waitForAccount(id: string, rev: number, timeoutMs: number): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
+  const accounts = createAccountsReadModel(deps.db);
+  const app = createGatewayApp({
+    services: deps.services,
+    accounts,
+    internalToken: deps.internalToken,
+    log: deps.log,
+    readiness: { ...deps.readiness, bus: () => deps.bus.ping() },
+  });
+  let consumer: Consumer | undefined;
+  return {
+    app,
+    async start() {
+      consumer = await deps.bus.subscribe(
+        { groupId: `gateway-${deps.instanceId}`, topics: [TOPICS.identity], fromBeginning: true },
+        (message) => accounts.handle(message),
+      );
+    },
+    waitForAccount: (id, rev, timeoutMs) => accounts.waitForRevision(id, rev, timeoutMs),
+    async stop() {
+      await consumer?.stop();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The identity service's HTTP API, reached only through the gateway (internal token required).
+ * Paths mirror the public ones; authorisation by role happened at the gateway.
+ */
+import { AccountCreate, AccountPatch, PersonUpdate, UsrId } from '@docflow/contracts';
+import type { EventStore } from '@docflow/eventstore';
+import {
+  commandMetadata,
+  executeCommand,
+  loadAggregate,
+  newUsrId,
+  type PrincipalVariables,
+  parseWith,
+  problems,
+  type RequestVariables,
+  readJson,
+} from '@docflow/kit';
+import { Hono } from 'hono';
+import { type AccountState, accountAggregate, accountStream } from './account';
+import { decideChangeAccount, decideCreateAccount, decideUpdatePerson } from './businessLogic';
+import { claimEmail } from './email-claims';
+import { toAccount, toPerson } from './representation';
+import { hashApiKey, hashPassword, newApiKey } from './secrets';
+
+type Env = { Variables: RequestVariables & PrincipalVariables };
+
+async function loadAccount(store: EventStore, rawId: string): Promise<AccountState> {
+  const id = parseWith('path', UsrId, rawId);
+  const { state } = await loadAggregate(store, accountStream(id), accountAggregate);
+  return { ...state, id };
+}
+
+export function identityApi(store: EventStore): Hono<Env> {
+  const app = new Hono<Env>();
+  const metadata = (c: { var: Env['Variables'] }) => commandMetadata(c.var.principal, c.var);
+
+  app.get('/api/:version{v1|v2}/person/:id', async (c) => {
+    const account = await loadAccount(store, c.req.param('id'));
+    if (!account.exists || account.kind !== 'person') throw problems.notFound('no such person');
+    return c.json(toPerson(account));
+  });
+
+  app.post('/api/:version{v1|v2}/person', async (c) => {
+    const { _id_sys: id, pwd, deputy, ...fields } = await readJson(c, PersonUpdate);
+    const deputyAccount = deputy?.id ? await loadAccount(store, deputy.id) : undefined;
+    const pwdHash = pwd === undefined ? undefined : await hashPassword(pwd);
+    const result = await executeCommand(
+      store,
+      accountStream(id),
+      accountAggregate,
+      (state) =>
+        decideUpdatePerson({ changes: { ...fields, deputy }, pwdHash, deputyAccount }, { ...state, id }),
+      metadata(c),
+    );
+    return c.json(toPerson({ ...result.state, id }));
+  });
+
+  app.post('/api/admin/v1/accounts', async (c) => {
+    const input = await readJson(c, AccountCreate);
+    const id = newUsrId();
+    const apiKey = input.kind === 'service' ? newApiKey() : undefined;
+    const meta = metadata(c);
+    await claimEmail(store, input.email, id, meta);
+    const result = await executeCommand(
+      store,
+      accountStream(id),
+      accountAggregate,
+      (state) => decideCreateAccount({ id, input, apiKeyHash: apiKey && hashApiKey(apiKey) }, state),
+      meta,
+    );
+    return c.json({ ...toAccount(result.state), ...(apiKey ? { apiKey } : {}) }, 201);
+  });
+
+  app.get('/api/admin/v1/accounts/:id', async (c) => {
+    const account = await loadAccount(store, c.req.param('id'));
+    if (!account.exists) throw problems.notFound('no such account');
+    return c.json(toAccount(account));
+  });
+
+  app.patch('/api/admin/v1/accounts/:id', async (c) => {
+    const id = parseWith('path', UsrId, c.req.param('id'));
+    const patch = await readJson(c, AccountPatch);
+    const result = await executeCommand(
+      store,
+      accountStream(id),
+      accountAggregate,
+      (state) => decideChangeAccount(patch, { ...state, id }),
+      metadata(c),
+    );
+    return c.json(toAccount({ ...result.state, id }));
+  });
+
+  return app;
+}

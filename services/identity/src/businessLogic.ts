@@ -1,0 +1,124 @@
+/** Identity commands, one pure decision each: `(command, state) → events`, or a typed rejection. */
+import type { AccountCreate, IdentityEvent, Role } from '@docflow/contracts';
+import { problems } from '@docflow/kit';
+import type { AccountState, Deputy } from './account';
+
+export interface CreateAccount {
+  id: string;
+  input: AccountCreate;
+  /** SHA-256 of the new API key (service accounts only). */
+  apiKeyHash?: string;
+}
+
+export function decideCreateAccount(cmd: CreateAccount, state: AccountState): IdentityEvent[] {
+  if (state.exists) throw problems.conflict(`account ${cmd.id} exists already`);
+  const { kind, email, name_first, name_last, roles, active } = cmd.input;
+  const events: IdentityEvent[] = [
+    { type: 'AccountCreated', data: { id: cmd.id, kind, email, name_first, name_last, roles, active } },
+  ];
+  if (kind === 'service') {
+    if (!cmd.apiKeyHash) throw new Error('a service account needs an API key hash');
+    events.push({ type: 'ApiKeyIssued', data: { keyHash: cmd.apiKeyHash } });
+  }
+  return events;
+}
+
+/** Person fields a POST /person may change, already validated. */
+export interface PersonChanges {
+  name_first?: string;
+  name_last?: string;
+  name_mid?: string;
+  phone_office?: string;
+  phone_mobile?: string;
+  unit?: string;
+  /** `id: ''` removes the deputy. */
+  deputy?: Deputy;
+}
+
+export interface UpdatePerson {
+  changes: PersonChanges;
+  /** A fresh scrypt hash when a password was given. */
+  pwdHash?: string;
+  /** The deputy named in `changes`, as it exists now (checked by the caller's read of its stream). */
+  deputyAccount?: AccountState;
+}
+
+type ChangeKey = keyof PersonChanges;
+const PERSON_FIELDS: ChangeKey[] = [
+  'name_first',
+  'name_last',
+  'name_mid',
+  'phone_office',
+  'phone_mobile',
+  'unit',
+];
+
+const sameDeputy = (a: Deputy | null, b: Deputy) =>
+  (a === null && b.id === '') || (a !== null && a.id === b.id && a.enabled === b.enabled);
+
+/** Only what differs becomes an event; an update that changes nothing appends nothing. */
+export function decideUpdatePerson(cmd: UpdatePerson, state: AccountState): IdentityEvent[] {
+  if (!state.exists || state.kind !== 'person') throw problems.notFound(`no person ${state.id || ''}`.trim());
+  const { changes } = cmd;
+  const diff: Record<string, unknown> = {};
+  for (const key of PERSON_FIELDS) {
+    const value = changes[key];
+    if (value !== undefined && value !== state[key]) diff[key] = value;
+  }
+  if (changes.deputy) {
+    const deputy = changes.deputy;
+    if (deputy.id === state.id) throw problems.badRequest('a person cannot be their own deputy');
+    if (deputy.id && (!cmd.deputyAccount?.exists || cmd.deputyAccount.kind !== 'person'))
+      throw problems.badRequest(`deputy ${deputy.id} is not a known person`);
+    if (!sameDeputy(state.deputy, deputy)) diff.deputy = deputy.id ? deputy : { id: '', enabled: false };
+  }
+  const events: IdentityEvent[] = [];
+  if (Object.keys(diff).length > 0) events.push({ type: 'PersonUpdated', data: { changes: diff } });
+  if (cmd.pwdHash) events.push({ type: 'PasswordChanged', data: { pwdHash: cmd.pwdHash } });
+  return events;
+}
+
+export interface ChangeAccount {
+  active?: boolean;
+  roles?: Role[];
+}
+
+export function decideChangeAccount(cmd: ChangeAccount, state: AccountState): IdentityEvent[] {
+  if (!state.exists) throw problems.notFound('no such account');
+  const events: IdentityEvent[] = [];
+  if (cmd.active !== undefined && cmd.active !== state.active)
+    events.push({ type: 'AccountActivationChanged', data: { active: cmd.active } });
+  if (cmd.roles !== undefined) {
+    const roles = [...new Set(cmd.roles)].sort();
+    if (roles.join() !== [...state.roles].sort().join())
+      events.push({ type: 'RolesChanged', data: { roles } });
+  }
+  return events;
+}
+
+/** Bootstrap: (re)key the `admin` service account so that it holds `keyHash` and every role. */
+export function decideBootstrapAdmin(
+  cmd: { id: string; keyHash: string; roles: Role[] },
+  state: AccountState,
+): IdentityEvent[] {
+  if (!state.exists) {
+    return decideCreateAccount(
+      {
+        id: cmd.id,
+        input: {
+          kind: 'service',
+          email: 'admin@docflow.local',
+          name_first: 'docflow',
+          name_last: 'admin',
+          roles: cmd.roles,
+          active: true,
+        },
+        apiKeyHash: cmd.keyHash,
+      },
+      state,
+    );
+  }
+  const events = decideChangeAccount({ active: true, roles: cmd.roles }, state);
+  if (state.apiKeyHash !== cmd.keyHash) events.push({ type: 'ApiKeyIssued', data: { keyHash: cmd.keyHash } });
+  return events;
+}

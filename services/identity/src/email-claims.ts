@@ -1,0 +1,41 @@
+/**
+ * E-mail uniqueness without a shared table: each address has a stream `email-<sha256>` whose
+ * `EmailClaimed` names the account holding it. Appending with the expected revision makes two
+ * concurrent creations with one address conflict; a claim whose account was never written
+ * (a crash between the two appends) is taken over.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { EmailClaimed } from '@docflow/contracts';
+import type { EventMetadata, EventStore } from '@docflow/eventstore';
+import { WrongExpectedRevision } from '@docflow/eventstore';
+import { problems } from '@docflow/kit';
+import { accountStream } from './account';
+
+const claimStream = (email: string) => `email-${createHash('sha256').update(email).digest('hex')}`;
+
+export async function claimEmail(
+  store: EventStore,
+  email: string,
+  accountId: string,
+  metadata: EventMetadata,
+): Promise<void> {
+  const stream = claimStream(email);
+  const claims = await store.readStream(stream);
+  const last = claims.at(-1);
+  if (last) {
+    const holder = EmailClaimed.parse(last.data).accountId;
+    const holderEvents = await store.readStream(accountStream(holder), { maxCount: 1 });
+    if (holderEvents.length > 0) throw problems.conflict('an account with this e-mail exists already');
+  }
+  try {
+    await store.append(
+      stream,
+      [{ id: randomUUID(), type: 'EmailClaimed', version: 1, data: { accountId }, metadata }],
+      claims.length,
+    );
+  } catch (err) {
+    if (err instanceof WrongExpectedRevision)
+      throw problems.conflict('an account with this e-mail exists already');
+    throw err;
+  }
+}

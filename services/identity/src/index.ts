@@ -1,0 +1,2 @@
+export type { BootstrapResult } from './bootstrap';
+export { createIdentityService, type IdentityService, type IdentityServiceDeps } from './service';

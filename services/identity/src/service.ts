@@ -1,0 +1,70 @@
+/** Composition of the identity service from its ports: used by the embedded runner and by main.ts. */
+import type { Bus } from '@docflow/bus';
+import { PRIVATE_IDENTITY_EVENTS, TOPICS } from '@docflow/contracts';
+import type { EventStore, Subscription } from '@docflow/eventstore';
+import {
+  checkpointStore,
+  handleError,
+  handleNotFound,
+  healthRoutes,
+  type LocalDb,
+  type Logger,
+  requestContext,
+  startRelay,
+  trustGatewayPrincipal,
+} from '@docflow/kit';
+import { Hono } from 'hono';
+import { identityApi } from './api';
+import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
+
+export interface IdentityServiceDeps {
+  store: EventStore;
+  bus: Bus;
+  /** Local database for the relay checkpoint. */
+  db: LocalDb;
+  log: Logger;
+  internalToken: string;
+  adminKey?: string;
+}
+
+export interface IdentityService {
+  app: Hono;
+  /** Keys the admin account (a generated key comes back, to print once) and starts the relay. */
+  start(): Promise<BootstrapResult>;
+  stop(): Promise<void>;
+}
+
+export function createIdentityService(deps: IdentityServiceDeps): IdentityService {
+  const { store, bus, db, log } = deps;
+  const app = new Hono();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use(requestContext(log));
+  app.route('/', healthRoutes({ eventStore: () => store.ping(), bus: () => bus.ping() }));
+  app.use('/api/*', trustGatewayPrincipal(deps.internalToken));
+  app.route('/', identityApi(store));
+
+  let relay: Subscription | undefined;
+  return {
+    app,
+    async start() {
+      const bootstrap = await bootstrapAdmin(store, deps.adminKey);
+      relay = startRelay({
+        name: 'identity-relay',
+        store,
+        bus,
+        checkpoints: checkpointStore(db),
+        streamPrefixes: ['account-'],
+        route: (e) =>
+          PRIVATE_IDENTITY_EVENTS.has(e.type)
+            ? undefined
+            : { topic: TOPICS.identity, key: e.streamId.slice('account-'.length) },
+        log,
+      });
+      return bootstrap;
+    },
+    async stop() {
+      await relay?.stop();
+    },
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Embedded mode's own promises: the generated admin key is printed once and only once, an
+ * acknowledged write survives kill -9, and stored events carry actor and run-as but no password.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createSqliteEventStore } from '@docflow/eventstore';
+import { apiClient } from '../support/http';
+import { startEmbedded } from '../support/targets';
+
+const PASSWORD = 'Sup3r-Secret-Passphrase-For-Lifecycle';
+const KEY_PATTERN = /dfk_[A-Za-z0-9_-]{43}/g;
+
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((d) => d.isFile())
+    .map((d) => join(d.parentPath, d.name));
+}
+
+describe('embedded lifecycle', { timeout: 180_000 }, () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'docflow-lifecycle-'));
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  let generatedKey = '';
+  let svcId = '';
+  let userId = '';
+
+  it('prints a generated admin key once at first start; it works', async () => {
+    const first = await startEmbedded({ adminKey: null, dataDir });
+    try {
+      const keys = first.output().match(KEY_PATTERN) ?? [];
+      assert.equal(keys.length, 1, 'exactly one key printed');
+      generatedKey = keys[0]!;
+      const logLines = first
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'));
+      assert.ok(
+        logLines.every((l) => !l.includes(generatedKey)),
+        'the key is not in any JSON log line',
+      );
+      const api = apiClient(first.baseUrl);
+      const svc = await api('POST', '/api/admin/v1/accounts', {
+        key: generatedKey,
+        body: { kind: 'service', email: 'svc@example.com', name_first: 'S', name_last: 'V' },
+      });
+      assert.equal(svc.status, 201, svc.text);
+      svcId = svc.body._id_sys;
+      const user = await api('POST', '/api/admin/v1/accounts', {
+        key: generatedKey,
+        body: {
+          kind: 'person',
+          email: 'user@example.com',
+          name_first: 'U',
+          name_last: 'Ser',
+          roles: ['svcAdminSysRW'],
+        },
+      });
+      userId = user.body._id_sys;
+      const update = await api('POST', '/api/v2/person', {
+        key: svc.body.apiKey,
+        runAs: userId,
+        body: { _id_sys: userId, unit: 'Audit', pwd: PASSWORD },
+      });
+      assert.equal(update.status, 200, update.text);
+      // Acknowledged: now kill without any chance to flush.
+      await first.proc.kill();
+    } finally {
+      await first.proc.kill();
+    }
+  });
+
+  it('after kill -9 the data is there, no key is printed again and the old key still works', async () => {
+    const second = await startEmbedded({ adminKey: null, dataDir });
+    try {
+      assert.equal(second.output().match(KEY_PATTERN), null);
+      const api = apiClient(second.baseUrl);
+      const person = await api('GET', `/api/v2/person/${userId}`, { key: generatedKey });
+      assert.equal(person.status, 200, person.text);
+      assert.equal(person.body.unit, 'Audit');
+      assert.ok(!second.output().includes(PASSWORD));
+    } finally {
+      await second.proc.stop();
+    }
+  });
+
+  it('stored events record the acting service account and the run-as user, and no password', async () => {
+    const store = createSqliteEventStore({ file: join(dataDir, 'identity', 'events.db') });
+    try {
+      const events = await store.readStream(`account-${userId}`);
+      const update = events.find((e) => e.type === 'PersonUpdated');
+      assert.ok(update, 'PersonUpdated stored');
+      assert.equal(update.metadata.actor, svcId);
+      assert.equal(update.metadata.runAs, userId);
+      assert.ok(update.metadata.correlationId);
+      const pwd = events.find((e) => e.type === 'PasswordChanged');
+      assert.match(String(pwd?.data.pwdHash), /^scrypt\$/);
+      for (const e of events) assert.ok(!JSON.stringify(e).includes(PASSWORD));
+    } finally {
+      await store.close();
+    }
+    for (const file of filesBelow(dataDir)) {
+      assert.ok(!readFileSync(file).includes(Buffer.from(PASSWORD)), `${file} holds no password in clear`);
+    }
+  });
+});

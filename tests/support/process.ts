@@ -1,0 +1,90 @@
+/** Child processes for tests: started with tsx, output captured, stopped or killed for sure. */
+import { type ChildProcess, spawn } from 'node:child_process';
+
+export const REPO_ROOT = new URL('../..', import.meta.url).pathname;
+
+export interface Proc {
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the first stdout/stderr JSON log line matching `predicate`. */
+  waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+  stop(graceMs?: number): Promise<number | null>;
+  kill(): Promise<void>;
+}
+
+export function startTsProcess(entry: string, env: Record<string, string>, name = entry): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listeners = new Set<(line: string) => void>();
+  let partial = '';
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    output += text;
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) for (const l of listeners) l(line);
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  return {
+    child,
+    output: () => output,
+    waitForLog(predicate, timeoutMs = 60_000) {
+      return new Promise((resolve, reject) => {
+        const check = (line: string) => {
+          if (!line.startsWith('{')) return;
+          try {
+            const parsed = JSON.parse(line) as Record<string, unknown>;
+            if (predicate(parsed)) finish(() => resolve(parsed));
+          } catch {
+            // not a log line
+          }
+        };
+        const timer = setTimeout(
+          () =>
+            finish(() =>
+              reject(new Error(`${name}: no matching log line in ${timeoutMs} ms:\n${output.slice(-3000)}`)),
+            ),
+          timeoutMs,
+        );
+        const onExit = (code: number | null) =>
+          finish(() =>
+            reject(new Error(`${name} exited with ${code} before logging:\n${output.slice(-3000)}`)),
+          );
+        function finish(fn: () => void) {
+          clearTimeout(timer);
+          listeners.delete(check);
+          child.off('exit', onExit);
+          fn();
+        }
+        for (const line of output.split('\n')) check(line);
+        listeners.add(check);
+        child.once('exit', onExit);
+      });
+    },
+    async stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
