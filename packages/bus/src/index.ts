@@ -5,6 +5,7 @@ export {
   type HandlerRetryOptions,
 } from './delivery.js';
 export { createInProcessBus, type InProcessBusOptions } from './in-process.js';
+export { createKafkaBus, type KafkaBusOptions } from './kafka.js';
 export {
   type Bus,
   type BusMessage,

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { describeBusContract } from './conformance.js';
+import { createKafkaBus } from './kafka.js';
+import { BusUnavailable } from './port.js';
+
+const KAFKA_IMAGE = 'apache/kafka:4.1.0';
+
+/** A port on 127.0.0.1 that was free a moment ago: nobody listens on it. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  assert.ok(address && typeof address === 'object');
+  return address.port;
+}
+
+/** Single-node KRaft broker advertised on a fixed host port, since the advertised address must be known up front. */
+async function startKafka(): Promise<{ container: StartedTestContainer; brokers: string[] }> {
+  const port = await freePort();
+  const container = await new GenericContainer(KAFKA_IMAGE)
+    .withExposedPorts({ container: 9092, host: port })
+    .withEnvironment({
+      KAFKA_NODE_ID: '1',
+      KAFKA_PROCESS_ROLES: 'broker,controller',
+      KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
+      KAFKA_ADVERTISED_LISTENERS: `PLAINTEXT://127.0.0.1:${port}`,
+      KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
+      KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+      KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
+      KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+      KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '1',
+      KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '1',
+      KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
+    })
+    .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
+    .withStartupTimeout(120_000)
+    .start();
+  return { container, brokers: [`127.0.0.1:${port}`] };
+}
+
+const brokersFromEnv = process.env.KAFKA_BROKERS?.split(',')
+  .map((broker) => broker.trim())
+  .filter(Boolean);
+const containerRuntime = brokersFromEnv?.length
+  ? false
+  : await getContainerRuntimeClient().then(
+      () => true,
+      () => false,
+    );
+const noBroker = !brokersFromEnv?.length && !containerRuntime;
+const noBrokerReason =
+  'no Kafka broker: KAFKA_BROKERS is not set (infra/local/up.sh writes it to .infra/env) and no container runtime was found';
+
+const enginesRequired = process.env.DOCFLOW_ENGINES_REQUIRED === '1';
+
+describe('kafka bus on a real broker', {
+  skip: noBroker && !enginesRequired ? noBrokerReason : undefined,
+}, () => {
+  if (noBroker) {
+    it('has a Kafka broker to run against', () => {
+      assert.fail(`${noBrokerReason}, but DOCFLOW_ENGINES_REQUIRED=1 says CI provides one`);
+    });
+    return;
+  }
+  let brokers = brokersFromEnv ?? [];
+  let container: StartedTestContainer | undefined;
+
+  before(
+    async () => {
+      if (brokers.length > 0) return;
+      ({ container, brokers } = await startKafka());
+    },
+    { timeout: 180_000 },
+  );
+
+  after(async () => {
+    await container?.stop();
+  });
+
+  describeBusContract(
+    'kafka',
+    async () => {
+      const bus = createKafkaBus({ brokers, clientId: `bus-contract-${randomUUID().slice(0, 8)}` });
+      await bus.ping();
+      return { bus, cleanup: () => bus.close() };
+    },
+    { deliveryTimeoutMs: 60_000 },
+  );
+});
+
+describe('kafka bus without a broker', () => {
+  it('rejects ping() with BusUnavailable within a few seconds', async () => {
+    const port = await freePort();
+    const bus = createKafkaBus({ brokers: [`127.0.0.1:${port}`], clientId: 'bus-ping-test' });
+    const started = Date.now();
+    await assert.rejects(bus.ping(), BusUnavailable);
+    const elapsed = Date.now() - started;
+    assert.ok(elapsed < 3_000, `ping took ${elapsed} ms to fail`);
+    await bus.close();
+  });
+
+  it('rejects publish() and subscribe() with BusUnavailable', async () => {
+    const port = await freePort();
+    const bus = createKafkaBus({
+      brokers: [`127.0.0.1:${port}`],
+      clientId: 'bus-unavailable-test',
+      requestRetry: { retries: 1, initialRetryTime: 50 },
+    });
+    await assert.rejects(bus.publish('t', [{ id: 'm-1', key: 'k', value: {} }]), BusUnavailable);
+    await assert.rejects(
+      bus.subscribe({ groupId: 'g', topics: ['t'] }, async () => {}),
+      BusUnavailable,
+    );
+    await bus.close();
+    await assert.rejects(bus.ping(), BusUnavailable);
+  });
+});

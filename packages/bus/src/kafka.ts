@@ -1,0 +1,373 @@
+/** Kafka adapter of the bus port (kafkajs): idempotent producer, one kafkajs consumer per subscription. */
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type Admin,
+  type EachMessagePayload,
+  type IHeaders,
+  Kafka,
+  type Consumer as KafkaConsumer,
+  type KafkaMessage,
+  type logCreator,
+  logLevel,
+  Partitioners,
+  type RetryOptions,
+} from 'kafkajs';
+import {
+  deadLetterOf,
+  deadLetterTopic,
+  errorMessage,
+  type HandlerRetryOptions,
+  resolveRetry,
+  retryDelayMs,
+} from './delivery.js';
+import {
+  type Bus,
+  type BusMessage,
+  BusUnavailable,
+  type Consumer,
+  type ConsumerOptions,
+  type DeliveredMessage,
+  type MessageHandler,
+} from './port.js';
+
+export interface KafkaBusOptions {
+  /** `host:port` of the bootstrap brokers. */
+  brokers: string[];
+  clientId: string;
+  /** Partitions of a topic the bus creates (default 3). */
+  partitions?: number;
+  /** Replication factor of a topic the bus creates (default 1, the local single-node broker). */
+  replicationFactor?: number;
+  /** Timeout of one TCP connect to a broker (default 3000 ms). */
+  connectionTimeoutMs?: number;
+  /** How long `ping()` may take before it reports the broker unavailable (default 2000 ms). */
+  pingTimeoutMs?: number;
+  /** Bound on `subscribe()`: connecting and joining the consumer group (default 60 s). */
+  subscribeTimeoutMs?: number;
+  /** kafkajs retries of broker requests (connect, produce, metadata); default 5 retries from 300 ms. */
+  requestRetry?: RetryOptions;
+  /** Retries of a failing handler before its message goes to `<topic>.dlq`. */
+  retry?: Partial<HandlerRetryOptions>;
+}
+
+const MESSAGE_ID_HEADER = 'docflow-message-id';
+const ERROR_HEADER = 'docflow-error';
+const ORIGIN_HEADER = 'docflow-origin';
+
+/** What the message value holds on the wire. */
+interface Envelope {
+  id: string;
+  value: Record<string, unknown>;
+}
+
+const UNAVAILABLE_ERRORS = new Set([
+  'KafkaJSConnectionError',
+  'KafkaJSConnectionClosedError',
+  'KafkaJSRequestTimeoutError',
+  'KafkaJSBrokerNotFound',
+  'KafkaJSNoBrokerAvailableError',
+  'KafkaJSGroupCoordinatorNotFound',
+  'KafkaJSMetadataNotLoaded',
+  'KafkaJSTopicMetadataNotLoaded',
+  'KafkaJSTimeout',
+  'KafkaJSLockTimeout',
+]);
+
+/** kafkajs errors that mean "the broker cannot be reached or does not answer" (also when wrapped). */
+function isUnavailable(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e instanceof BusUnavailable || UNAVAILABLE_ERRORS.has(e.name)) return true;
+    if (e.name.startsWith('KafkaJS') && (e as { retriable?: boolean }).retriable === true) return true;
+  }
+  return false;
+}
+
+function toBusError(error: unknown, doing: string): unknown {
+  if (error instanceof BusUnavailable || !isUnavailable(error)) return error;
+  return new BusUnavailable(`Kafka unavailable while ${doing}: ${errorMessage(error)}`, { cause: error });
+}
+
+async function withTimeout<T>(ms: number, doing: string, work: () => Promise<T>): Promise<T> {
+  const timedOut = new AbortController();
+  const timer = sleep(ms, undefined, { signal: timedOut.signal }).then(() => {
+    throw new BusUnavailable(`Kafka did not answer within ${ms} ms while ${doing}`);
+  });
+  try {
+    return await Promise.race([work(), timer]);
+  } finally {
+    timedOut.abort();
+    timer.catch(() => {});
+  }
+}
+
+/** Runs `connect` once; a failed attempt is forgotten so the next call tries again. */
+function lazily(connect: () => Promise<void>): () => Promise<void> {
+  let pending: Promise<void> | undefined;
+  return () => {
+    pending ??= connect().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}
+
+/** kafkajs log entries as JSON lines on stderr, like the rest of docflow's logs. */
+const jsonLinesToStderr: logCreator =
+  () =>
+  ({ namespace, label, log }) => {
+    const { timestamp, message, ...fields } = log;
+    const line = {
+      time: timestamp,
+      level: label.toLowerCase(),
+      component: 'kafkajs',
+      namespace,
+      msg: message,
+      ...fields,
+    };
+    try {
+      process.stderr.write(`${JSON.stringify(line)}\n`);
+    } catch {
+      process.stderr.write(
+        `${JSON.stringify({ time: timestamp, level: label.toLowerCase(), msg: message })}\n`,
+      );
+    }
+  };
+
+function encode(message: BusMessage, headers: IHeaders = {}) {
+  const envelope: Envelope = { id: message.id, value: message.value };
+  return {
+    key: message.key,
+    value: JSON.stringify(envelope),
+    headers: { ...headers, [MESSAGE_ID_HEADER]: message.id },
+  };
+}
+
+function header(message: KafkaMessage, name: string): string | undefined {
+  const value = message.headers?.[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined ? undefined : first.toString();
+}
+
+function decode(topic: string, message: KafkaMessage): DeliveredMessage {
+  const envelope = JSON.parse(message.value?.toString() ?? 'null') as Partial<Envelope> | null;
+  const id = envelope?.id ?? header(message, MESSAGE_ID_HEADER);
+  const value = envelope?.value;
+  if (typeof id !== 'string' || typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError('not a docflow bus message: expected JSON {"id": string, "value": object}');
+  }
+  return { id, key: message.key?.toString() ?? '', value, topic };
+}
+
+/**
+ * Creates the Kafka bus. Topics are created on first use; a subscription is its own kafkajs consumer in
+ * the given group, so instances of a service with the same groupId share the partitions of a topic.
+ * Offsets are committed only for handled messages; a failing handler is retried in place with back-off,
+ * then the message goes to `<topic>.dlq` with the error in its value and headers.
+ *
+ * @example
+ * const bus = createKafkaBus({ brokers: ['127.0.0.1:19092'], clientId: 'workflow' });
+ * await bus.ping();
+ * await bus.subscribe({ groupId: 'workflow', topics: ['docForm'] }, async (m) => apply(m));
+ */
+export function createKafkaBus(options: KafkaBusOptions): Bus {
+  const partitions = options.partitions ?? 3;
+  const replicationFactor = options.replicationFactor ?? 1;
+  const connectionTimeout = options.connectionTimeoutMs ?? 3_000;
+  const pingTimeoutMs = options.pingTimeoutMs ?? 2_000;
+  const subscribeTimeoutMs = options.subscribeTimeoutMs ?? 60_000;
+  const handlerRetry = resolveRetry(options.retry);
+  const requestRetry = options.requestRetry ?? { retries: 5, initialRetryTime: 300 };
+  if (options.brokers.length === 0) throw new TypeError('brokers must not be empty');
+
+  const kafka = new Kafka({
+    clientId: options.clientId,
+    brokers: options.brokers,
+    connectionTimeout,
+    retry: requestRetry,
+    logLevel: logLevel.ERROR,
+    logCreator: jsonLinesToStderr,
+  });
+  // Fails fast and says nothing: the caller of ping() gets the error.
+  const probeKafka = new Kafka({
+    clientId: `${options.clientId}-ping`,
+    brokers: options.brokers,
+    connectionTimeout: Math.min(connectionTimeout, pingTimeoutMs),
+    requestTimeout: pingTimeoutMs,
+    retry: { retries: 0 },
+    logLevel: logLevel.NOTHING,
+  });
+  const producer = kafka.producer({
+    idempotent: true,
+    // One request in flight keeps a key's messages in order when a send is retried.
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    // An idempotent producer retries forever by default; a bounded publish lets the relay decide.
+    retry: { ...requestRetry, retries: Math.max(1, requestRetry.retries ?? 5) },
+  });
+  const admin: Admin = kafka.admin();
+  const connectProducer = lazily(() => producer.connect());
+  const connectAdmin = lazily(() => admin.connect());
+  const topicsReady = new Map<string, Promise<void>>();
+  const consumers = new Set<KafkaConsumer>();
+  let closed = false;
+
+  function assertOpen(): void {
+    if (closed) throw new BusUnavailable('the Kafka bus is closed');
+  }
+
+  function ensureTopic(topic: string): Promise<void> {
+    let ready = topicsReady.get(topic);
+    if (!ready) {
+      ready = (async () => {
+        await connectAdmin();
+        await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor }] });
+      })().catch((error: unknown) => {
+        topicsReady.delete(topic);
+        throw error;
+      });
+      topicsReady.set(topic, ready);
+    }
+    return ready;
+  }
+
+  async function send(topic: string, messages: ReturnType<typeof encode>[]): Promise<void> {
+    await ensureTopic(topic);
+    await connectProducer();
+    await producer.send({ topic, acks: -1, messages });
+  }
+
+  async function deadLetter(
+    payload: EachMessagePayload,
+    failure: unknown,
+    attempts: number,
+    decoded?: BusMessage,
+  ) {
+    const { topic, partition, message } = payload;
+    const original = decoded ?? {
+      id: header(message, MESSAGE_ID_HEADER) ?? `${topic}/${partition}/${message.offset}`,
+      key: message.key?.toString() ?? '',
+      value: message.value?.toString() ?? null,
+    };
+    const dead = deadLetterOf(topic, original, failure, attempts);
+    await send(deadLetterTopic(topic), [
+      encode(dead, {
+        [ERROR_HEADER]: errorMessage(failure),
+        [ORIGIN_HEADER]: `${topic}/${partition}/${message.offset}`,
+      }),
+    ]);
+  }
+
+  /** Never throws for a handler error, so kafkajs commits the offset only once the message is dealt with. */
+  function eachMessage(handler: MessageHandler) {
+    return async (payload: EachMessagePayload): Promise<void> => {
+      let delivered: DeliveredMessage;
+      try {
+        delivered = decode(payload.topic, payload.message);
+      } catch (error) {
+        await deadLetter(payload, error, 1);
+        return;
+      }
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await handler({ ...delivered, value: structuredClone(delivered.value) });
+          return;
+        } catch (error) {
+          if (attempt >= handlerRetry.attempts) {
+            await deadLetter(payload, error, attempt, delivered);
+            return;
+          }
+        }
+        await sleep(retryDelayMs(attempt, handlerRetry));
+        await payload.heartbeat();
+      }
+    };
+  }
+
+  async function startConsumer(
+    consumer: KafkaConsumer,
+    subscription: ConsumerOptions,
+    handler: MessageHandler,
+  ) {
+    await Promise.all(subscription.topics.map(ensureTopic));
+    await consumer.connect();
+    await consumer.subscribe({
+      topics: subscription.topics,
+      fromBeginning: subscription.fromBeginning ?? true,
+    });
+    const stopListening: (() => void)[] = [];
+    const joined = new Promise<void>((resolve, reject) => {
+      stopListening.push(consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+      stopListening.push(consumer.on(consumer.events.CRASH, (event) => reject(event.payload.error)));
+    });
+    try {
+      // run() returns once the group is joined, or after a crash while joining.
+      await Promise.all([consumer.run({ eachMessage: eachMessage(handler) }), joined]);
+    } finally {
+      for (const stop of stopListening) stop();
+    }
+  }
+
+  return {
+    async publish(topic: string, messages: BusMessage[]): Promise<void> {
+      assertOpen();
+      if (messages.length === 0) return;
+      const encoded = messages.map((message) => encode(message));
+      try {
+        await send(topic, encoded);
+      } catch (error) {
+        throw toBusError(error, `publishing to ${topic}`);
+      }
+    },
+
+    async subscribe(subscription: ConsumerOptions, handler: MessageHandler): Promise<Consumer> {
+      assertOpen();
+      if (subscription.topics.length === 0) throw new TypeError('topics must not be empty');
+      const consumer = kafka.consumer({ groupId: subscription.groupId, allowAutoTopicCreation: false });
+      consumers.add(consumer);
+      const doing = `joining group ${subscription.groupId}`;
+      try {
+        await withTimeout(subscribeTimeoutMs, doing, () => startConsumer(consumer, subscription, handler));
+      } catch (error) {
+        consumers.delete(consumer);
+        await consumer.disconnect().catch(() => {});
+        throw toBusError(error, doing);
+      }
+      return {
+        async stop() {
+          consumers.delete(consumer);
+          await consumer.disconnect();
+        },
+      };
+    },
+
+    async ping(): Promise<void> {
+      assertOpen();
+      const probe = probeKafka.admin();
+      try {
+        await withTimeout(pingTimeoutMs, 'pinging', async () => {
+          await probe.connect();
+          await probe.describeCluster();
+        });
+      } catch (error) {
+        throw new BusUnavailable(
+          `Kafka at ${options.brokers.join(',')} does not answer: ${errorMessage(error)}`,
+          {
+            cause: error,
+          },
+        );
+      } finally {
+        await probe.disconnect().catch(() => {});
+      }
+    },
+
+    async close(): Promise<void> {
+      closed = true;
+      await Promise.allSettled([...consumers].map((consumer) => consumer.disconnect()));
+      consumers.clear();
+      await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
+    },
+  };
+}
