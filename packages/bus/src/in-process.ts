@@ -140,7 +140,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
   function prepare(message: BusMessage): Entry {
     if (typeof message.id !== 'string' || message.id === '')
-      throw new TypeError('message id must be a string');
+      throw new TypeError('message id must be a non-empty string');
     if (typeof message.key !== 'string') throw new TypeError(`message ${message.id}: key must be a string`);
     const json = JSON.stringify(message.value);
     if (json === undefined || !json.startsWith('{')) {
@@ -150,7 +150,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     return { hash, partition: hash % partitions, id: message.id, key: message.key, json };
   }
 
-  /** Appends and wakes the groups; returns the offset of the last entry per lane. */
+  /** Appends in order; returns the offset of the last entry per lane. */
   function append(log: TopicLog, entries: Entry[]): Map<number, number> {
     const last = new Map<number, number>();
     for (const entry of entries) {
