@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { describeEventStoreContract } from './conformance';
 import { type RecordedEvent, StoreUnavailable } from './port';
 import { createSqliteEventStore } from './sqlite';
@@ -81,6 +82,36 @@ describe('sqlite event store file', () => {
     } finally {
       await subscription.stop();
       await store.close();
+    }
+  });
+
+  it('wakes an idle subscription on an append in this process without waiting for the poll', async () => {
+    const file = join(dir, 'wake.db');
+    const store = createSqliteEventStore({ file, pollIntervalMs: 60_000 });
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeAll({}, async (event) => {
+      seen.push(event);
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      const started = Date.now();
+      await store.append('workflow-1', [event()], 0);
+      while (seen.length === 0 && Date.now() - started < 2_000) await new Promise((r) => setTimeout(r, 5));
+      assert.equal(seen.length, 1);
+    } finally {
+      await subscription.stop();
+      await store.close();
+    }
+  });
+
+  it('leaves the file in WAL mode', async () => {
+    const file = join(dir, 'wal.db');
+    await createSqliteEventStore({ file }).close();
+    const db = new Database(file, { readonly: true });
+    try {
+      assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    } finally {
+      db.close();
     }
   });
 
