@@ -21,7 +21,11 @@ export const EventEnvelope = z.object({
 });
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
 
-/** Bus topics, one per owning service. */
-export const TOPICS = {
-  identity: 'docflow.identity',
-} as const;
+/**
+ * Bus topics, one per owning service, under a namespace so that several deployments (or test runs)
+ * can share one Kafka cluster.
+ */
+export function topicsOf(namespace: string) {
+  return { identity: `${namespace}.identity` } as const;
+}
+export type Topics = ReturnType<typeof topicsOf>;

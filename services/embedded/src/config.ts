@@ -1,8 +1,9 @@
 /** Configuration of the embedded runner (every variable validated at start-up). */
+import { AdminKeyEnv } from '@docflow/identity';
 import { envFields } from '@docflow/kit';
 import { z } from 'zod';
 
-export const EmbeddedConfig = z.object({
+export const EmbeddedConfig = AdminKeyEnv.extend({
   DOCFLOW_MODE: z
     .literal('embedded', {
       message: 'this runner is the embedded mode; distributed services have their own mains',
@@ -11,10 +12,6 @@ export const EmbeddedConfig = z.object({
   PORT: envFields.port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DOCFLOW_DATA_DIR: z.string().min(1).default('./data'),
-  DOCFLOW_ADMIN_KEY: z.preprocess(
-    (v) => (v === '' ? undefined : v),
-    z.string().min(24, 'must be at least 24 characters').optional(),
-  ),
   LOG_LEVEL: envFields.logLevel.default('info'),
 });
 export type EmbeddedConfig = z.infer<typeof EmbeddedConfig>;

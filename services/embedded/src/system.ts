@@ -10,16 +10,14 @@ import { ADMIN_ACCOUNT_ID } from '@docflow/contracts';
 import { createSqliteEventStore } from '@docflow/eventstore';
 import { createGatewayService } from '@docflow/gateway';
 import { createIdentityService } from '@docflow/identity';
-import { inProcessClient, type Logger, openLocalDb, type RunningServer, startServer } from '@docflow/kit';
+import { inProcessClient, type Logger, openLocalDb, type RunnableService } from '@docflow/kit';
 import type { EmbeddedConfig } from './config';
 
 const READ_MODEL_WAIT_MS = 10_000;
 
-export interface EmbeddedSystem {
-  server: RunningServer;
+export interface EmbeddedSystem extends RunnableService {
   /** The admin key generated at this (first) start, to print once; undefined otherwise. */
   generatedAdminKey?: string;
-  stop(): Promise<void>;
 }
 
 export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): Promise<EmbeddedSystem> {
@@ -35,6 +33,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     bus,
     db: identityDb,
     log: log.child({ component: 'identity' }),
+    namespace: 'docflow',
     internalToken,
     adminKey: config.DOCFLOW_ADMIN_KEY,
   });
@@ -45,6 +44,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     bus,
     db: gatewayDb,
     log: log.child({ component: 'gateway' }),
+    namespace: 'docflow',
     internalToken,
     instanceId: 'embedded',
     readiness: { identity: () => identityStore.ping() },
@@ -54,13 +54,11 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   const bootstrap = await identity.start();
   if (!(await gateway.waitForAccount(ADMIN_ACCOUNT_ID, bootstrap.revision, READ_MODEL_WAIT_MS)))
     throw new Error('the gateway did not learn the admin account in time');
-  const server = await startServer(gateway.app.fetch, config.PORT, config.HOST);
 
   return {
-    server,
+    fetch: gateway.app.fetch,
     generatedAdminKey: bootstrap.generatedKey,
     async stop() {
-      await server.close();
       await identity.stop();
       await gateway.stop();
       await bus.close();

@@ -1,6 +1,6 @@
 /** Composition of the gateway: its app, its read model of accounts and the bus consumer feeding it. */
 import type { Bus, Consumer } from '@docflow/bus';
-import { TOPICS } from '@docflow/contracts';
+import { ADMIN_ACCOUNT_ID, topicsOf } from '@docflow/contracts';
 import type { LocalDb, Logger, ReadinessCheck, ServiceClient } from '@docflow/kit';
 import { createAccountsReadModel } from './accounts-read-model';
 import { createGatewayApp } from './app';
@@ -10,6 +10,8 @@ export interface GatewayServiceDeps {
   bus: Bus;
   db: LocalDb;
   log: Logger;
+  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
+  namespace: string;
   internalToken: string;
   /** Each gateway instance keeps a whole read model, so each is its own consumer group. */
   instanceId: string;
@@ -31,14 +33,25 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
     accounts,
     internalToken: deps.internalToken,
     log: deps.log,
-    readiness: { ...deps.readiness, bus: () => deps.bus.ping() },
+    readiness: {
+      ...deps.readiness,
+      bus: () => deps.bus.ping(),
+      // Until the identity events reached the read model, no key can be checked.
+      accounts: async () => {
+        if (!accounts.byId(ADMIN_ACCOUNT_ID)) throw new Error('accounts not known yet');
+      },
+    },
   });
   let consumer: Consumer | undefined;
   return {
     app,
     async start() {
       consumer = await deps.bus.subscribe(
-        { groupId: `gateway-${deps.instanceId}`, topics: [TOPICS.identity], fromBeginning: true },
+        {
+          groupId: `${deps.namespace}.gateway-${deps.instanceId}`,
+          topics: [topicsOf(deps.namespace).identity],
+          fromBeginning: true,
+        },
         (message) => accounts.handle(message),
       );
     },

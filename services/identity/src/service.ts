@@ -1,6 +1,6 @@
 /** Composition of the identity service from its ports: used by the embedded runner and by main.ts. */
 import type { Bus } from '@docflow/bus';
-import { PRIVATE_IDENTITY_EVENTS, TOPICS } from '@docflow/contracts';
+import { PRIVATE_IDENTITY_EVENTS, topicsOf } from '@docflow/contracts';
 import type { EventStore, Subscription } from '@docflow/eventstore';
 import {
   checkpointStore,
@@ -23,6 +23,8 @@ export interface IdentityServiceDeps {
   /** Local database for the relay checkpoint. */
   db: LocalDb;
   log: Logger;
+  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
+  namespace: string;
   internalToken: string;
   adminKey?: string;
 }
@@ -58,7 +60,7 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
         route: (e) =>
           PRIVATE_IDENTITY_EVENTS.has(e.type)
             ? undefined
-            : { topic: TOPICS.identity, key: e.streamId.slice('account-'.length) },
+            : { topic: topicsOf(deps.namespace).identity, key: e.streamId.slice('account-'.length) },
         log,
       });
       return bootstrap;

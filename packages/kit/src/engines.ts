@@ -1,0 +1,77 @@
+/**
+ * The engines of one distributed service, chosen by configuration: Kafka for the bus; EventStoreDB
+ * when EVENTSTORE_CONNECTION_STRING is set, else the service's own embedded SQLite store (no registry
+ * reachable from some machines ships EventStoreDB); MinIO for blobs when the service keeps any.
+ */
+import { join, resolve } from 'node:path';
+import { type BlobStore, createMinioBlobStore } from '@docflow/blobstore';
+import { type Bus, createKafkaBus } from '@docflow/bus';
+import { createEsdbEventStore, createSqliteEventStore, type EventStore } from '@docflow/eventstore';
+import { z } from 'zod';
+import { envFields } from './config';
+import { type LocalDb, openLocalDb } from './local-db';
+
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+/** Variables every distributed service reads. */
+export const DistributedEnv = z.object({
+  DOCFLOW_MODE: z.literal('distributed', {
+    message: 'a service started on its own runs in distributed mode',
+  }),
+  PORT: envFields.port,
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DOCFLOW_DATA_DIR: z.string().min(1).default('./data'),
+  DOCFLOW_INTERNAL_TOKEN: z
+    .string()
+    .min(32, 'must be at least 32 characters (a shared secret of the services)'),
+  /** Prefix of every Kafka topic (and consumer group): deployments sharing a cluster stay apart. */
+  DOCFLOW_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lowercase letters, digits and dashes')
+    .default('docflow'),
+  KAFKA_BROKERS: envFields.csv.pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'host:port')).min(1)),
+  EVENTSTORE_CONNECTION_STRING: optional(z.string().startsWith('esdb', 'an esdb:// or esdb+discover:// URL')),
+  LOG_LEVEL: envFields.logLevel.default('info'),
+});
+export type DistributedEnv = z.infer<typeof DistributedEnv>;
+
+export const MinioEnv = z.object({
+  MINIO_ENDPOINT: z.string().regex(/^[^:\s]+:\d+$/, 'host:port'),
+  MINIO_ACCESS_KEY: z.string().min(3),
+  MINIO_SECRET_KEY: z.string().min(8),
+  MINIO_USE_SSL: envFields.bool.default(false),
+  MINIO_BUCKET: z.string().min(3).default('docflow'),
+  MINIO_REGION: z.string().min(1).default('us-east-1'),
+});
+export type MinioEnv = z.infer<typeof MinioEnv>;
+
+const serviceDir = (service: string, env: DistributedEnv) => resolve(env.DOCFLOW_DATA_DIR, service);
+
+export function openEventStore(service: string, env: DistributedEnv): EventStore {
+  return env.EVENTSTORE_CONNECTION_STRING
+    ? createEsdbEventStore({ connectionString: env.EVENTSTORE_CONNECTION_STRING })
+    : createSqliteEventStore({ file: join(serviceDir(service, env), 'events.db') });
+}
+
+export function openKafkaBus(service: string, env: DistributedEnv): Bus {
+  return createKafkaBus({ brokers: env.KAFKA_BROKERS, clientId: `docflow-${service}` });
+}
+
+/** The service's local database: relay checkpoints, handled message ids, read models. */
+export function openServiceDb(service: string, env: DistributedEnv): LocalDb {
+  return openLocalDb(join(serviceDir(service, env), 'local.db'));
+}
+
+export function openMinio(env: MinioEnv): BlobStore {
+  const [host, port] = env.MINIO_ENDPOINT.split(':');
+  return createMinioBlobStore({
+    endPoint: host!,
+    port: Number(port),
+    useSSL: env.MINIO_USE_SSL,
+    accessKey: env.MINIO_ACCESS_KEY,
+    secretKey: env.MINIO_SECRET_KEY,
+    bucket: env.MINIO_BUCKET,
+    region: env.MINIO_REGION,
+  });
+}

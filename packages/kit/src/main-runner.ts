@@ -1,0 +1,51 @@
+/** The shared shape of every service's `main.ts`: config, log, start, serve, graceful stop. */
+import type { z } from 'zod';
+import { ConfigError, loadConfig } from './config';
+import { createLogger, type Logger } from './logger';
+import { onShutdownSignal, startServer } from './serve';
+
+export interface RunnableService {
+  fetch(request: Request): Response | Promise<Response>;
+  /** Stops consuming and publishing after the work in hand; the server is already closed then. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Loads `schema` from the environment (exit 2 with the message on a bad value), builds the service,
+ * serves it on PORT and stops it gracefully on SIGTERM/SIGINT.
+ */
+export async function runService<
+  S extends z.ZodType<{ PORT: number; HOST: string; LOG_LEVEL: string; DOCFLOW_MODE: string }>,
+>(
+  name: string,
+  schema: S,
+  build: (config: z.infer<S>, log: Logger) => Promise<RunnableService>,
+): Promise<void> {
+  let config: z.infer<S>;
+  try {
+    config = loadConfig(schema);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`${name}: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const log = createLogger(name, config.LOG_LEVEL);
+  try {
+    const service = await build(config, log);
+    const server = await startServer(service.fetch, config.PORT, config.HOST);
+    log.info({ port: server.port, mode: config.DOCFLOW_MODE }, `${name} listening`);
+    onShutdownSignal(
+      async () => {
+        await server.close();
+        await service.stop();
+        log.info(`${name} stopped`);
+      },
+      (msg) => log.info(msg),
+    );
+  } catch (err) {
+    log.fatal({ err }, `${name} failed to start`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,115 @@
+/** The relay against the real embedded adapters: at-least-once, resumes from its checkpoint. */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createInProcessBus, type DeliveredMessage } from '@docflow/bus';
+import { createSqliteEventStore, type NewEvent } from '@docflow/eventstore';
+import { applyOnce, checkpointStore, openLocalDb } from './local-db';
+import { createLogger } from './logger';
+import { startRelay } from './relay';
+
+const log = createLogger('test', 'silent');
+const event = (type: string): NewEvent => ({
+  id: randomUUID(),
+  type,
+  version: 1,
+  data: { type },
+  metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
+});
+
+async function until(cond: () => boolean, timeoutMs = 5000) {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('relay', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docflow-relay-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('publishes every routed event once per run, in order, and resumes after its checkpoint', async () => {
+    const store = createSqliteEventStore({ file: join(dir, 'events.db') });
+    const db = openLocalDb(join(dir, 'local.db'));
+    const bus = createInProcessBus();
+    const seen: DeliveredMessage[] = [];
+    const consumer = await bus.subscribe({ groupId: 'g', topics: ['t'] }, async (m) => {
+      seen.push(m);
+    });
+    const options = {
+      name: 'r',
+      store,
+      bus,
+      checkpoints: checkpointStore(db),
+      streamPrefixes: ['doc-'],
+      route: (e: { type: string; streamId: string }) =>
+        e.type === 'Private' ? undefined : { topic: 't', key: e.streamId },
+      log,
+    };
+    await store.append('doc-1', [event('A'), event('Private'), event('B')], 0);
+    await store.append('other-1', [event('X')], 0);
+    const relay = startRelay(options);
+    await until(() => seen.length === 2);
+    await relay.stop();
+    assert.deepEqual(
+      seen.map((m) => m.value.type),
+      ['A', 'B'],
+    );
+    assert.equal(seen[0]?.key, 'doc-1');
+
+    await store.append('doc-1', [event('C')], 3);
+    const again = startRelay(options);
+    await until(() => seen.length === 3);
+    await new Promise((r) => setTimeout(r, 100));
+    await again.stop();
+    assert.deepEqual(
+      seen.map((m) => m.value.type),
+      ['A', 'B', 'C'],
+    );
+    await consumer.stop();
+    await bus.close();
+    await store.close();
+    db.close();
+  });
+
+  it('applyOnce applies a message id once, however often it is delivered', () => {
+    const db = openLocalDb(':memory:');
+    let count = 0;
+    assert.equal(
+      applyOnce(db, 'c', 'm1', () => count++),
+      true,
+    );
+    assert.equal(
+      applyOnce(db, 'c', 'm1', () => count++),
+      false,
+    );
+    assert.equal(
+      applyOnce(db, 'other', 'm1', () => count++),
+      true,
+    );
+    assert.equal(count, 2);
+    db.close();
+  });
+
+  it('applyOnce rolls back the mark when the change fails, so the retry applies it', () => {
+    const db = openLocalDb(':memory:');
+    assert.throws(() =>
+      applyOnce(db, 'c', 'm1', () => {
+        throw new Error('boom');
+      }),
+    );
+    let applied = false;
+    assert.equal(
+      applyOnce(db, 'c', 'm1', () => {
+        applied = true;
+      }),
+      true,
+    );
+    assert.ok(applied);
+    db.close();
+  });
+});

@@ -1,0 +1,49 @@
+/** The gateway on its own (distributed mode): services reached over HTTP, accounts learnt from Kafka. */
+import { hostname } from 'node:os';
+import { DistributedEnv, httpClient, openKafkaBus, openServiceDb, runService } from '@docflow/kit';
+import { z } from 'zod';
+import { createGatewayService } from './service';
+
+const GatewayEnv = DistributedEnv.extend({
+  IDENTITY_URL: z.url(),
+  /** Each instance keeps its own read model: a stable name per instance keeps it across restarts. */
+  GATEWAY_INSTANCE_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default(
+      hostname()
+        .replace(/[^A-Za-z0-9_.-]/g, '-')
+        .slice(0, 64),
+    ),
+});
+
+await runService('gateway', GatewayEnv, async (config, log) => {
+  const instance = `gateway-${config.GATEWAY_INSTANCE_ID}`;
+  const bus = openKafkaBus(instance, config);
+  const db = openServiceDb(instance, config);
+  const identity = httpClient(config.IDENTITY_URL);
+  const gateway = createGatewayService({
+    services: { identity },
+    bus,
+    db,
+    log,
+    namespace: config.DOCFLOW_NAMESPACE,
+    internalToken: config.DOCFLOW_INTERNAL_TOKEN,
+    instanceId: config.GATEWAY_INSTANCE_ID,
+    readiness: {
+      identity: async () => {
+        const res = await identity.fetch(new Request('http://identity/readyz'));
+        if (!res.ok) throw new Error(`identity answered ${res.status}`);
+      },
+    },
+  });
+  await gateway.start();
+  return {
+    fetch: gateway.app.fetch,
+    async stop() {
+      await gateway.stop();
+      await bus.close();
+      db.close();
+    },
+  };
+});
