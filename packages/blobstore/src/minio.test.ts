@@ -172,8 +172,12 @@ describe('minio blob store on a real server', { skip }, () => {
     try {
       await Promise.all([store.ensureBucket(), store.ensureBucket(), twin.ensureBucket()]);
       assert.equal(await admin.bucketExists(bucket), true);
-      const lifecycle = await admin.getBucketLifecycle(bucket);
-      assert.equal(lifecycle?.Rule?.[0]?.ID, 'expire-incoming');
+      // The client parses a single rule as an object, several as an array.
+      const rules = [(await admin.getBucketLifecycle(bucket))?.Rule ?? []].flat();
+      assert.deepEqual(
+        rules.map((rule) => rule.ID),
+        ['expire-incoming'],
+      );
       await store.ping();
     } finally {
       await twin.close();
@@ -211,7 +215,7 @@ describe('minio blob store on a real server', { skip }, () => {
       clearInterval(sampler);
     }
     const growth = peak - baseline;
-    assert.ok(growth < 128 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
+    assert.ok(growth < 96 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   });
 });
 
