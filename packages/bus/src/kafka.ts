@@ -113,11 +113,16 @@ function lazily(connect: () => Promise<void>): () => Promise<void> {
   };
 }
 
-/** kafkajs log entries as JSON lines on stderr, like the rest of docflow's logs. */
+/**
+ * kafkajs log entries as JSON lines on stderr, like the rest of docflow's logs. Error responses logged
+ * per request are dropped: kafkajs handles most itself (rebalancing, topic exists), the rest reach the
+ * caller as errors or show up as a consumer crash.
+ */
 const jsonLinesToStderr: logCreator =
   () =>
   ({ namespace, label, log }) => {
     const { timestamp, message, ...fields } = log;
+    if (namespace === 'Connection' && message.startsWith('Response ')) return;
     const line = {
       time: timestamp,
       level: label.toLowerCase(),
@@ -300,10 +305,15 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     const stopListening: (() => void)[] = [];
     const joined = new Promise<void>((resolve, reject) => {
       stopListening.push(consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
-      stopListening.push(consumer.on(consumer.events.CRASH, (event) => reject(event.payload.error)));
+      // kafkajs restarts the consumer after a retriable crash (e.g. the coordinator is still loading).
+      stopListening.push(
+        consumer.on(consumer.events.CRASH, (event) => {
+          if (!event.payload.restart) reject(event.payload.error);
+        }),
+      );
     });
     try {
-      // run() returns once the group is joined, or after a crash while joining.
+      // run() returns once the group is joined, or after a crash while joining; the join may come later.
       await Promise.all([consumer.run({ eachMessage: eachMessage(handler) }), joined]);
     } finally {
       for (const stop of stopListening) stop();
@@ -325,7 +335,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     async subscribe(subscription: ConsumerOptions, handler: MessageHandler): Promise<Consumer> {
       assertOpen();
       if (subscription.topics.length === 0) throw new TypeError('topics must not be empty');
-      const consumer = kafka.consumer({ groupId: subscription.groupId, allowAutoTopicCreation: false });
+      const consumer = kafka.consumer({
+        groupId: subscription.groupId,
+        allowAutoTopicCreation: false,
+        // An idle fetch waits this long on the broker, and stop() waits for that fetch (kafkajs: 5 s).
+        maxWaitTimeInMs: 1_000,
+      });
       consumers.add(consumer);
       const doing = `joining group ${subscription.groupId}`;
       try {
