@@ -2,8 +2,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
 import { describeBusContract } from './conformance.js';
+import { type DeadLetterValue, deadLetterTopic } from './delivery.js';
 import { createKafkaBus } from './kafka.js';
 import { BusUnavailable } from './port.js';
 
@@ -91,6 +94,46 @@ describe('kafka bus on a real broker', {
     },
     { deliveryTimeoutMs: 60_000 },
   );
+
+  it('dead-letters a record that is not a bus message, with the error in value and headers', {
+    timeout: 90_000,
+  }, async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const topic = `foreign-${suffix}`;
+    const bus = createKafkaBus({ brokers, clientId: `bus-foreign-${suffix}` });
+    const raw = new Kafka({ clientId: `raw-${suffix}`, brokers, logLevel: logLevel.NOTHING });
+    const producer = raw.producer({ createPartitioner: Partitioners.DefaultPartitioner });
+    const reader = raw.consumer({ groupId: `raw-${suffix}`, maxWaitTimeInMs: 500 });
+    try {
+      const handled: string[] = [];
+      await bus.subscribe({ groupId: `g-${suffix}`, topics: [topic] }, async (m) => {
+        handled.push(m.id);
+      });
+      await producer.connect();
+      await producer.send({ topic, messages: [{ key: 'doc-1', value: 'not json' }] });
+      await bus.publish(topic, [{ id: 'after', key: 'doc-1', value: { ok: true } }]);
+      const deadline = Date.now() + 60_000;
+      // Same key, so the later message is handled only after the foreign record was dead-lettered.
+      while (handled.length === 0 && Date.now() < deadline) await sleep(50);
+      const deadLetters: { value: DeadLetterValue; error: string | undefined }[] = [];
+      await reader.connect();
+      await reader.subscribe({ topics: [deadLetterTopic(topic)], fromBeginning: true });
+      await reader.run({
+        eachMessage: async ({ message }) => {
+          const envelope = JSON.parse(message.value!.toString()) as { value: DeadLetterValue };
+          deadLetters.push({ value: envelope.value, error: message.headers?.['docflow-error']?.toString() });
+        },
+      });
+      while (deadLetters.length === 0 && Date.now() < deadline) await sleep(50);
+      assert.deepEqual(handled, ['after']);
+      assert.equal(deadLetters.length, 1);
+      assert.equal(deadLetters[0]!.value.value, 'not json');
+      assert.equal(deadLetters[0]!.value.topic, topic);
+      assert.match(deadLetters[0]!.error ?? '', /JSON/);
+    } finally {
+      await Promise.allSettled([reader.disconnect(), producer.disconnect(), bus.close()]);
+    }
+  });
 });
 
 describe('kafka bus without a broker', () => {
