@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs (if missing) and starts the real local engines as plain processes, waits until they
+# answer, then writes .infra/env. Usage: bash infra/local/up.sh [kafka|minio|all]...
+# Idempotent: engines already running are left alone (and checked again).
+set -euo pipefail
+# shellcheck source=infra/local/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+parse_targets "$@"
+state_lock
+log "engines: ${TARGETS[*]}; cache: $CACHE_DIR; state: ${STATE_DIR#"$REPO_ROOT"/}"
+
+# Cold installs: Kafka's Maven fetch (network-bound) runs beside MinIO's Go build (CPU-bound).
+kafka_bg=""
+if targets_has kafka && ! kafka_installed; then
+  require_java17
+  kafka_install &
+  kafka_bg=$!
+fi
+if targets_has minio; then minio_install; fi
+if [[ -n $kafka_bg ]]; then wait "$kafka_bg" || die "kafka: install failed"; fi
+
+if targets_has kafka; then kafka_start; fi
+if targets_has minio; then minio_start; fi
+if targets_has kafka; then
+  wait_ready kafka "$KAFKA_READY_TIMEOUT" kafka_ready kafka_running "$KAFKA_OUT" "$KAFKA_LOGS/server.log" "$KAFKA_STATE/ready.log"
+fi
+if targets_has minio; then
+  wait_ready minio "$MINIO_READY_TIMEOUT" minio_ready minio_running "$MINIO_LOG"
+fi
+
+write_env
+log "wrote ${ENV_FILE#"$REPO_ROOT"/}: $(cut -d= -f1 "$ENV_FILE" | paste -sd' ')"
+log "up in $(($(date +%s) - T0))s"
