@@ -15,7 +15,9 @@ function run(title, cmd, cmdArgs, env = process.env) {
   console.log(`\n▶ ${title}`);
   const started = Date.now();
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
-  console.log(`  ${title}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${title}: ${r.status === 0 ? 'ok' : `failed (exit ${r.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return r.status ?? 1;
 }
 
@@ -60,8 +62,12 @@ if (withInfra && existsSync(infraUp)) {
 const dirs = ['packages', 'services', 'tests'].map((d) => join(root, d)).filter(existsSync);
 let files = dirs.flatMap((d) => findTests(d)).sort();
 if (filters.length) files = files.filter((f) => filters.some((x) => f.includes(x)));
-const testStatus = run(`tests (${files.length} files)`, process.execPath, [
-  '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files,
-], env);
-if (startedInfra && !process.env.DOCFLOW_KEEP_INFRA) run('stop the local engines', 'bash', [join(root, 'infra/local/down.sh')]);
+const testStatus = run(
+  `tests (${files.length} files)`,
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  env,
+);
+if (startedInfra && !process.env.DOCFLOW_KEEP_INFRA)
+  run('stop the local engines', 'bash', [join(root, 'infra/local/down.sh')]);
 process.exit(failed || testStatus ? 1 : 0);

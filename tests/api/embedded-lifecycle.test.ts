@@ -87,6 +87,22 @@ describe('embedded lifecycle', { timeout: 180_000 }, () => {
     }
   });
 
+  it('SIGTERM lets a request in flight finish, then exits 0', async () => {
+    const third = await startEmbedded({ adminKey: null, dataDir });
+    const api = apiClient(third.baseUrl);
+    // A password update runs scrypt (~100 ms): long enough to be in flight when the signal arrives.
+    const inFlight = api('POST', '/api/v2/person', {
+      key: generatedKey,
+      body: { _id_sys: userId, pwd: `${PASSWORD}-2` },
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    third.proc.child.kill('SIGTERM');
+    const res = await inFlight;
+    assert.equal(res.status, 200, res.text);
+    assert.equal(await third.proc.exited, 0);
+    assert.match(third.output(), /SIGTERM: shutting down/);
+  });
+
   it('stored events record the acting service account and the run-as user, and no password', async () => {
     const store = createSqliteEventStore({ file: join(dataDir, 'identity', 'events.db') });
     try {

@@ -4,7 +4,6 @@ import { after, before, describe, it } from 'node:test';
 import { type Api, apiClient } from '../support/http';
 import { type Target, targets } from '../support/targets';
 
-const PROBLEM = 'application/problem+json';
 const PASSWORD = 'Correct-Horse-Battery-Staple-42';
 
 function assertProblem(res: { status: number; headers: Headers; body: any }, status: number) {

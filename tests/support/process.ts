@@ -15,6 +15,8 @@ export interface Proc {
   /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
   stop(graceMs?: number): Promise<number | null>;
   kill(): Promise<void>;
+  /** Resolves with the exit code once the process has exited by itself. */
+  exited: Promise<number | null>;
 }
 
 export function startTsProcess(entry: string, env: Record<string, string>, name = entry): Proc {
@@ -39,6 +41,7 @@ export function startTsProcess(entry: string, env: Record<string, string>, name 
 
   return {
     child,
+    exited,
     output: () => output,
     waitForLog(predicate, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {

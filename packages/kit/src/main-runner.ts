@@ -42,7 +42,7 @@ export async function runService<
         await service.stop();
         log.info(`${name} stopped`);
       },
-      (msg) => log.info(msg),
+      (msg, err) => (err ? log.error({ err }, msg) : log.info(msg)),
     );
   } catch (err) {
     log.fatal({ err }, `${name} failed to start`);

@@ -1,4 +1,5 @@
 /** Serves a fetch handler on a port and stops it gracefully: no new connections, in-flight ones finish. */
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 
@@ -15,14 +16,20 @@ export function startServer(
   hostname = '0.0.0.0',
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
+    // The node adapter serves plain HTTP/1.1 here, so this is an http.Server.
     const server = serve({ fetch: fetchHandler, port, hostname }, (info: AddressInfo) => {
       resolve({
         port: info.port,
         close: () =>
           new Promise<void>((done) => {
-            server.close(() => done());
-            // Idle keep-alive sockets would hold close() open; busy ones finish their response first.
-            if ('closeIdleConnections' in server) server.closeIdleConnections();
+            // Idle keep-alive sockets would hold close() open; busy ones finish their response first
+            // and are closed as soon as they turn idle.
+            const sweep = setInterval(() => (server as HttpServer).closeIdleConnections(), 50);
+            server.close(() => {
+              clearInterval(sweep);
+              done();
+            });
+            (server as HttpServer).closeIdleConnections();
           }),
       });
     });
@@ -31,7 +38,7 @@ export function startServer(
 }
 
 /** Runs `stop` once on SIGTERM or SIGINT, then exits; a second signal exits at once. */
-export function onShutdownSignal(stop: () => Promise<void>, log: (msg: string) => void): void {
+export function onShutdownSignal(stop: () => Promise<void>, log: (msg: string, err?: unknown) => void): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
@@ -39,7 +46,10 @@ export function onShutdownSignal(stop: () => Promise<void>, log: (msg: string) =
     log(`${signal}: shutting down`);
     stop().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (err: unknown) => {
+        log('shutdown failed', err);
+        process.exit(1);
+      },
     );
   };
   process.on('SIGTERM', handler);
