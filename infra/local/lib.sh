@@ -123,7 +123,7 @@ pid_alive() {
   pid=$(<"$pidfile")
   [[ $pid =~ ^[0-9]+$ ]] || return 1
   [[ -r /proc/$pid/cmdline ]] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$pattern"
+  { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "$pattern"
 }
 
 # find_pid PATTERN... — the pid of a process whose command line contains every PATTERN (used to
@@ -134,7 +134,7 @@ find_pid() {
   for f in /proc/[0-9]*/cmdline; do
     pid=${f#/proc/}
     pid=${pid%/cmdline}
-    cmd=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
+    cmd=$({ tr '\0' ' ' <"$f"; } 2>/dev/null) || continue
     for p in "$@"; do
       [[ $cmd == *"$p"* ]] || continue 2
     done
@@ -322,6 +322,7 @@ kafka_start() {
     kafka_cmd -Xms256m -Xmx512m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError \
       kafka.Kafka "$KAFKA_PROPS"
     : >"$KAFKA_OUT"
+    : >"$KAFKA_STATE/ready.log"
     start_detached "$KAFKA_PID" "$KAFKA_OUT" "${KAFKA_CMD[@]}"
   fi
 }
