@@ -46,7 +46,8 @@ MINIO_PID="$MINIO_STATE/minio.pid"
 MINIO_LOG="$MINIO_STATE/minio.log"
 MINIO_CREDS="$MINIO_STATE/credentials"
 
-kafka_pom_hash() { sha256sum "$INFRA_LOCAL_DIR/kafka/pom.xml" "$INFRA_LOCAL_DIR/kafka/KafkaReady.java" | sha256sum | cut -c1-12; }
+# (contents only, not paths: every clone on the machine shares the install)
+kafka_pom_hash() { cat "$INFRA_LOCAL_DIR/kafka/pom.xml" "$INFRA_LOCAL_DIR/kafka/KafkaReady.java" | sha256sum | cut -c1-12; }
 kafka_version() { sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$INFRA_LOCAL_DIR/kafka/pom.xml"; }
 KAFKA_HOME="$CACHE_DIR/kafka/$(kafka_version)-$(kafka_pom_hash)"   # libs/ + classes/
 MINIO_HOME="$CACHE_DIR/minio/$MINIO_VERSION"                          # bin/minio
