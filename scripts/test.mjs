@@ -49,12 +49,15 @@ failed += run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'
 let env = { ...process.env };
 const infraUp = join(root, 'infra/local/up.sh');
 let startedInfra = false;
+// Engines that were running before this run (a developer's, or another run's) stay running after it.
+const engineStatus = spawnSync('bash', [join(root, 'infra/local/status.sh')], { cwd: root, stdio: 'ignore' });
+const alreadyUp = existsSync(infraUp) && engineStatus.status === 0;
 if (withInfra && existsSync(infraUp)) {
   if (run('real engines for the distributed suites (infra/local/up.sh)', 'bash', [infraUp]) !== 0) {
     console.log('  the local engines did not start: their suites will fail, not skip');
     env.DOCFLOW_ENGINES_REQUIRED = '1';
   } else {
-    startedInfra = true;
+    startedInfra = !alreadyUp;
     env = { ...env, ...readEnvFile(join(root, '.infra/env')), DOCFLOW_ENGINES_REQUIRED: '1' };
   }
 }

@@ -26,6 +26,10 @@ export type EventEnvelope = z.infer<typeof EventEnvelope>;
  * can share one Kafka cluster.
  */
 export function topicsOf(namespace: string) {
-  return { identity: `${namespace}.identity` } as const;
+  return {
+    identity: `${namespace}.identity`,
+    document: `${namespace}.document`,
+    files: `${namespace}.files`,
+  } as const;
 }
 export type Topics = ReturnType<typeof topicsOf>;

@@ -1,5 +1,9 @@
 export * from './accounts';
+export * from './codes';
+export * from './document-events';
+export * from './documents';
 export * from './envelope';
+export * from './forms';
 export * from './identity-events';
 export * from './ids';
 export * from './person';
@@ -7,4 +11,6 @@ export * from './problem';
 export * from './responses';
 export * from './roles';
 export * from './routes/admin';
+export * from './routes/documents';
+export * from './routes/forms';
 export * from './routes/person';

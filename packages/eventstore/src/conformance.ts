@@ -284,6 +284,18 @@ export function describeEventStoreContract(
       assertAscendingPositions(both.events);
     });
 
+    it('reports the head position of the streams with given prefixes', { skip }, async () => {
+      const prefix = uniqueName('head-') + '-';
+      const other = uniqueName('head-') + '-';
+      assert.equal(await store.headPosition({ streamPrefixes: [prefix] }), undefined);
+      const first = await store.append(`${prefix}a`, [newEvent()], 0);
+      const second = await store.append(`${other}a`, [newEvent()], 0);
+      assert.equal(await store.headPosition({ streamPrefixes: [prefix] }), first.position);
+      assert.equal(await store.headPosition({ streamPrefixes: [prefix, other] }), second.position);
+      const head = await store.headPosition();
+      assert.ok(head !== undefined && head >= second.position);
+    });
+
     it('resumes after a stored position without repeating or skipping', { skip }, async () => {
       const prefix = uniqueName('sub-') + '-';
       const events = [newEvent(), newEvent(), newEvent()];

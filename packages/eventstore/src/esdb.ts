@@ -176,6 +176,24 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
       };
     },
 
+    async headPosition(options = {}) {
+      const read = client.readAll({ direction: BACKWARDS, fromPosition: END });
+      return call(
+        'headPosition',
+        async () => {
+          for await (const resolved of read) {
+            const event = resolved.event;
+            if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) continue;
+            if (matchesPrefixes(event.streamId, options.streamPrefixes)) {
+              return encodePosition(requirePosition(event.position));
+            }
+          }
+          return undefined;
+        },
+        () => void read.cancel().catch(() => {}),
+      );
+    },
+
     async ping() {
       const read = client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
       await call(

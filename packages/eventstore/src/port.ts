@@ -81,6 +81,11 @@ export interface EventStore {
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Catch-up subscription over all streams: past events after `after`, then live ones. */
   subscribeAll(options: SubscribeAllOptions, handler: EventHandler): Subscription;
+  /**
+   * Position of the newest event in a stream with one of `streamPrefixes` (any stream when absent),
+   * or undefined when there is none: a catch-up subscription has caught up once it handled it.
+   */
+  headPosition(options?: { streamPrefixes?: string[] }): Promise<string | undefined>;
   /** Resolves when the engine answers; throws StoreUnavailable otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

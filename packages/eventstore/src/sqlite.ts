@@ -86,6 +86,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
   );
   const ping = db.prepare('SELECT 1');
+  const headOf = db
+    .prepare<[string], number | null>("SELECT MAX(position) FROM events WHERE stream_id LIKE ? ESCAPE '\\'")
+    .pluck();
 
   const appendTx = db.transaction(
     (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
@@ -196,6 +199,13 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
           await subscription.stop();
         },
       };
+    },
+
+    async headPosition(options = {}) {
+      const patterns = (options.streamPrefixes ?? ['']).map((p) => `${p.replace(/[\\%_]/g, '\\$&')}%`);
+      const heads = guard('headPosition', () => patterns.map((p) => headOf.get(p) ?? 0));
+      const head = Math.max(0, ...heads);
+      return head > 0 ? encodePosition(head) : undefined;
     },
 
     async ping() {

@@ -46,9 +46,11 @@ export const MinioEnv = z.object({
 });
 export type MinioEnv = z.infer<typeof MinioEnv>;
 
-const serviceDir = (service: string, env: DistributedEnv) => resolve(env.DOCFLOW_DATA_DIR, service);
+type StoreEnv = Pick<DistributedEnv, 'DOCFLOW_DATA_DIR' | 'EVENTSTORE_CONNECTION_STRING'>;
 
-export function openEventStore(service: string, env: DistributedEnv): EventStore {
+const serviceDir = (service: string, env: StoreEnv) => resolve(env.DOCFLOW_DATA_DIR, service);
+
+export function openEventStore(service: string, env: StoreEnv): EventStore {
   return env.EVENTSTORE_CONNECTION_STRING
     ? createEsdbEventStore({ connectionString: env.EVENTSTORE_CONNECTION_STRING })
     : createSqliteEventStore({ file: join(serviceDir(service, env), 'events.db') });
@@ -59,7 +61,7 @@ export function openKafkaBus(service: string, env: DistributedEnv): Bus {
 }
 
 /** The service's local database: relay checkpoints, handled message ids, read models. */
-export function openServiceDb(service: string, env: DistributedEnv): LocalDb {
+export function openServiceDb(service: string, env: StoreEnv): LocalDb {
   return openLocalDb(join(serviceDir(service, env), 'local.db'));
 }
 

@@ -111,3 +111,17 @@ export function handleNotFound(c: Context): Response {
     problems.notFound(`no route for ${c.req.method} ${c.req.path}`).toProblem(c.req.path),
   );
 }
+
+/** Re-raises another service's problem answer as the same problem (a 5xx stays opaque). */
+export async function problemFromResponse(res: Response): Promise<ProblemError> {
+  if (res.status >= 500) return problems.unavailable('a service failed to answer');
+  const body = (await res.json().catch(() => ({}))) as Partial<Problem>;
+  const slug = body.type?.startsWith(TYPE_BASE) ? body.type.slice(TYPE_BASE.length) : 'upstream';
+  return new ProblemError(
+    res.status as ContentfulStatusCode,
+    slug,
+    body.title ?? 'Request failed',
+    body.detail,
+    body.errors,
+  );
+}

@@ -1,9 +1,10 @@
 /** Configuration of the embedded runner (every variable validated at start-up). */
+import { FilesEnv } from '@docflow/files';
 import { AdminKeyEnv } from '@docflow/identity';
 import { envFields } from '@docflow/kit';
 import { z } from 'zod';
 
-export const EmbeddedConfig = AdminKeyEnv.extend({
+export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape).extend({
   DOCFLOW_MODE: z
     .literal('embedded', {
       message: 'this runner is the embedded mode; distributed services have their own mains',

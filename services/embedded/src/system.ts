@@ -1,19 +1,23 @@
 /**
  * The embedded composition root: every service built from its factory with the embedded adapters
- * (SQLite event stores, in-process bus) under one data directory, mounted behind the gateway and
- * called in-process. No logic of its own.
+ * (SQLite event stores, in-process bus, a local blob directory) under one data directory, mounted
+ * behind the gateway and called in-process. No logic of its own.
  */
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { createLocalBlobStore } from '@docflow/blobstore';
 import { createInProcessBus } from '@docflow/bus';
 import { ADMIN_ACCOUNT_ID } from '@docflow/contracts';
+import { createDocumentService } from '@docflow/document';
 import { createSqliteEventStore } from '@docflow/eventstore';
+import { createFilesService } from '@docflow/files';
 import { createGatewayService } from '@docflow/gateway';
 import { createIdentityService } from '@docflow/identity';
 import { inProcessClient, type Logger, openLocalDb, type RunnableService } from '@docflow/kit';
 import type { EmbeddedConfig } from './config';
 
 const READ_MODEL_WAIT_MS = 10_000;
+const NAMESPACE = 'docflow';
 
 export interface EmbeddedSystem extends RunnableService {
   /** The admin key generated at this (first) start, to print once; undefined otherwise. */
@@ -25,33 +29,48 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   // In one process nobody else can reach the services, so a per-process secret is enough.
   const internalToken = randomBytes(32).toString('base64url');
   const bus = createInProcessBus();
+  const closers: Array<() => unknown> = [];
+  function engines(service: string) {
+    const store = createSqliteEventStore({ file: join(dataDir, service, 'events.db') });
+    const db = openLocalDb(join(dataDir, service, 'local.db'));
+    closers.push(
+      () => store.close(),
+      () => db.close(),
+    );
+    return { store, db, bus, log: log.child({ component: service }), namespace: NAMESPACE, internalToken };
+  }
 
-  const identityStore = createSqliteEventStore({ file: join(dataDir, 'identity', 'events.db') });
-  const identityDb = openLocalDb(join(dataDir, 'identity', 'local.db'));
-  const identity = createIdentityService({
-    store: identityStore,
-    bus,
-    db: identityDb,
-    log: log.child({ component: 'identity' }),
-    namespace: 'docflow',
-    internalToken,
-    adminKey: config.DOCFLOW_ADMIN_KEY,
+  const identity = createIdentityService({ ...engines('identity'), adminKey: config.DOCFLOW_ADMIN_KEY });
+  const files = createFilesService({
+    ...engines('files'),
+    blobs: await createLocalBlobStore({ dir: join(dataDir, 'files', 'blobs') }),
+    maxUploadBytes: config.DOCFLOW_MAX_UPLOAD_BYTES,
   });
-
-  const gatewayDb = openLocalDb(join(dataDir, 'gateway', 'local.db'));
+  const document = createDocumentService({
+    ...engines('document'),
+    identity: inProcessClient(identity.app.fetch),
+    files: inProcessClient(files.app.fetch),
+  });
+  const gatewayEngines = engines('gateway');
   const gateway = createGatewayService({
-    services: { identity: inProcessClient(identity.app.fetch) },
-    bus,
-    db: gatewayDb,
-    log: log.child({ component: 'gateway' }),
-    namespace: 'docflow',
-    internalToken,
+    ...gatewayEngines,
+    services: {
+      identity: inProcessClient(identity.app.fetch),
+      document: inProcessClient(document.app.fetch),
+    },
     instanceId: 'embedded',
-    readiness: { identity: () => identityStore.ping() },
+    readiness: {
+      identity: () => ready(identity.app.request('/readyz')),
+      document: () => ready(document.app.request('/readyz')),
+      files: () => ready(files.app.request('/readyz')),
+    },
   });
 
+  // Consumers first, so that the relays' first events find them subscribed.
   await gateway.start();
+  await files.start();
   const bootstrap = await identity.start();
+  await document.start();
   if (!(await gateway.waitForAccount(ADMIN_ACCOUNT_ID, bootstrap.revision, READ_MODEL_WAIT_MS)))
     throw new Error('the gateway did not learn the admin account in time');
 
@@ -59,12 +78,18 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     fetch: gateway.app.fetch,
     generatedAdminKey: bootstrap.generatedKey,
     async stop() {
+      // Relays first, consumers after: nothing is published to a consumer that already left.
       await identity.stop();
+      await document.stop();
+      await files.stop();
       await gateway.stop();
       await bus.close();
-      await identityStore.close();
-      identityDb.close();
-      gatewayDb.close();
+      for (const close of closers) await close();
     },
   };
+}
+
+async function ready(answer: Response | Promise<Response>): Promise<void> {
+  const res = await answer;
+  if (!res.ok) throw new Error(`answered ${res.status}`);
 }

@@ -3,12 +3,22 @@
  * schemas, and forwards to the owning service. The OpenAPI document is generated from the same routes.
  */
 import {
+  CreateDocQuery,
   createAccountRoute,
+  createDocumentRoute,
+  documentHistoryRoute,
+  downloadFileRoute,
+  FormName,
   getAccountRoute,
+  getDocumentRoute,
+  getFormRoute,
   getPersonRoute,
   PERSON_API_VERSIONS,
   patchAccountRoute,
+  putFormRoute,
+  rebuildViewsRoute,
   updatePersonRoute,
+  viewRoute,
 } from '@docflow/contracts';
 import {
   handleError,
@@ -16,6 +26,7 @@ import {
   healthRoutes,
   type Logger,
   type PrincipalVariables,
+  parseWith,
   problems,
   type ReadinessCheck,
   type RequestVariables,
@@ -28,10 +39,10 @@ import type { MiddlewareHandler } from 'hono';
 import type { AccountsReadModel } from './accounts-read-model';
 import { authenticate, requireRole } from './authenticate';
 import { docsRoutes } from './docs';
-import { forward } from './forward';
+import { forward, type GatewayContext } from './forward';
 
 export interface GatewayDeps {
-  services: { identity: ServiceClient };
+  services: { identity: ServiceClient; document: ServiceClient };
   accounts: AccountsReadModel;
   internalToken: string;
   log: Logger;
@@ -53,10 +64,21 @@ const WHERE: Record<string, string> = {
 
 const JSON_TYPE = /^application\/([a-z.+-]+\+)?json(\s*;.*)?$/i;
 
-/** 415 for a body that is not JSON, before validation would call it merely invalid. */
-const jsonBody: MiddlewareHandler = async function jsonBodyMiddleware(c, next) {
-  if (['POST', 'PUT', 'PATCH'].includes(c.req.method) && !JSON_TYPE.test(c.req.header('content-type') ?? ''))
-    throw problems.unsupportedMediaType('the body must be application/json');
+const MULTIPART_TYPE = /^multipart\/form-data\s*;\s*boundary=/i;
+/** The one route whose body is multipart, streamed through unparsed. */
+const CREATE_DOCUMENT_PATH = /^\/api\/v2\/docForm\/form\/[^/]+$/;
+
+/** 415 for a body of the wrong type, before validation would call it merely invalid. */
+const bodyType: MiddlewareHandler = async function bodyTypeMiddleware(c, next) {
+  if (['POST', 'PUT', 'PATCH'].includes(c.req.method)) {
+    const type = c.req.header('content-type') ?? '';
+    if (CREATE_DOCUMENT_PATH.test(c.req.path)) {
+      if (!MULTIPART_TYPE.test(type))
+        throw problems.unsupportedMediaType('the body must be multipart/form-data');
+    } else if (!JSON_TYPE.test(type) && c.req.path !== rebuildViewsRoute.path) {
+      throw problems.unsupportedMediaType('the body must be application/json');
+    }
+  }
   await next();
 };
 
@@ -89,12 +111,14 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<Env> {
   });
 
   app.use('/api/*', authenticate(accounts));
-  app.use('/api/*', jsonBody);
+  app.use('/api/*', bodyType);
   app.use('/api/admin/*', requireRole('svcAdminSysRW'));
   // The service answers in the contract's shapes (validated there); the gateway passes the answer on
   // as it is, which the route's typed-response check cannot see: hence the cast to `never`.
-  const identity = (c: Parameters<typeof forward>[0], body?: unknown) =>
-    forward(c, services.identity, internalToken, body) as Promise<never>;
+  const identity = (c: GatewayContext, body?: unknown) =>
+    forward(c, services.identity, internalToken, { body }) as Promise<never>;
+  const document = (c: GatewayContext, body?: unknown) =>
+    forward(c, services.document, internalToken, { body }) as Promise<never>;
 
   /** Waits until the read model shows the account at the revision the answer reports. */
   async function readOwnAccountWrite(response: Response): Promise<never> {
@@ -114,5 +138,26 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<Env> {
   app.openapi(createAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
   app.openapi(getAccountRoute, (c) => identity(c));
   app.openapi(patchAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
+
+  app.openapi(putFormRoute, (c) => document(c, c.req.valid('json')));
+  app.openapi(getFormRoute, (c) => document(c));
+  app.openapi(rebuildViewsRoute, (c) => document(c));
+
+  // Registered before `{id}` routes: `view/{viewId}` is never read as a document id.
+  app.openapi(viewRoute, (c) => document(c));
+  app.openapi(getDocumentRoute, (c) => document(c));
+  app.openapi(documentHistoryRoute, (c) => document(c));
+  app.openapi(downloadFileRoute, (c) => document(c));
+  // The create body streams through unparsed (files are never held whole in memory), so only the
+  // path and query are validated here; the route is registered for the OpenAPI document alone.
+  app.openAPIRegistry.registerPath(createDocumentRoute);
+  app.post('/api/v2/docForm/form/:formName', (c) => {
+    parseWith('path', FormName, c.req.param('formName'));
+    parseWith('query', CreateDocQuery, c.req.query());
+    return forward(c, services.document, internalToken, {
+      body: c.req.raw.body ?? undefined,
+      headers: { 'content-type': c.req.header('content-type') ?? '' },
+    });
+  });
   return app;
 }

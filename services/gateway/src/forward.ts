@@ -1,32 +1,34 @@
 /** Forwards a validated request to the service that owns it, with the principal and the ids. */
 import {
-  CORRELATION_ID_HEADER,
-  encodePrincipal,
-  INTERNAL_TOKEN_HEADER,
-  PRINCIPAL_HEADER,
+  callService,
   type PrincipalVariables,
-  REQUEST_ID_HEADER,
   type RequestVariables,
   type ServiceClient,
 } from '@docflow/kit';
 import type { Context } from 'hono';
 
-type GatewayContext = Context<{ Variables: RequestVariables & PrincipalVariables }>;
+export type GatewayContext = Context<{ Variables: RequestVariables & PrincipalVariables }>;
 
-export function forward(c: GatewayContext, client: ServiceClient, internalToken: string, body?: unknown) {
-  const headers = new Headers({
-    [INTERNAL_TOKEN_HEADER]: internalToken,
-    [PRINCIPAL_HEADER]: encodePrincipal(c.var.principal),
-    [REQUEST_ID_HEADER]: c.var.requestId,
-    [CORRELATION_ID_HEADER]: c.var.correlationId,
-    accept: 'application/json',
+export interface ForwardOptions {
+  /** A validated JSON body, or the raw body stream (sent on unparsed, with its content type). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export function forward(
+  c: GatewayContext,
+  client: ServiceClient,
+  internalToken: string,
+  options: ForwardOptions = {},
+) {
+  const url = new URL(c.req.url);
+  return callService(client, {
+    method: c.req.method,
+    path: url.pathname + url.search,
+    internalToken,
+    principal: c.var.principal,
+    ids: c.var,
+    headers: { accept: 'application/json', ...options.headers },
+    body: options.body,
   });
-  if (body !== undefined) headers.set('content-type', 'application/json');
-  return client.fetch(
-    new Request(c.req.url, {
-      method: c.req.method,
-      headers,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    }),
-  );
 }

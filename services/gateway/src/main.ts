@@ -6,6 +6,7 @@ import { createGatewayService } from './service';
 
 const GatewayEnv = DistributedEnv.extend({
   IDENTITY_URL: z.url(),
+  DOCUMENT_URL: z.url(),
   /** Each instance keeps its own read model: a stable name per instance keeps it across restarts. */
   GATEWAY_INSTANCE_ID: z
     .string()
@@ -23,7 +24,7 @@ await runService('gateway', GatewayEnv, async (config, log) => {
   const db = openServiceDb(instance, config);
   const identity = httpClient(config.IDENTITY_URL);
   const gateway = createGatewayService({
-    services: { identity },
+    services: { identity, document: httpClient(config.DOCUMENT_URL) },
     bus,
     db,
     log,

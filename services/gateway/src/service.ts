@@ -6,7 +6,7 @@ import { createAccountsReadModel } from './accounts-read-model';
 import { createGatewayApp } from './app';
 
 export interface GatewayServiceDeps {
-  services: { identity: ServiceClient };
+  services: { identity: ServiceClient; document: ServiceClient };
   bus: Bus;
   db: LocalDb;
   log: Logger;

@@ -1,0 +1,59 @@
+/**
+ * Events of the document service: `docForm-<_id>` streams (a document and the facts other services
+ * publish about it) and `form-<name>` streams. All schema version 1.
+ */
+import { z } from '@hono/zod-openapi';
+import { DocTags, ValuesByTags } from './documents';
+import { FormDefinition } from './forms';
+
+export const StoredFile = z.object({
+  id: z.string().regex(/^[0-9a-f]{24}$/),
+  fileName: z.string(),
+  size: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  contentType: z.string(),
+});
+export type StoredFile = z.infer<typeof StoredFile>;
+
+export const DocumentEvents = {
+  DocumentCreated: z.object({
+    id: z.string(),
+    form: z.string(),
+    formsystype: z.number().int(),
+    author: z.string(),
+    valuesByTags: ValuesByTags,
+    tags: DocTags,
+    files: z.array(StoredFile),
+    /** ISO 8601 UTC or '' (no due date). */
+    datedue: z.string(),
+  }),
+};
+
+export type DocumentEvent = {
+  [K in keyof typeof DocumentEvents]: { type: K; data: z.infer<(typeof DocumentEvents)[K]> };
+}[keyof typeof DocumentEvents];
+
+export function parseDocumentEvent(type: string, data: unknown): DocumentEvent {
+  const schema = DocumentEvents[type as keyof typeof DocumentEvents];
+  if (!schema) throw new Error(`unknown document event type ${type}`);
+  return { type, data: schema.parse(data) } as DocumentEvent;
+}
+
+export const FormEvents = {
+  FormDefined: z.object({ definition: FormDefinition }),
+};
+export type FormEvent = { type: 'FormDefined'; data: z.infer<typeof FormEvents.FormDefined> };
+
+export function parseFormEvent(type: string, data: unknown): FormEvent {
+  if (type !== 'FormDefined') throw new Error(`unknown form event type ${type}`);
+  return { type, data: FormEvents.FormDefined.parse(data) };
+}
+
+/** Events of the files service's `file-<fileId>` streams. */
+export const FileEvents = {
+  FileStored: StoredFile.extend({ blobKey: z.string() }),
+};
+
+export const docFormStream = (id: string) => `docForm-${id}`;
+export const formStream = (name: string) => `form-${name}`;
+export const fileStream = (id: string) => `file-${id}`;

@@ -1,0 +1,143 @@
+/** The DocForm resource, its create request and the view parameters (contract + DESIGN.md). */
+import { z } from '@hono/zod-openapi';
+import { TAG_NAME_PATTERN } from './forms';
+import { Hex24Id, Timestamp, UsrId } from './ids';
+import { Meta } from './person';
+
+/** A field value: a string, or a table (array of rows of strings). */
+export const TagValue = z
+  .union([z.string().max(100_000), z.array(z.array(z.string().max(10_000)).max(1000)).max(10_000)])
+  .openapi('TagValue');
+export type TagValue = z.infer<typeof TagValue>;
+
+export const ValuesByTags = z.record(z.string().regex(TAG_NAME_PATTERN), TagValue).openapi('ValuesByTags');
+export type ValuesByTags = z.infer<typeof ValuesByTags>;
+
+export const DocTags = z.array(z.string().trim().min(1).max(100)).max(100);
+
+export const FileEntry = z.object({ id: Hex24Id, fileName: z.string() }).openapi('FileEntry');
+
+export const DocForm = z
+  .object({
+    _id: Hex24Id,
+    _id_web: z
+      .string()
+      .openapi({ description: 'Short URL-safe id (16 characters); usable wherever `{id}` is.' }),
+    _meta: Meta,
+    form: z.string().openapi({ description: 'Name of the form the document was created from.' }),
+    author: UsrId,
+    state: z.number().int().openapi({
+      description: '0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository.',
+    }),
+    step: z.number().int().openapi({ description: '1-based stage within the running phase, 0 when none.' }),
+    iteration: z
+      .number()
+      .int()
+      .openapi({ description: 'How many times the current phase has been started.' }),
+    status: z.number().int().openapi({
+      description:
+        '1 draft, 2 in progress, 3 suspended, 4 completed, 5 declined, 6 cancelled, 7 blocked, 8 deleted.',
+    }),
+    formsystype: z.number().int(),
+    datecreated: Timestamp,
+    datedue: z
+      .string()
+      .openapi({ description: 'ISO 8601 UTC, or an empty string when there is no due date.' }),
+    valuesByTags: ValuesByTags,
+    _tags: z.array(z.string()),
+    filesList: z.array(FileEntry),
+  })
+  .openapi('DocForm');
+export type DocForm = z.infer<typeof DocForm>;
+
+/** The `docForm` part of the create request. */
+export const DocFormCreate = z
+  .strictObject({
+    valuesByTags: ValuesByTags.default({}),
+    author: UsrId.optional(),
+    _tags: DocTags.default([]),
+  })
+  .openapi('DocFormCreate');
+export type DocFormCreate = z.infer<typeof DocFormCreate>;
+
+export const CREATE_TASK_STATUSES = [100, 104, 105, 106, 107, 108] as const;
+export const CreateDocResponse = z.strictObject({
+  taskstatus: z.union(
+    CREATE_TASK_STATUSES.map((n) => z.literal(n)) as [z.ZodLiteral<100>, ...z.ZodLiteral<number>[]],
+  ),
+});
+
+const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+export const CreateDocQuery = z.object({
+  allowDupl: queryBool.default(true).openapi({ type: 'string', enum: ['true', 'false'] }),
+  idpLangs: z
+    .string()
+    .regex(/^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/, 'language codes joined by +, e.g. eng or eng+deu')
+    .default('eng')
+    .openapi({ description: 'OCR languages (the contract leaves the name open).' }),
+  idpFrpr: queryBool.default(false).openapi({ type: 'string', enum: ['true', 'false'] }),
+});
+
+/** An integer query parameter given as text, within [min, max]. */
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .openapi({ type: 'integer', minimum: min, maximum: max });
+
+const csv = z
+  .string()
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
+  .openapi({ type: 'string', description: 'Comma-separated values.' });
+
+export const VIEW_IDS = ['inbox', 'mydocs', 'all'] as const;
+export const ViewId = z.enum(VIEW_IDS);
+export type ViewId = z.infer<typeof ViewId>;
+
+export const ViewQuery = z.object({
+  first: intParam(0, 2147483646).default(0),
+  pageSize: intParam(1, 100).default(10),
+  state: intParam(0, 100).optional(),
+  step: intParam(0, 100).optional(),
+  iteration: intParam(0, 100).optional(),
+  status: intParam(1, 10).optional(),
+  form: csv.optional().openapi({ description: 'Form name(s), combined with OR.' }),
+  author: csv.optional().openapi({ description: 'Author system id(s), combined with OR.' }),
+  tags: csv.optional().openapi({ description: 'Tag(s), combined with AND.' }),
+});
+export type ViewQuery = z.infer<typeof ViewQuery>;
+
+export const EMBED_NAMES = ['docResponse', 'recoData', 'recoResult', 'valuesByTags', 'filesList'] as const;
+
+export const DocQuery = z.object({
+  fields: csv
+    .optional()
+    .openapi({ description: 'Top-level fields to keep; also filters embedded entities.' }),
+  embed: csv
+    .pipe(z.array(z.enum(EMBED_NAMES)))
+    .optional()
+    .openapi({ type: 'string', description: `Comma-separated: ${EMBED_NAMES.join(', ')}.` }),
+  rev: intParam(1, 2147483646)
+    .optional()
+    .openapi({ description: 'The document as it was at this `_meta._rev`.' }),
+});
+export type DocQuery = z.infer<typeof DocQuery>;
+
+export const HistoryEntry = z
+  .object({
+    rev: z.number().int(),
+    type: z.string(),
+    time: Timestamp,
+    actor: z.string().optional(),
+    runAs: z.string().optional(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .openapi('HistoryEntry');

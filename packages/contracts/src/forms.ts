@@ -1,0 +1,82 @@
+/** Form definitions (DESIGN.md, "Forms"): tags, workflow phases, recognition forms. */
+import { z } from '@hono/zod-openapi';
+import { Meta } from './person';
+
+export const FORM_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const FormName = z
+  .string()
+  .regex(FORM_NAME_PATTERN, 'lowercase letters, digits, _ and -, at most 64')
+  .openapi({ example: 'memo' });
+
+export const TagKind = z.enum(['string', 'table']);
+export const TAG_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
+
+/** A participant: a `usr-` id or an e-mail address. */
+export const Participant = z.string().trim().min(3).max(254);
+
+export const Stage = z.strictObject({ participants: z.array(Participant).min(1).max(100) });
+
+export const PHASES = ['approval', 'sign', 'execution', 'archive', 'repository'] as const;
+export const Phase = z.enum(PHASES);
+export type Phase = z.infer<typeof Phase>;
+
+export const PhaseConfig = z.strictObject({
+  stages: z.array(Stage).min(1).max(20),
+  /** The phase that starts by itself when this one completes. */
+  next: Phase.optional(),
+});
+
+export const WorkflowConfig = z.strictObject({
+  approval: PhaseConfig.optional(),
+  sign: PhaseConfig.optional(),
+  execution: PhaseConfig.optional(),
+  /** Days from creation to `datedue`; absent: no due date. */
+  dueDays: z.number().int().min(0).max(3650).optional(),
+});
+
+export const RecognitionForm = z.strictObject({
+  id: z.string().min(1).max(64),
+  name: z.string().min(1).max(200),
+  /** Keywords that identify the form on a page (case-insensitive). */
+  match: z.array(z.string().min(1).max(200)).min(1).max(50),
+  /** Tag → regular expression whose first group is the value (case-insensitive). */
+  fields: z.record(z.string().regex(TAG_NAME_PATTERN), z.string().min(1).max(1000)).default({}),
+});
+
+export const FormDefinition = z
+  .strictObject({
+    name: FormName,
+    title: z.string().min(1).max(200),
+    formsystype: z.number().int().min(0).max(1_000_000),
+    tags: z.record(z.string().regex(TAG_NAME_PATTERN, 'a tag name: letters, digits, _ . -'), TagKind),
+    workflow: WorkflowConfig.optional(),
+    recognition: z.strictObject({ forms: z.array(RecognitionForm).max(50) }).optional(),
+  })
+  .superRefine((form, ctx) => {
+    for (const [i, rf] of (form.recognition?.forms ?? []).entries()) {
+      for (const [tag, pattern] of Object.entries(rf.fields)) {
+        try {
+          new RegExp(pattern, 'i');
+        } catch {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['recognition', 'forms', i, 'fields', tag],
+            message: 'not a valid regular expression',
+          });
+        }
+      }
+    }
+    for (const phase of ['approval', 'sign', 'execution'] as const) {
+      const next = form.workflow?.[phase]?.next;
+      if (next && next !== 'archive' && next !== 'repository' && !form.workflow?.[next])
+        ctx.addIssue({
+          code: 'custom',
+          path: ['workflow', phase, 'next'],
+          message: `names the phase ${next}, which is not configured`,
+        });
+    }
+  })
+  .openapi('FormDefinition');
+export type FormDefinition = z.infer<typeof FormDefinition>;
+
+export const StoredForm = z.object({ _meta: Meta }).and(FormDefinition).openapi('StoredForm');

@@ -1,0 +1,143 @@
+/** Document routes of the contract (v2 only), declared once for validation and the OpenAPI document. */
+import { createRoute, z } from '@hono/zod-openapi';
+import {
+  CreateDocQuery,
+  DocForm,
+  DocFormCreate,
+  DocQuery,
+  HistoryEntry,
+  ViewId,
+  ViewQuery,
+} from '../documents';
+import { FormName } from '../forms';
+import { Hex24Id } from '../ids';
+import { problemResponses, runAsHeader } from '../responses';
+
+const DocId = z
+  .string()
+  .min(8)
+  .max(64)
+  .openapi({ description: '`_id` (24 hex) or `_id_web` of the document.' });
+
+export const createDocumentRoute = createRoute({
+  method: 'post',
+  path: '/api/v2/docForm/form/{formName}',
+  tags: ['docForm'],
+  summary: 'Create a document',
+  description:
+    'multipart/form-data with the parts `docForm` (JSON: valuesByTags, author, _tags), `docResponse` (JSON: ' +
+    'taskstatus 100, 104, 105, 106, 107 or 108; optional) and `files` (any number). Files are streamed, never ' +
+    'held whole in memory. A workflow action that could not be applied leaves the document created and says ' +
+    'why in `X-Error`.',
+  // Documented only: the gateway streams this body through unparsed (see the gateway's create route).
+  request: {
+    params: z.object({ formName: FormName }),
+    query: CreateDocQuery,
+    body: {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: z.object({
+            docForm: DocFormCreate.optional(),
+            docResponse: z.object({ taskstatus: z.number().int() }).optional(),
+            files: z.array(z.string().openapi({ format: 'binary' })).optional(),
+          }),
+        },
+      },
+    },
+  },
+  parameters: [runAsHeader],
+  responses: {
+    201: {
+      description: 'Created. `X-Error` is non-empty when a requested workflow action was not applied.',
+      headers: {
+        'X-Error': { schema: { type: 'string' }, description: 'Why a workflow action was not applied.' },
+      },
+      content: { 'application/json': { schema: DocForm } },
+    },
+    400: problemResponses[400],
+    401: problemResponses[401],
+    403: problemResponses[403],
+    404: problemResponses[404],
+    409: problemResponses[409],
+    413: problemResponses[413],
+    415: problemResponses[415],
+    503: problemResponses[503],
+  },
+});
+
+export const getDocumentRoute = createRoute({
+  method: 'get',
+  path: '/api/v2/docForm/{id}',
+  tags: ['docForm'],
+  summary: 'Read a document',
+  request: { params: z.object({ id: DocId }), query: DocQuery },
+  parameters: [runAsHeader],
+  responses: {
+    200: { description: 'The document.', content: { 'application/json': { schema: DocForm } } },
+    400: problemResponses[400],
+    401: problemResponses[401],
+    403: problemResponses[403],
+    404: problemResponses[404],
+    503: problemResponses[503],
+  },
+});
+
+export const documentHistoryRoute = createRoute({
+  method: 'get',
+  path: '/api/v2/docForm/{id}/history',
+  tags: ['docForm'],
+  summary: 'The events of a document, oldest first (extension, for auditors)',
+  request: { params: z.object({ id: DocId }) },
+  parameters: [runAsHeader],
+  responses: {
+    200: { description: 'The events.', content: { 'application/json': { schema: z.array(HistoryEntry) } } },
+    401: problemResponses[401],
+    403: problemResponses[403],
+    404: problemResponses[404],
+    503: problemResponses[503],
+  },
+});
+
+export const downloadFileRoute = createRoute({
+  method: 'get',
+  path: '/api/v2/docForm/{id}/file/{fileId}',
+  tags: ['docForm'],
+  summary: 'Download an attachment',
+  request: { params: z.object({ id: DocId, fileId: Hex24Id }) },
+  parameters: [runAsHeader],
+  responses: {
+    200: {
+      description: "The file's bytes, with `Content-Disposition: attachment; filename*=UTF-8''…`.",
+      content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
+    400: problemResponses[400],
+    401: problemResponses[401],
+    403: problemResponses[403],
+    404: problemResponses[404],
+    503: problemResponses[503],
+  },
+});
+
+export const viewRoute = createRoute({
+  method: 'get',
+  path: '/api/v2/docForm/view/{viewId}',
+  tags: ['docForm'],
+  summary: 'List the documents of a view',
+  description:
+    '`inbox`: documents with an open task for the caller (or for a user whose enabled deputy the caller is); ' +
+    '`mydocs`: the caller is the author; `all`: every document the caller may read. Newest first.',
+  request: { params: z.object({ viewId: ViewId }), query: ViewQuery },
+  parameters: [runAsHeader],
+  responses: {
+    200: {
+      description: 'The page of documents; `svc-total-count` is the number matching before paging.',
+      headers: { 'svc-total-count': { schema: { type: 'integer' } } },
+      content: { 'application/json': { schema: z.array(DocForm) } },
+    },
+    400: problemResponses[400],
+    401: problemResponses[401],
+    403: problemResponses[403],
+    503: problemResponses[503],
+  },
+});

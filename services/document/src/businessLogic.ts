@@ -1,0 +1,56 @@
+/** Document commands, one pure decision each: `(command, state) → events`, or a typed rejection. */
+import type { DocumentEvent, FormDefinition, StoredFile, TagValue, ValuesByTags } from '@docflow/contracts';
+import { problems } from '@docflow/kit';
+import type { DocState } from './docForm';
+
+export interface CreateDocument {
+  id: string;
+  form: FormDefinition;
+  author: string;
+  valuesByTags: ValuesByTags;
+  tags: string[];
+  files: StoredFile[];
+  now: Date;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Every value must name a tag of the form and have that tag's kind. */
+export function checkValuesAgainstForm(values: ValuesByTags, form: FormDefinition): void {
+  const errors: Array<{ pointer: string; message: string }> = [];
+  for (const [tag, value] of Object.entries(values)) {
+    const kind = form.tags[tag];
+    if (!kind)
+      errors.push({
+        pointer: `docForm.valuesByTags.${tag}`,
+        message: `the form ${form.name} has no tag ${tag}`,
+      });
+    else if (kind !== kindOf(value))
+      errors.push({ pointer: `docForm.valuesByTags.${tag}`, message: `tag ${tag} holds a ${kind}` });
+  }
+  if (errors.length) throw problems.badRequest('values do not fit the form', errors);
+}
+
+const kindOf = (value: TagValue) => (typeof value === 'string' ? 'string' : 'table');
+
+export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEvent[] {
+  if (state.exists) throw problems.conflict(`document ${cmd.id} exists already`);
+  checkValuesAgainstForm(cmd.valuesByTags, cmd.form);
+  const dueDays = cmd.form.workflow?.dueDays;
+  const datedue = dueDays === undefined ? '' : new Date(cmd.now.getTime() + dueDays * DAY_MS).toISOString();
+  return [
+    {
+      type: 'DocumentCreated',
+      data: {
+        id: cmd.id,
+        form: cmd.form.name,
+        formsystype: cmd.form.formsystype,
+        author: cmd.author,
+        valuesByTags: cmd.valuesByTags,
+        tags: [...new Set(cmd.tags)],
+        files: cmd.files,
+        datedue,
+      },
+    },
+  ];
+}

@@ -1,0 +1,233 @@
+/** The document routes the gateway forwards: create, read (fields, embed, rev), history, download. */
+import { Readable } from 'node:stream';
+import {
+  CreateDocQuery,
+  CreateDocResponse,
+  DocFormCreate,
+  DocQuery,
+  docFormStream,
+  FormName,
+  HEX24_PATTERN,
+  type StoredFile,
+} from '@docflow/contracts';
+import type { EventStore } from '@docflow/eventstore';
+import {
+  callService,
+  commandMetadata,
+  executeCommand,
+  hexIdFromWebId,
+  loadAggregate,
+  newHexId,
+  type Principal,
+  type PrincipalVariables,
+  parseWith,
+  problemFromResponse,
+  problems,
+  type RequestVariables,
+  type ServiceClient,
+} from '@docflow/kit';
+import { type Context, Hono } from 'hono';
+import type { z } from 'zod';
+import { canRead } from './access';
+import { decideCreate } from './businessLogic';
+import { type DocState, docAggregate } from './docForm';
+import { loadForm } from './forms/api';
+import { type IncomingFile, parseCreateMultipart } from './multipart';
+import { selectFields, toDocForm } from './representation';
+
+type Env = { Variables: RequestVariables & PrincipalVariables };
+
+export interface DocumentsApiDeps {
+  store: EventStore;
+  identity: ServiceClient;
+  files: ServiceClient;
+  internalToken: string;
+}
+
+/** `_id` (24 hex) or `_id_web`; anything else names no document. */
+export function resolveDocId(raw: string): string {
+  if (HEX24_PATTERN.test(raw)) return raw;
+  const id = hexIdFromWebId(raw);
+  if (!id) throw problems.notFound('no such document');
+  return id;
+}
+
+/** A JSON part of the multipart body, validated; an absent part stands for `fallback`. */
+function parseJsonPart<S extends z.ZodType>(
+  name: string,
+  text: string | undefined,
+  schema: S,
+  fallback: unknown,
+): z.infer<S> {
+  let value: unknown = fallback;
+  if (text !== undefined) {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw problems.badRequest(`the ${name} part is not valid JSON`);
+    }
+  }
+  return parseWith(name, schema, value);
+}
+
+export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
+  const { store } = deps;
+  const app = new Hono<Env>();
+  const call = (
+    c: Context<Env>,
+    client: ServiceClient,
+    init: { method: string; path: string; body?: unknown; headers?: Record<string, string> },
+  ) =>
+    callService(client, {
+      ...init,
+      internalToken: deps.internalToken,
+      principal: c.var.principal,
+      ids: c.var,
+    });
+
+  /** The document as the caller may see it, or 404 (also when the caller may not read it). */
+  async function readableDoc(principal: Principal, rawId: string): Promise<DocState> {
+    const id = resolveDocId(rawId);
+    const { state } = await loadAggregate(store, docFormStream(id), docAggregate);
+    if (!state.exists || !canRead(principal, state)) throw problems.notFound('no such document');
+    return state;
+  }
+
+  async function checkAuthor(c: Context<Env>, author: string | undefined): Promise<string> {
+    const principal = c.var.principal;
+    if (author === undefined || author === principal.subject) return principal.subject;
+    if (!principal.roles.includes('svcAdminDocsRW'))
+      throw problems.forbidden('naming another author needs the role svcAdminDocsRW');
+    const res = await call(c, deps.identity, { method: 'GET', path: `/api/admin/v1/accounts/${author}` });
+    if (res.status === 404)
+      throw problems.badRequest(`no account ${author}`, [
+        { pointer: 'docForm.author', message: 'no such account' },
+      ]);
+    if (!res.ok) throw await problemFromResponse(res);
+    return author;
+  }
+
+  app.post('/api/v2/docForm/form/:formName', async (c) => {
+    const formName = parseWith('path', FormName, c.req.param('formName'));
+    const query = parseWith('query', CreateDocQuery, c.req.query());
+    const form = (await loadForm(store, formName)).definition;
+    if (!form) throw problems.notFound(`no form ${formName}`);
+
+    const upload = async (file: IncomingFile): Promise<StoredFile> => {
+      const res = await call(c, deps.files, {
+        method: 'POST',
+        path: `/internal/v1/files?allowDupl=${query.allowDupl}`,
+        headers: {
+          'x-docflow-file-name': encodeURIComponent(file.fileName),
+          'content-type': file.contentType,
+        },
+        body: Readable.toWeb(file.stream),
+      });
+      if (!res.ok) throw await problemFromResponse(res);
+      return (await res.json()) as StoredFile;
+    };
+    const parts = await parseCreateMultipart(c.req.raw, upload);
+    const docForm = parseJsonPart('docForm', parts.docForm, DocFormCreate, {});
+    const action =
+      parts.docResponse === undefined
+        ? undefined
+        : parseJsonPart('docResponse', parts.docResponse, CreateDocResponse, {});
+    const author = await checkAuthor(c, docForm.author);
+
+    const id = newHexId();
+    const result = await executeCommand(
+      store,
+      docFormStream(id),
+      docAggregate,
+      (state) =>
+        decideCreate(
+          {
+            id,
+            form,
+            author,
+            valuesByTags: docForm.valuesByTags,
+            tags: docForm._tags,
+            files: parts.files,
+            now: new Date(),
+          },
+          state,
+        ),
+      commandMetadata(c.var.principal, c.var),
+    );
+    if (parts.files.length) {
+      // Read-your-writes for duplicate detection; the bus brings the same fact again later.
+      const res = await call(c, deps.files, {
+        method: 'POST',
+        path: '/internal/v1/attachments',
+        body: { docId: id, files: parts.files.map((f) => ({ id: f.id, sha256: f.sha256 })) },
+      }).catch(() => undefined);
+      if (!res?.ok)
+        c.var.log.warn(
+          { docId: id },
+          'files service did not take the attachments now; the bus will bring them',
+        );
+    }
+    if (action) {
+      // Workflow actions arrive with the workflow service; until then the document is created without it.
+      c.header(
+        'x-error',
+        `workflow action ${action.taskstatus} was not applied: no workflow service is configured`,
+      );
+    }
+    return c.json(toDocForm(result.state), 201);
+  });
+
+  app.get('/api/v2/docForm/:id', async (c) => {
+    const query = parseWith('query', DocQuery, c.req.query());
+    let doc = await readableDoc(c.var.principal, c.req.param('id'));
+    if (query.rev !== undefined) {
+      if (query.rev > doc.rev) throw problems.notFound(`the document has no revision ${query.rev}`);
+      doc = (await loadAggregate(store, docFormStream(doc.id), docAggregate, query.rev)).state;
+    }
+    const embed = query.embed ?? [];
+    const body: Record<string, unknown> = { ...toDocForm(doc) };
+    // No service produces tasks or recognition results yet: the embedded entities are truly empty.
+    if (embed.includes('docResponse')) body.docResponse = null;
+    if (embed.includes('recoData') || embed.includes('recoResult')) body.recoData = [];
+    const embedded = embed.flatMap((e) => (e === 'recoResult' ? ['recoData'] : [e]));
+    return c.json(selectFields(body, query.fields, embedded));
+  });
+
+  app.get('/api/v2/docForm/:id/history', async (c) => {
+    const doc = await readableDoc(c.var.principal, c.req.param('id'));
+    const events = await store.readStream(docFormStream(doc.id));
+    return c.json(
+      events.map((e) => ({
+        rev: e.revision,
+        type: e.type,
+        time: e.metadata.timestamp,
+        ...(e.metadata.actor ? { actor: e.metadata.actor } : {}),
+        ...(e.metadata.runAs ? { runAs: e.metadata.runAs } : {}),
+        data: e.data,
+      })),
+    );
+  });
+
+  app.get('/api/v2/docForm/:id/file/:fileId', async (c) => {
+    const doc = await readableDoc(c.var.principal, c.req.param('id'));
+    const fileId = c.req.param('fileId');
+    if (!doc.files.some((f) => f.id === fileId)) throw problems.notFound('no such file on this document');
+    const res = await call(c, deps.files, { method: 'GET', path: `/internal/v1/files/${fileId}` });
+    if (!res.ok) throw await problemFromResponse(res);
+    return new Response(res.body, {
+      status: 200,
+      headers: pickHeaders(res.headers, ['content-type', 'content-length', 'content-disposition']),
+    });
+  });
+
+  return app;
+}
+
+function pickHeaders(from: Headers, names: string[]): Headers {
+  const out = new Headers();
+  for (const n of names) {
+    const v = from.get(n);
+    if (v !== null) out.set(n, v);
+  }
+  return out;
+}

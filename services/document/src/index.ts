@@ -1,0 +1,1 @@
+export { createDocumentService, type DocumentService, type DocumentServiceDeps } from './service';

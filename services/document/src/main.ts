@@ -1,0 +1,39 @@
+/** The document service on its own (distributed mode). */
+import {
+  DistributedEnv,
+  httpClient,
+  openEventStore,
+  openKafkaBus,
+  openServiceDb,
+  runService,
+} from '@docflow/kit';
+import { z } from 'zod';
+import { createDocumentService } from './service';
+
+const DocumentEnv = DistributedEnv.extend({ IDENTITY_URL: z.url(), FILES_URL: z.url() });
+
+await runService('document', DocumentEnv, async (config, log) => {
+  const store = openEventStore('document', config);
+  const bus = openKafkaBus('document', config);
+  const db = openServiceDb('document', config);
+  const document = createDocumentService({
+    store,
+    bus,
+    db,
+    log,
+    namespace: config.DOCFLOW_NAMESPACE,
+    internalToken: config.DOCFLOW_INTERNAL_TOKEN,
+    identity: httpClient(config.IDENTITY_URL),
+    files: httpClient(config.FILES_URL),
+  });
+  await document.start();
+  return {
+    fetch: document.app.fetch,
+    async stop() {
+      await document.stop();
+      await bus.close();
+      await store.close();
+      db.close();
+    },
+  };
+});

@@ -1,0 +1,87 @@
+/** Composition of the document service from its ports: used by the embedded runner and by main.ts. */
+import type { Bus } from '@docflow/bus';
+import { topicsOf } from '@docflow/contracts';
+import type { EventStore, Subscription } from '@docflow/eventstore';
+import {
+  checkpointStore,
+  handleError,
+  handleNotFound,
+  healthRoutes,
+  type LocalDb,
+  type Logger,
+  requestContext,
+  type ServiceClient,
+  startRelay,
+  trustGatewayPrincipal,
+} from '@docflow/kit';
+import { Hono } from 'hono';
+import { documentsApi } from './documents-api';
+import { formsApi } from './forms/api';
+import { seedSampleForms } from './forms/samples';
+import { viewsApi } from './views/api';
+import { createViewsProjection, type ViewsProjection } from './views/projection';
+import { createViewsReadModel } from './views/read-model';
+
+export interface DocumentServiceDeps {
+  store: EventStore;
+  bus: Bus;
+  /** Local database: relay checkpoint and the view read model. */
+  db: LocalDb;
+  log: Logger;
+  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
+  namespace: string;
+  internalToken: string;
+  identity: ServiceClient;
+  files: ServiceClient;
+}
+
+export interface DocumentService {
+  app: Hono;
+  views: ViewsProjection;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createDocumentService(deps: DocumentServiceDeps): DocumentService {
+  const { store, bus, db, log } = deps;
+  const views = createViewsReadModel(db);
+  const projection = createViewsProjection(store, db, views, log);
+  const app = new Hono();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use(requestContext(log));
+  app.route('/', healthRoutes({ eventStore: () => store.ping(), bus: () => bus.ping() }));
+  app.use('/api/*', trustGatewayPrincipal(deps.internalToken));
+  app.route('/', formsApi(store));
+  app.route('/', viewsApi(views, projection));
+  app.route(
+    '/',
+    documentsApi({ store, identity: deps.identity, files: deps.files, internalToken: deps.internalToken }),
+  );
+
+  let relay: Subscription | undefined;
+  return {
+    app,
+    views: projection,
+    async start() {
+      await seedSampleForms(store);
+      projection.start();
+      relay = startRelay({
+        name: 'document-relay',
+        store,
+        bus,
+        checkpoints: checkpointStore(db),
+        streamPrefixes: ['docForm-', 'form-'],
+        route: (e) => ({
+          topic: topicsOf(deps.namespace).document,
+          key: e.streamId.slice(e.streamId.indexOf('-') + 1),
+        }),
+        log,
+      });
+    },
+    async stop() {
+      await relay?.stop();
+      await projection.stop();
+    },
+  };
+}

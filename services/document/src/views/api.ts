@@ -1,0 +1,31 @@
+/** `GET /api/v2/docForm/view/{viewId}` and the admin command that rebuilds the view read model. */
+import { ViewId, ViewQuery } from '@docflow/contracts';
+import { type PrincipalVariables, parseWith, type RequestVariables } from '@docflow/kit';
+import { Hono } from 'hono';
+import { toDocForm } from '../representation';
+import type { ViewsProjection } from './projection';
+import type { ViewsReadModel } from './read-model';
+
+type Env = { Variables: RequestVariables & PrincipalVariables };
+
+export const TOTAL_COUNT_HEADER = 'svc-total-count';
+
+export function viewsApi(views: ViewsReadModel, projection: ViewsProjection): Hono<Env> {
+  const app = new Hono<Env>();
+  app.get('/api/v2/docForm/view/:viewId', (c) => {
+    const view = parseWith('path', ViewId, c.req.param('viewId'));
+    const query = parseWith('query', ViewQuery, c.req.query());
+    const page = views.query(view, query, c.var.principal);
+    c.header(TOTAL_COUNT_HEADER, String(page.total));
+    return c.json(page.docs.map(toDocForm));
+  });
+  app.post('/api/admin/v1/views/rebuild', async (c) => {
+    const started = performance.now();
+    let applied = 0;
+    await projection.rebuild((n) => {
+      applied = n;
+    });
+    return c.json({ applied, ms: Math.round(performance.now() - started) });
+  });
+  return app;
+}
