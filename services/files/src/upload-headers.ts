@@ -6,6 +6,8 @@ export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
 const MAX_FILE_NAME_CHARS = 255;
 const MAX_CONTENT_TYPE_LENGTH = 255;
+// The encoded name is ASCII; raw UTF-8 here would arrive as Latin-1 mojibake.
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 // \p{Cc}: C0 controls, DEL and C1 controls.
 const FORBIDDEN_IN_NAME = /[/\\\p{Cc}]/u;
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
@@ -15,13 +17,15 @@ const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(\\s*;\\s*${TOKEN}=(${TOKEN}|"[
 export function parseFileName(header: string | undefined): string {
   if (header === undefined || header === '')
     throw problems.badRequest(`the ${FILE_NAME_HEADER} header is required`);
+  if (!PRINTABLE_ASCII.test(header))
+    throw problems.badRequest(`the ${FILE_NAME_HEADER} header must be percent-encoded UTF-8`);
   let name: string;
   try {
     name = decodeURIComponent(header);
   } catch {
     throw problems.badRequest(`the ${FILE_NAME_HEADER} header is not valid percent-encoded UTF-8`);
   }
-  if (name === '' || name === '.' || name === '..') throw problems.badRequest('the file name is empty');
+  if (name === '.' || name === '..') throw problems.badRequest('the file name must not be . or ..');
   if ([...name].length > MAX_FILE_NAME_CHARS)
     throw problems.badRequest(`the file name is longer than ${MAX_FILE_NAME_CHARS} characters`);
   if (FORBIDDEN_IN_NAME.test(name))

@@ -21,6 +21,7 @@ describe('parseFileName', () => {
   const refused: [string, string | undefined][] = [
     ['missing', undefined],
     ['empty', ''],
+    ['raw (not percent-encoded) non-ASCII', 'Ã\u009cbersicht.pdf'],
     ['a dot', '.'],
     ['two dots', '..'],
     ['undecodable escape', '%E0%A4%A'],
