@@ -1,0 +1,102 @@
+/**
+ * The files service's internal HTTP API, reached by other services with the internal token: streamed
+ * upload and download of one file, and the attachment facts behind `allowDupl=false`.
+ */
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { BlobStore } from '@docflow/blobstore';
+import { fileStream, Hex24Id, StoredFile } from '@docflow/contracts';
+import type { EventStore } from '@docflow/eventstore';
+import {
+  commandMetadata,
+  loadAggregate,
+  newHexId,
+  type PrincipalVariables,
+  parseWith,
+  problems,
+  type RequestVariables,
+  readJson,
+} from '@docflow/kit';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AttachmentIndex } from './attachment-index';
+import { contentDisposition } from './content-disposition';
+import { type FileStored, fileAggregate } from './file';
+import { storeBody } from './upload-body';
+import { FILE_NAME_HEADER, parseContentType, parseFileName } from './upload-headers';
+
+type Env = { Variables: RequestVariables & PrincipalVariables };
+
+export interface FilesApiDeps {
+  store: EventStore;
+  blobs: BlobStore;
+  index: AttachmentIndex;
+  maxUploadBytes: number;
+}
+
+const AllowDupl = z
+  .enum(['true', 'false'], { message: 'must be true or false' })
+  .default('true')
+  .transform((v) => v === 'true');
+
+const AttachmentsBody = z.object({
+  docId: Hex24Id,
+  files: z.array(StoredFile.pick({ id: true, sha256: true })),
+});
+
+export function filesApi(deps: FilesApiDeps): Hono<Env> {
+  const { store, blobs, index, maxUploadBytes } = deps;
+  const app = new Hono<Env>();
+
+  app.post('/internal/v1/files', async (c) => {
+    const allowDupl = parseWith('query.allowDupl', AllowDupl, c.req.query('allowDupl'));
+    const fileName = parseFileName(c.req.header(FILE_NAME_HEADER));
+    const contentType = parseContentType(c.req.header('content-type'));
+    if (Number(c.req.header('content-length')) > maxUploadBytes)
+      throw problems.tooLarge(`the upload exceeds ${maxUploadBytes} bytes`);
+    const blob = await storeBody(blobs, c.req.raw.body, maxUploadBytes);
+    if (!allowDupl && index.isAttached(blob.sha256))
+      throw problems.conflict('a file with the same content is already attached to a document');
+    const { size, sha256 } = blob;
+    const file: FileStored = { id: newHexId(), fileName, size, sha256, contentType, blobKey: blob.key };
+    await store.append(
+      fileStream(file.id),
+      [
+        {
+          id: randomUUID(),
+          type: 'FileStored',
+          version: 1,
+          data: file,
+          metadata: commandMetadata(c.var.principal, c.var),
+        },
+      ],
+      0,
+    );
+    const stored: StoredFile = { id: file.id, fileName, size, sha256, contentType };
+    return c.json(stored, 201);
+  });
+
+  app.get('/internal/v1/files/:fileId', async (c) => {
+    const id = parseWith('path.fileId', Hex24Id, c.req.param('fileId'));
+    const { state } = await loadAggregate(store, fileStream(id), fileAggregate);
+    if (!state.stored) throw problems.notFound('no such file');
+    const headers = {
+      'content-type': 'application/octet-stream',
+      'content-length': String(state.stored.size),
+      'content-disposition': contentDisposition(state.stored.fileName),
+      'x-content-type-options': 'nosniff',
+    };
+    // Hono answers HEAD with this GET route and drops the body: a blob opened for it would never be read.
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+    const content = await blobs.get(state.stored.blobKey);
+    return c.body(Readable.toWeb(content) as ReadableStream<Uint8Array>, 200, headers);
+  });
+
+  app.post('/internal/v1/attachments', async (c) => {
+    const { docId, files } = await readJson(c, AttachmentsBody);
+    index.attach(docId, files);
+    return c.body(null, 204);
+  });
+
+  return app;
+}

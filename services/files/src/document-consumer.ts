@@ -1,0 +1,19 @@
+/** Keeps the attachment index from the document service's events on the bus; other event types pass by. */
+import type { MessageHandler } from '@docflow/bus';
+import { DocumentEvents, EventEnvelope } from '@docflow/contracts';
+import { applyOnce, type LocalDb } from '@docflow/kit';
+import type { AttachmentIndex } from './attachment-index';
+
+const CONSUMER = 'files-attachments';
+
+// Only what the index needs, so changes to the rest of the event do not concern this service.
+const CreatedFiles = DocumentEvents.DocumentCreated.pick({ id: true, files: true });
+
+export function documentEventsHandler(db: LocalDb, index: AttachmentIndex): MessageHandler {
+  return async function handleDocumentEvent(message) {
+    const envelope = EventEnvelope.parse(message.value);
+    if (envelope.type !== 'DocumentCreated') return;
+    const { id, files } = CreatedFiles.parse(envelope.data);
+    applyOnce(db, CONSUMER, envelope.id, () => index.attach(id, files));
+  };
+}

@@ -1,0 +1,84 @@
+/** Composition of the files service from its ports: used by the embedded runner and by main.ts. */
+import type { BlobStore } from '@docflow/blobstore';
+import type { Bus, Consumer } from '@docflow/bus';
+import { topicsOf } from '@docflow/contracts';
+import type { EventStore, Subscription } from '@docflow/eventstore';
+import {
+  checkpointStore,
+  handleError,
+  handleNotFound,
+  healthRoutes,
+  type LocalDb,
+  type Logger,
+  requestContext,
+  startRelay,
+  trustGatewayPrincipal,
+} from '@docflow/kit';
+import { Hono } from 'hono';
+import { filesApi } from './api';
+import { createAttachmentIndex } from './attachment-index';
+import { documentEventsHandler } from './document-consumer';
+
+const FILE_STREAM_PREFIX = 'file-';
+
+export interface FilesServiceDeps {
+  store: EventStore;
+  blobs: BlobStore;
+  bus: Bus;
+  /** Local database for the relay checkpoint, handled message ids and the attachment index. */
+  db: LocalDb;
+  log: Logger;
+  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
+  namespace: string;
+  internalToken: string;
+  /** Largest accepted upload in bytes; a larger one is refused with 413 and stores nothing. */
+  maxUploadBytes: number;
+}
+
+export interface FilesService {
+  app: Hono;
+  /** Starts the relay of `file-` events and the consumer of document events. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createFilesService(deps: FilesServiceDeps): FilesService {
+  const { store, blobs, bus, db, log } = deps;
+  const topics = topicsOf(deps.namespace);
+  const index = createAttachmentIndex(db);
+  const app = new Hono();
+  app.onError(handleError);
+  app.notFound(handleNotFound);
+  app.use(requestContext(log));
+  app.route(
+    '/',
+    healthRoutes({ eventStore: () => store.ping(), blobStore: () => blobs.ping(), bus: () => bus.ping() }),
+  );
+  app.use('/internal/*', trustGatewayPrincipal(deps.internalToken));
+  app.route('/', filesApi({ store, blobs, index, maxUploadBytes: deps.maxUploadBytes }));
+
+  let relay: Subscription | undefined;
+  let consumer: Consumer | undefined;
+  return {
+    app,
+    async start() {
+      relay = startRelay({
+        name: 'files-relay',
+        store,
+        bus,
+        checkpoints: checkpointStore(db),
+        streamPrefixes: [FILE_STREAM_PREFIX],
+        route: (e) => ({ topic: topics.files, key: e.streamId.slice(FILE_STREAM_PREFIX.length) }),
+        log,
+      });
+      consumer = await bus.subscribe(
+        { groupId: `${deps.namespace}.files`, topics: [topics.document], fromBeginning: true },
+        documentEventsHandler(db, index),
+      );
+    },
+    async stop() {
+      await consumer?.stop();
+      await relay?.stop();
+    },
+  };
+}

@@ -1,0 +1,153 @@
+/** A files service on the embedded adapters in a temp directory, and request helpers, for the int tests. */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BlobStore, createLocalBlobStore } from '@docflow/blobstore';
+import { type Bus, createInProcessBus } from '@docflow/bus';
+import { createSqliteEventStore, type EventStore, type RecordedEvent } from '@docflow/eventstore';
+import {
+  createLogger,
+  encodePrincipal,
+  INTERNAL_TOKEN_HEADER,
+  type LocalDb,
+  openLocalDb,
+  PRINCIPAL_HEADER,
+} from '@docflow/kit';
+import { createFilesService, type FilesService } from './service';
+import { FILE_NAME_HEADER } from './upload-headers';
+
+export const TOKEN = 'test-internal-token-of-at-least-32-chars';
+export const NAMESPACE = 'files-test';
+const WAIT_MS = 5000;
+
+export const authHeaders = {
+  [INTERNAL_TOKEN_HEADER]: TOKEN,
+  [PRINCIPAL_HEADER]: encodePrincipal({
+    account: 'usr-00000000-0000-4000-8000-000000000001',
+    subject: 'usr-00000000-0000-4000-8000-000000000001',
+    roles: [],
+  }),
+};
+
+export interface Harness {
+  service: FilesService;
+  store: EventStore;
+  blobs: BlobStore;
+  bus: Bus;
+  db: LocalDb;
+  close(): Promise<void>;
+}
+
+export async function startHarness(maxUploadBytes = 1024 * 1024): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'docflow-files-'));
+  const store = createSqliteEventStore({ file: join(dir, 'events.db') });
+  const blobs = await createLocalBlobStore({ dir: join(dir, 'blobs') });
+  const bus = createInProcessBus();
+  const db = openLocalDb(join(dir, 'local.db'));
+  const log = createLogger('files-test', 'silent');
+  const service = createFilesService({
+    store,
+    blobs,
+    bus,
+    db,
+    log,
+    namespace: NAMESPACE,
+    internalToken: TOKEN,
+    maxUploadBytes,
+  });
+  await service.start();
+  return {
+    service,
+    store,
+    blobs,
+    bus,
+    db,
+    async close() {
+      await service.stop();
+      await bus.close();
+      await blobs.close();
+      await store.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface UploadOptions {
+  fileName?: string;
+  allowDupl?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** POST /internal/v1/files with `body` as the raw file. */
+export function upload(
+  service: FilesService,
+  body: Uint8Array | ReadableStream<Uint8Array>,
+  options: UploadOptions = {},
+): Promise<Response> {
+  const query = options.allowDupl === undefined ? '' : `?allowDupl=${options.allowDupl}`;
+  const init = {
+    method: 'POST',
+    body,
+    duplex: 'half',
+    headers: {
+      ...authHeaders,
+      [FILE_NAME_HEADER]: encodeURIComponent(options.fileName ?? 'file.bin'),
+      ...(options.contentType ? { 'content-type': options.contentType } : {}),
+      ...options.headers,
+    },
+  } as RequestInit;
+  return Promise.resolve(service.app.fetch(new Request(`http://files/internal/v1/files${query}`, init)));
+}
+
+/** Every event of the `file-` streams, read through a catch-up subscription up to a marker event. */
+export async function fileEvents(store: EventStore): Promise<RecordedEvent[]> {
+  const marker = `marker-${randomUUID()}`;
+  await store.append(
+    marker,
+    [
+      {
+        id: randomUUID(),
+        type: 'Marker',
+        version: 1,
+        data: {},
+        metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
+      },
+    ],
+    0,
+  );
+  const seen: RecordedEvent[] = [];
+  let reached!: () => void;
+  const done = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  const subscription = store.subscribeAll({ streamPrefixes: ['file-', marker] }, async (event) => {
+    if (event.streamId === marker) reached();
+    else seen.push(event);
+  });
+  try {
+    await withTimeout(done, 'the marker event');
+  } finally {
+    await subscription.stop();
+  }
+  return seen;
+}
+
+/** Polls `condition` every 10 ms; fails after `WAIT_MS`. */
+export async function until(condition: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + WAIT_MS;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), WAIT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
