@@ -21,9 +21,11 @@ export interface Target {
 }
 
 export interface TargetOptions {
-  /** Omit to test the generated-key path. */
+  /** null tests the generated-key path. */
   adminKey?: string | null;
   dataDir?: string;
+  /** Extra environment for every process (e.g. DOCFLOW_MAX_UPLOAD_BYTES). */
+  env?: Record<string, string>;
 }
 
 export function newAdminKey(): string {
@@ -38,9 +40,9 @@ export async function startEmbedded(options: TargetOptions = {}): Promise<Target
     HOST: '127.0.0.1',
     DOCFLOW_DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
+    DOCFLOW_ADMIN_KEY: adminKey ?? '',
+    ...options.env,
   };
-  if (adminKey) env.DOCFLOW_ADMIN_KEY = adminKey;
-  else env.DOCFLOW_ADMIN_KEY = '';
   const proc = startTsProcess('services/embedded/src/main.ts', env, 'embedded docflow');
   const ready = await proc.waitForLog((l) => l.msg === 'docflow listening');
   return {
@@ -59,55 +61,67 @@ export async function startEmbedded(options: TargetOptions = {}): Promise<Target
 }
 
 /** Real engines for distributed mode, from `.infra/env` (infra/local/up.sh) or the environment. */
-export function distributedEngines(): { kafkaBrokers: string } | undefined {
-  const kafkaBrokers = process.env.KAFKA_BROKERS;
-  return kafkaBrokers ? { kafkaBrokers } : undefined;
+export function distributedEngines(): Record<string, string> | undefined {
+  const names = ['KAFKA_BROKERS', 'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY'];
+  if (!names.every((n) => process.env[n])) return undefined;
+  return Object.fromEntries(names.map((n) => [n, process.env[n]!]));
 }
 
 export function distributedSkipReason(): string | undefined {
   if (distributedEngines()) return undefined;
   if (process.env.DOCFLOW_ENGINES_REQUIRED === '1') return undefined; // start() fails loudly instead
-  return 'no KAFKA_BROKERS: run `pnpm infra:up` (or `pnpm test`, which does) to run the distributed suite';
+  return 'no KAFKA_BROKERS / MINIO_*: run `pnpm infra:up` (or `pnpm test`, which does) to run the distributed suite';
 }
+
+export const DISTRIBUTED_SERVICES = ['identity', 'files', 'document', 'gateway'] as const;
+export type DistributedService = (typeof DISTRIBUTED_SERVICES)[number];
 
 export interface DistributedTarget extends Target {
   /** The processes by service name, to kill and restart one. */
   procs: Record<string, Proc>;
-  restart(service: 'identity' | 'gateway', options?: { kill?: boolean }): Promise<void>;
+  restart(service: DistributedService, options?: { kill?: boolean }): Promise<void>;
 }
 
-/** Each service its own process on real Kafka, in a namespace of its own so runs never mix. */
+/** Each service its own process on real Kafka and MinIO, in a namespace of its own so runs never mix. */
 export async function startDistributed(options: TargetOptions = {}): Promise<DistributedTarget> {
   const engines = distributedEngines();
   if (!engines)
-    throw new Error('distributed suite required but KAFKA_BROKERS is not set (infra/local/up.sh failed?)');
+    throw new Error(
+      'distributed suite required but KAFKA_BROKERS / MINIO_* are not set (infra/local/up.sh failed?)',
+    );
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'docflow-distributed-'));
   const adminKey = options.adminKey === undefined ? newAdminKey() : (options.adminKey ?? '');
-  const common = {
+  const namespace = `t${randomBytes(6).toString('hex')}`;
+  const common: Record<string, string> = {
+    ...engines,
     DOCFLOW_MODE: 'distributed',
     HOST: '127.0.0.1',
     DOCFLOW_DATA_DIR: dataDir,
     DOCFLOW_INTERNAL_TOKEN: randomBytes(32).toString('base64url'),
-    DOCFLOW_NAMESPACE: `t${randomBytes(6).toString('hex')}`,
-    KAFKA_BROKERS: engines.kafkaBrokers,
+    DOCFLOW_NAMESPACE: namespace,
+    MINIO_BUCKET: `docflow-${namespace}`,
     LOG_LEVEL: 'info',
+    ...options.env,
   };
   const procs: Record<string, Proc> = {};
   const ports: Record<string, number> = {};
-  const envOf: Record<string, Record<string, string>> = {};
+  const url = (service: string) => `http://127.0.0.1:${ports[service]}`;
+  const envOf = (service: DistributedService): Record<string, string> => {
+    const env = { ...common, PORT: String(ports[service] ?? 0) };
+    if (service === 'identity') return { ...env, DOCFLOW_ADMIN_KEY: adminKey };
+    if (service === 'document') return { ...env, IDENTITY_URL: url('identity'), FILES_URL: url('files') };
+    if (service === 'gateway')
+      return {
+        ...env,
+        IDENTITY_URL: url('identity'),
+        DOCUMENT_URL: url('document'),
+        GATEWAY_INSTANCE_ID: 'g1',
+      };
+    return env;
+  };
 
-  async function launch(service: 'identity' | 'gateway') {
-    const env =
-      service === 'identity'
-        ? { ...common, PORT: String(ports.identity ?? 0), DOCFLOW_ADMIN_KEY: adminKey }
-        : {
-            ...common,
-            PORT: String(ports.gateway ?? 0),
-            IDENTITY_URL: `http://127.0.0.1:${ports.identity}`,
-            GATEWAY_INSTANCE_ID: 'g1',
-          };
-    envOf[service] = env;
-    const proc = startTsProcess(`services/${service}/src/main.ts`, env, service);
+  async function launch(service: DistributedService) {
+    const proc = startTsProcess(`services/${service}/src/main.ts`, envOf(service), service);
     procs[service] = proc;
     const ready = await proc.waitForLog((l) => l.msg === `${service} listening`);
     ports[service] = Number(ready.port);
@@ -116,20 +130,19 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   async function untilReady(timeoutMs = 60_000) {
     const end = Date.now() + timeoutMs;
     for (;;) {
-      const res = await fetch(`http://127.0.0.1:${ports.gateway}/readyz`).catch(() => undefined);
+      const res = await fetch(`${url('gateway')}/readyz`).catch(() => undefined);
       if (res?.ok) return;
       if (Date.now() > end) throw new Error(`gateway not ready: ${res ? await res.text() : 'no answer'}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   }
 
-  await launch('identity');
-  await launch('gateway');
+  for (const service of DISTRIBUTED_SERVICES) await launch(service);
   await untilReady();
   const outputs: string[] = [];
   return {
     name: 'distributed',
-    baseUrl: `http://127.0.0.1:${ports.gateway}`,
+    baseUrl: url('gateway'),
     adminKey,
     dataDir,
     procs,
@@ -157,9 +170,9 @@ export interface TargetFactory {
   skip?: string;
 }
 
-export function targets(): TargetFactory[] {
+export function targets(options: TargetOptions = {}): TargetFactory[] {
   return [
-    { name: 'embedded', start: () => startEmbedded() },
-    { name: 'distributed', start: () => startDistributed(), skip: distributedSkipReason() },
+    { name: 'embedded', start: () => startEmbedded(options) },
+    { name: 'distributed', start: () => startDistributed(options), skip: distributedSkipReason() },
   ];
 }
