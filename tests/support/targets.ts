@@ -17,6 +17,8 @@ export interface Target {
   output(): string;
   /** Where an event store file of `service` lives (embedded SQLite adapter). */
   eventStoreFile(service: string): string;
+  /** Process ids by name, e.g. to read their peak memory. */
+  pids(): Record<string, number>;
   stop(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function startEmbedded(options: TargetOptions = {}): Promise<Target
     dataDir,
     output: () => proc.output(),
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
+    pids: () => ({ docflow: proc.child.pid! }),
     async stop() {
       await proc.stop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -148,6 +151,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     procs,
     output: () => [...outputs, ...Object.values(procs).map((p) => p.output())].join('\n'),
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
+    pids: () => Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.child.pid!])),
     async restart(service, restartOptions = {}) {
       const proc = procs[service]!;
       outputs.push(proc.output());

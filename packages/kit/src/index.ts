@@ -13,4 +13,5 @@ export * from './relay';
 export * from './request-context';
 export * from './serve';
 export * from './service-client';
+export * from './streams';
 export * from './validation';

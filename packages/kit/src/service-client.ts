@@ -2,9 +2,13 @@
  * How the gateway (or a service) calls another service: one interface, called in-process in
  * embedded mode and over HTTP in distributed mode.
  */
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { encodePrincipal, INTERNAL_TOKEN_HEADER, PRINCIPAL_HEADER, type Principal } from './principal';
 import { problems } from './problem';
 import { CORRELATION_ID_HEADER, REQUEST_ID_HEADER } from './request-context';
+import { toWebStream } from './streams';
 
 export interface ServiceClient {
   fetch(request: Request): Promise<Response>;
@@ -17,29 +21,49 @@ export function inProcessClient(fetchHandler: FetchHandler): ServiceClient {
   return { fetch: async (request) => fetchHandler(request) };
 }
 
+const agent = new HttpAgent({ keepAlive: true });
+
+const BODYLESS = new Set([204, 304]);
+
 /**
- * Distributed mode: the same request sent to the service's base URL; a refused connection is a 503.
- * `headersTimeoutMs` bounds the wait for the answer's headers; a streamed upload is exempt (its answer
- * comes only once the whole body is sent) and a body, once it flows, is never cut off.
+ * Distributed mode: the same request sent to the service's base URL over node:http (undici's fetch
+ * reads a streamed request body faster than the socket drains, holding a large upload in memory);
+ * a refused connection is a 503. `headersTimeoutMs` bounds the wait for the answer's headers; a
+ * streamed upload is exempt (its answer comes only once the whole body is sent) and a body, once it
+ * flows, is never cut off.
  */
 export function httpClient(baseUrl: string, headersTimeoutMs = 30_000): ServiceClient {
   const base = new URL(baseUrl);
   return {
-    async fetch(request) {
+    fetch(request) {
       const incoming = new URL(request.url);
       const target = new URL(incoming.pathname + incoming.search, base);
-      const abort = new AbortController();
-      const timer = request.body ? undefined : setTimeout(() => abort.abort(), headersTimeoutMs);
-      try {
-        return await fetch(new Request(target, request), {
-          signal: abort.signal,
-          ...(request.body ? { duplex: 'half' } : {}),
-        } as RequestInit);
-      } catch {
-        throw problems.unavailable(`service at ${base.host} did not answer`);
-      } finally {
-        clearTimeout(timer);
-      }
+      return new Promise<Response>((resolve, reject) => {
+        const unavailable = () => reject(problems.unavailable(`service at ${base.host} did not answer`));
+        const req = httpRequest(
+          target,
+          { method: request.method, headers: Object.fromEntries(request.headers), agent },
+          (res) => {
+            clearTimeout(timer);
+            const headers = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+              else if (value !== undefined) headers.set(name, value);
+            }
+            const status = res.statusCode ?? 502;
+            const body = BODYLESS.has(status) || request.method === 'HEAD' ? null : toWebStream(res);
+            if (!body) res.resume();
+            resolve(new Response(body, { status, headers }));
+          },
+        );
+        req.on('error', unavailable);
+        const timer = request.body ? undefined : setTimeout(() => req.destroy(), headersTimeoutMs);
+        if (request.body) {
+          const source = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
+          source.on('error', (err) => req.destroy(err));
+          source.pipe(req);
+        } else req.end();
+      });
     },
   };
 }

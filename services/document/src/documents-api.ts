@@ -1,5 +1,4 @@
 /** The document routes the gateway forwards: create, read (fields, embed, rev), history, download. */
-import { Readable } from 'node:stream';
 import {
   CreateDocQuery,
   CreateDocResponse,
@@ -25,6 +24,7 @@ import {
   problems,
   type RequestVariables,
   type ServiceClient,
+  toWebStream,
 } from '@docflow/kit';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
@@ -121,7 +121,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
           'x-docflow-file-name': encodeURIComponent(file.fileName),
           'content-type': file.contentType,
         },
-        body: Readable.toWeb(file.stream),
+        body: toWebStream(file.stream),
       });
       if (!res.ok) throw await problemFromResponse(res);
       return (await res.json()) as StoredFile;
