@@ -57,8 +57,28 @@ func main() {
 			add("engine %q is missing", required)
 		}
 	}
+	// A service belongs in the stack once it has an entry point; each one it has must be in it.
+	present := map[string]bool{}
+	for name := range appServices {
+		if _, err := os.Stat(filepath.Join(*repo, "services", name, "src", "main.ts")); err == nil {
+			present[name] = true
+		}
+	}
+	urls := []string{}
+	for name := range present {
+		if name != "gateway" {
+			urls = append(urls, strings.ToUpper(name)+"_URL")
+		}
+	}
+	sort.Strings(urls)
 	for name, port := range appServices {
 		svc, ok := project.Services[name]
+		if !present[name] {
+			if ok {
+				add("service %q is in the stack but services/%s/src/main.ts does not exist", name, name)
+			}
+			continue
+		}
 		if !ok {
 			add("service %q is missing", name)
 			continue
@@ -76,15 +96,11 @@ func main() {
 		if env(svc, "DOCFLOW_MODE") != "distributed" {
 			add("%s: DOCFLOW_MODE must be distributed", name)
 		}
-		for _, k := range []string{"KAFKA_BROKERS", "EVENTSTORE_CONNECTION_STRING", "MINIO_ENDPOINT",
-			"MINIO_ACCESS_KEY", "MINIO_SECRET_KEY", "DOCFLOW_INTERNAL_TOKEN", "IDENTITY_URL",
-			"DOCUMENT_URL", "WORKFLOW_URL", "FILES_URL", "RECOGNITION_URL"} {
+		for _, k := range append([]string{"KAFKA_BROKERS", "EVENTSTORE_CONNECTION_STRING", "MINIO_ENDPOINT",
+			"MINIO_ACCESS_KEY", "MINIO_SECRET_KEY", "DOCFLOW_INTERNAL_TOKEN"}, urls...) {
 			if env(svc, k) == "" {
 				add("%s: %s is not set", name, k)
 			}
-		}
-		if _, err := os.Stat(filepath.Join(*repo, "services", name, "src", "main.ts")); err != nil {
-			fmt.Printf("note: %s: services/%s/src/main.ts does not exist yet\n", name, name)
 		}
 	}
 	for _, name := range names {
