@@ -14,3 +14,4 @@ export * from './routes/admin';
 export * from './routes/documents';
 export * from './routes/forms';
 export * from './routes/person';
+export * from './workflow-events';
