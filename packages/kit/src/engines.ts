@@ -65,6 +65,31 @@ export function openServiceDb(service: string, env: StoreEnv): LocalDb {
   return openLocalDb(join(serviceDir(service, env), 'local.db'));
 }
 
+export interface ServiceEngines {
+  store: EventStore;
+  bus: Bus;
+  db: LocalDb;
+  /** Closes the bus, the store and the database, in that order. */
+  close(): Promise<void>;
+}
+
+/** The event store, Kafka bus and local database of one distributed service. */
+export function openServiceEngines(service: string, env: DistributedEnv): ServiceEngines {
+  const store = openEventStore(service, env);
+  const bus = openKafkaBus(service, env);
+  const db = openServiceDb(service, env);
+  return {
+    store,
+    bus,
+    db,
+    async close() {
+      await bus.close();
+      await store.close();
+      db.close();
+    },
+  };
+}
+
 export function openMinio(env: MinioEnv): BlobStore {
   const [host, port] = env.MINIO_ENDPOINT.split(':');
   return createMinioBlobStore({

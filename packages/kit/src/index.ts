@@ -12,6 +12,7 @@ export * from './problem';
 export * from './relay';
 export * from './request-context';
 export * from './serve';
+export * from './service-app';
 export * from './service-client';
 export * from './streams';
 export * from './validation';

@@ -135,6 +135,8 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
     const author = await checkAuthor(c, docForm.author);
 
     const id = newHexId();
+    // One clock reading: datecreated (the event's timestamp) and datedue derive from it.
+    const now = new Date();
     const result = await executeCommand(
       store,
       docFormStream(id),
@@ -148,11 +150,11 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
             valuesByTags: docForm.valuesByTags,
             tags: docForm._tags,
             files: parts.files,
-            now: new Date(),
+            now,
           },
           state,
         ),
-      commandMetadata(c.var.principal, c.var),
+      commandMetadata(c.var.principal, c.var, now),
     );
     if (parts.files.length) {
       // Read-your-writes for duplicate detection; the bus brings the same fact again later.

@@ -1,25 +1,14 @@
 /** The document service on its own (distributed mode). */
-import {
-  DistributedEnv,
-  httpClient,
-  openEventStore,
-  openKafkaBus,
-  openServiceDb,
-  runService,
-} from '@docflow/kit';
+import { DistributedEnv, httpClient, openServiceEngines, runService } from '@docflow/kit';
 import { z } from 'zod';
 import { createDocumentService } from './service';
 
 const DocumentEnv = DistributedEnv.extend({ IDENTITY_URL: z.url(), FILES_URL: z.url() });
 
 await runService('document', DocumentEnv, async (config, log) => {
-  const store = openEventStore('document', config);
-  const bus = openKafkaBus('document', config);
-  const db = openServiceDb('document', config);
+  const engines = openServiceEngines('document', config);
   const document = createDocumentService({
-    store,
-    bus,
-    db,
+    ...engines,
     log,
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
@@ -31,9 +20,7 @@ await runService('document', DocumentEnv, async (config, log) => {
     fetch: document.app.fetch,
     async stop() {
       await document.stop();
-      await bus.close();
-      await store.close();
-      db.close();
+      await engines.close();
     },
   };
 });

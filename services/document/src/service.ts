@@ -4,17 +4,13 @@ import { topicsOf } from '@docflow/contracts';
 import type { EventStore, Subscription } from '@docflow/eventstore';
 import {
   checkpointStore,
-  handleError,
-  handleNotFound,
-  healthRoutes,
+  createServiceApp,
   type LocalDb,
   type Logger,
-  requestContext,
   type ServiceClient,
   startRelay,
-  trustGatewayPrincipal,
 } from '@docflow/kit';
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';
 import { seedSampleForms } from './forms/samples';
@@ -46,12 +42,11 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const { store, bus, db, log } = deps;
   const views = createViewsReadModel(db);
   const projection = createViewsProjection(store, db, views, log);
-  const app = new Hono();
-  app.onError(handleError);
-  app.notFound(handleNotFound);
-  app.use(requestContext(log));
-  app.route('/', healthRoutes({ eventStore: () => store.ping(), bus: () => bus.ping() }));
-  app.use('/api/*', trustGatewayPrincipal(deps.internalToken));
+  const app = createServiceApp({
+    log,
+    internalToken: deps.internalToken,
+    readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
+  });
   app.route('/', formsApi(store));
   app.route('/', viewsApi(views, projection));
   app.route(

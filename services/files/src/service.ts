@@ -3,18 +3,8 @@ import type { BlobStore } from '@docflow/blobstore';
 import type { Bus, Consumer } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
 import type { EventStore, Subscription } from '@docflow/eventstore';
-import {
-  checkpointStore,
-  handleError,
-  handleNotFound,
-  healthRoutes,
-  type LocalDb,
-  type Logger,
-  requestContext,
-  startRelay,
-  trustGatewayPrincipal,
-} from '@docflow/kit';
-import { Hono } from 'hono';
+import { checkpointStore, createServiceApp, type LocalDb, type Logger, startRelay } from '@docflow/kit';
+import type { Hono } from 'hono';
 import { filesApi } from './api';
 import { createAttachmentIndex } from './attachment-index';
 import { documentEventsHandler } from './document-consumer';
@@ -46,15 +36,12 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   const { store, blobs, bus, db, log } = deps;
   const topics = topicsOf(deps.namespace);
   const index = createAttachmentIndex(db);
-  const app = new Hono();
-  app.onError(handleError);
-  app.notFound(handleNotFound);
-  app.use(requestContext(log));
-  app.route(
-    '/',
-    healthRoutes({ eventStore: () => store.ping(), blobStore: () => blobs.ping(), bus: () => bus.ping() }),
-  );
-  app.use('/internal/*', trustGatewayPrincipal(deps.internalToken));
+  const app = createServiceApp({
+    log,
+    internalToken: deps.internalToken,
+    readiness: { eventStore: () => store.ping(), blobStore: () => blobs.ping(), bus: () => bus.ping() },
+    guarded: ['/internal/*'],
+  });
   app.route('/', filesApi({ store, blobs, index, maxUploadBytes: deps.maxUploadBytes }));
 
   let relay: Subscription | undefined;

@@ -1,17 +1,13 @@
 /** The identity service on its own (distributed mode). */
-import { DistributedEnv, openEventStore, openKafkaBus, openServiceDb, runService } from '@docflow/kit';
+import { DistributedEnv, openServiceEngines, runService } from '@docflow/kit';
 import { printGeneratedAdminKey } from './admin-key-notice';
 import { AdminKeyEnv } from './config';
 import { createIdentityService } from './service';
 
 await runService('identity', DistributedEnv.extend(AdminKeyEnv.shape), async (config, log) => {
-  const store = openEventStore('identity', config);
-  const bus = openKafkaBus('identity', config);
-  const db = openServiceDb('identity', config);
+  const engines = openServiceEngines('identity', config);
   const identity = createIdentityService({
-    store,
-    bus,
-    db,
+    ...engines,
     log,
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
@@ -23,9 +19,7 @@ await runService('identity', DistributedEnv.extend(AdminKeyEnv.shape), async (co
     fetch: identity.app.fetch,
     async stop() {
       await identity.stop();
-      await bus.close();
-      await store.close();
-      db.close();
+      await engines.close();
     },
   };
 });

@@ -2,18 +2,8 @@
 import type { Bus } from '@docflow/bus';
 import { PRIVATE_IDENTITY_EVENTS, topicsOf } from '@docflow/contracts';
 import type { EventStore, Subscription } from '@docflow/eventstore';
-import {
-  checkpointStore,
-  handleError,
-  handleNotFound,
-  healthRoutes,
-  type LocalDb,
-  type Logger,
-  requestContext,
-  startRelay,
-  trustGatewayPrincipal,
-} from '@docflow/kit';
-import { Hono } from 'hono';
+import { checkpointStore, createServiceApp, type LocalDb, type Logger, startRelay } from '@docflow/kit';
+import type { Hono } from 'hono';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
 
@@ -38,12 +28,11 @@ export interface IdentityService {
 
 export function createIdentityService(deps: IdentityServiceDeps): IdentityService {
   const { store, bus, db, log } = deps;
-  const app = new Hono();
-  app.onError(handleError);
-  app.notFound(handleNotFound);
-  app.use(requestContext(log));
-  app.route('/', healthRoutes({ eventStore: () => store.ping(), bus: () => bus.ping() }));
-  app.use('/api/*', trustGatewayPrincipal(deps.internalToken));
+  const app = createServiceApp({
+    log,
+    internalToken: deps.internalToken,
+    readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
+  });
   app.route('/', identityApi(store));
 
   let relay: Subscription | undefined;
