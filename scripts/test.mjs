@@ -47,7 +47,9 @@ failed += run('lint and format check (biome)', bin('biome'), ['check', '.']) ? 1
 failed += run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) ? 1 : 0;
 
 if (existsSync(join(root, 'infra/validate-compose.sh')))
-  failed += run('docker-compose.yml check (compose-go)', 'bash', [join(root, 'infra/validate-compose.sh')]) ? 1 : 0;
+  failed += run('docker-compose.yml check (compose-go)', 'bash', [join(root, 'infra/validate-compose.sh')])
+    ? 1
+    : 0;
 
 let env = { ...process.env };
 const infraUp = join(root, 'infra/local/up.sh');

@@ -1,6 +1,5 @@
 /** Forms, documents, attachments, history and views over real HTTP through the gateway, in every mode. */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';

@@ -20,6 +20,8 @@ describe('distributed: SIGKILL mid-stream', { skip: distributedSkipReason(), tim
   let target: DistributedTarget;
   let api: Api;
   const acknowledged = new Map<string, string>(); // e-mail → usr- id, for every 201
+  /** Answered 409 on a retry: an earlier attempt was stored although its answer was lost in the crash. */
+  const storedUnanswered = new Set<string>();
 
   const dataDir = mkdtempSync(join(tmpdir(), 'docflow-kill-'));
   before(async () => {
@@ -40,7 +42,8 @@ describe('distributed: SIGKILL mid-stream', { skip: distributedSkipReason(), tim
       while (next < to) {
         const i = next++;
         const email = `person-${i}@example.com`;
-        for (let attempt = 0; attempt < 40; attempt++) {
+        const deadline = Date.now() + 120_000;
+        while (Date.now() < deadline) {
           const res = await api('POST', '/api/admin/v1/accounts', {
             key: target.adminKey,
             body: { kind: 'person', email, name_first: `P${i}`, name_last: 'Kill' },
@@ -49,8 +52,10 @@ describe('distributed: SIGKILL mid-stream', { skip: distributedSkipReason(), tim
             acknowledged.set(email, res.body._id_sys);
             break;
           }
-          // 409: an earlier attempt was stored although its answer was lost in the crash.
-          if (res?.status === 409) break;
+          if (res?.status === 409) {
+            storedUnanswered.add(email);
+            break;
+          }
           await new Promise((r) => setTimeout(r, 250));
         }
         done++;
@@ -73,7 +78,7 @@ describe('distributed: SIGKILL mid-stream', { skip: distributedSkipReason(), tim
   });
 
   it('every acknowledged account authenticates through the read model (svc-run-as by e-mail)', async () => {
-    assert.ok(acknowledged.size >= ACCOUNTS * 0.9, `most writes acknowledged (${acknowledged.size})`);
+    assert.equal(acknowledged.size + storedUnanswered.size, ACCOUNTS, 'every account was created once');
     for (const [email, id] of acknowledged) {
       let res = await api('GET', `/api/v2/person/${id}`, { key: target.adminKey, runAs: email });
       for (let i = 0; res.status !== 200 && i < 50; i++) {
