@@ -1,0 +1,46 @@
+/**
+ * Who may manage a document's workflow (POST docResponse) and who may answer a task (PUT
+ * docResponse/{respId}). Pure: the caller resolves roles, run-as and deputies beforehand.
+ */
+import { MANAGEMENT_TASK_STATUS } from '@docflow/contracts';
+import type { WorkflowState } from './workflow';
+
+export interface ManagePrincipal {
+  /** The effective principal: the run-as user, or the service account without run-as. */
+  subject: string;
+  /** Roles of the effective principal only. */
+  roles: readonly string[];
+  /** True when a service account acts without `svc-run-as`. */
+  isServiceAccount: boolean;
+}
+
+/**
+ * Contract, Authentication 3–4, read with DESIGN.md's Roles: the author (the initiator) may do
+ * everything, delete included. Anyone else needs `svcAdminDocRW` or `svcAdminDocRWD`, and 111 needs
+ * `svcAdminDocRWD`. A service account acting without run-as on a document it did not author needs
+ * `svcAdminDocsRW` as well (point 4); with run-as only the user's own roles count, so point 4's
+ * "alternative" is running as the author or as a user who holds the management role.
+ */
+export function canManage(principal: ManagePrincipal, state: WorkflowState, taskstatus: number): boolean {
+  if (state.author === principal.subject) return true;
+  const has = (role: string) => principal.roles.includes(role);
+  const manages =
+    taskstatus === MANAGEMENT_TASK_STATUS.delete
+      ? has('svcAdminDocRWD')
+      : has('svcAdminDocRW') || has('svcAdminDocRWD');
+  return manages && (!principal.isServiceAccount || has('svcAdminDocsRW'));
+}
+
+/** A person's deputy as the identity service keeps it. */
+export interface Deputy {
+  id: string;
+  enabled: boolean;
+}
+
+/** Assignee `usr-` id → that assignee's deputy, for the assignees the caller looked up. */
+export type DeputiesOf = Readonly<Record<string, Deputy | undefined>>;
+
+export function isEnabledDeputy(deputiesOf: DeputiesOf, assignee: string, userId: string): boolean {
+  const deputy = deputiesOf[assignee];
+  return deputy?.enabled === true && deputy.id === userId;
+}

@@ -1,0 +1,327 @@
+/**
+ * Workflow commands, one pure decision each: `(command, state) → events`, or a ProblemError.
+ * Rejections: 404 unknown or deleted document or task, 400 a taskstatus that is no valid value here,
+ * 403 not allowed, 422 a valid request that cannot change anything from the current state.
+ */
+import {
+  CREATE_TASK_STATUSES,
+  MANAGEMENT_TASK_STATUS,
+  type ManagementTaskStatus,
+  RESPONSE_TASK_STATUS,
+  type ResponseTaskStatus,
+  USR_ID_PATTERN,
+  WORK_PHASES,
+  type WorkflowEvent,
+  type WorkPhase,
+} from '@docflow/contracts';
+import { problems } from '@docflow/kit';
+import { canManage, type DeputiesOf, isEnabledDeputy, type ManagePrincipal } from './access';
+import { isDeleted, openTasks, type Task, type WorkflowConfig, type WorkflowState } from './workflow';
+
+const DAY_MS = 86_400_000;
+const M = MANAGEMENT_TASK_STATUS;
+const R = RESPONSE_TASK_STATUS;
+
+/** Form participant (e-mail or `usr-` id) → `usr-` id. A `usr-` id left out stands for itself. */
+export type ParticipantIds = Readonly<Record<string, string>>;
+
+/** What a deciding command brings from outside, so that decisions stay deterministic. */
+export interface DecisionInputs {
+  /** ISO 8601 UTC time of the command. */
+  at: string;
+  /** A fresh respId (24 hex) per call. */
+  newId: () => string;
+  participants: ParticipantIds;
+}
+
+/** Participants of a form's workflow that the caller must resolve to `usr-` ids (the e-mails). */
+export function participantsToResolve(workflow: WorkflowConfig): string[] {
+  const all = WORK_PHASES.flatMap((p) => workflow[p]?.stages.flatMap((s) => s.participants) ?? []);
+  return [...new Set(all.filter((p) => !USR_ID_PATTERN.test(p)))];
+}
+
+// ---- registration ----------------------------------------------------------------------------------
+
+export interface RegisterWorkflow {
+  docId: string;
+  form: string;
+  author: string;
+  workflow: WorkflowConfig;
+  at: string;
+}
+
+/** From the document service's DocumentCreated; a redelivery of a registered document adds nothing. */
+export function decideRegister(cmd: RegisterWorkflow, state: WorkflowState): WorkflowEvent[] {
+  if (state.registered) return [];
+  const { docId, form, author, workflow, at } = cmd;
+  return [{ type: 'WorkflowRegistered', data: { docId, form, author, workflow, at } }];
+}
+
+// ---- management (POST docResponse) -----------------------------------------------------------------
+
+export interface ManageWorkflow extends DecisionInputs {
+  taskstatus: number;
+  principal: ManagePrincipal;
+}
+
+export function decideManage(cmd: ManageWorkflow, state: WorkflowState): WorkflowEvent[] {
+  requireLive(state);
+  const move = managementMove(cmd.taskstatus);
+  if (!canManage(cmd.principal, state, cmd.taskstatus))
+    throw problems.forbidden(`taskstatus ${cmd.taskstatus} on this document is not allowed to the caller`);
+  return move(state, cmd);
+}
+
+/** An action of the create request: the same move, allowed to whoever may create the document. */
+export interface CreateAction extends DecisionInputs {
+  taskstatus: number;
+}
+
+export function decideCreateAction(cmd: CreateAction, state: WorkflowState): WorkflowEvent[] {
+  requireLive(state);
+  if (!(CREATE_TASK_STATUSES as readonly number[]).includes(cmd.taskstatus))
+    throw problems.badRequest(
+      `taskstatus ${cmd.taskstatus} is not one of ${CREATE_TASK_STATUSES.join(', ')}`,
+    );
+  return managementMove(cmd.taskstatus)(state, cmd);
+}
+
+type Move = (state: WorkflowState, inputs: DecisionInputs) => WorkflowEvent[];
+
+const MOVES: Record<ManagementTaskStatus, Move> = {
+  [M.startApproval]: (s, c) => startIdle(s, 'approval', c),
+  [M.suspend]: suspend,
+  [M.resume]: resume,
+  [M.cancel]: cancel,
+  [M.restart]: restart,
+  [M.startSign]: (s, c) => startIdle(s, 'sign', c),
+  [M.startExecution]: (s, c) => startIdle(s, 'execution', c),
+  [M.moveToArchive]: (s, c) => moveTo(s, 'archive', c.at),
+  [M.moveToRepository]: (s, c) => moveTo(s, 'repository', c.at),
+  [M.block]: block,
+  [M.delete]: remove,
+};
+
+function managementMove(taskstatus: number): Move {
+  const move = MOVES[taskstatus as ManagementTaskStatus];
+  if (!move) throw problems.badRequest(`taskstatus ${taskstatus} is not one of 100–108, 110, 111`);
+  return (state, inputs) => {
+    if (state.status === 'blocked' && taskstatus !== M.delete)
+      throw problems.unprocessable('the document is blocked: only delete (111) is accepted');
+    return move(state, inputs);
+  };
+}
+
+const isRunning = (s: WorkflowState) => s.status === 'inProgress' || s.status === 'suspended';
+const isWorkPhase = (phase: string): phase is WorkPhase => (WORK_PHASES as readonly string[]).includes(phase);
+
+/** 100, 105, 106: only when no phase is running and the document is not filed yet. */
+function startIdle(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): WorkflowEvent[] {
+  if (!isWorkPhase(state.phase) && state.phase !== 'registration')
+    throw problems.unprocessable(`the document is in the ${state.phase}; no phase starts from there`);
+  if (isRunning(state))
+    throw problems.unprocessable(
+      `the ${state.phase} phase is ${state.status}: cancel (103) or restart (104) it first`,
+    );
+  return startPhase(state, phase, c);
+}
+
+function startPhase(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): WorkflowEvent[] {
+  const config = state.workflow[phase];
+  if (!config) throw problems.unprocessable(`the form ${state.form} configures no ${phase} phase`);
+  const stages = config.stages.map((stage) => [
+    ...new Set(stage.participants.map((p) => resolveParticipant(p, phase, c.participants))),
+  ]);
+  const iteration = (state.starts[phase] ?? 0) + 1;
+  const { dueDays } = state.workflow;
+  const dueDate =
+    dueDays === undefined ? undefined : new Date(Date.parse(c.at) + dueDays * DAY_MS).toISOString();
+  return [
+    { type: 'PhaseStarted', data: { phase, iteration, stages, ...(dueDate ? { dueDate } : {}), at: c.at } },
+    ...startStage(phase, iteration, 1, stages[0] ?? [], c),
+  ];
+}
+
+function resolveParticipant(participant: string, phase: WorkPhase, ids: ParticipantIds): string {
+  const id = ids[participant] ?? (USR_ID_PATTERN.test(participant) ? participant : undefined);
+  if (!id)
+    throw problems.unprocessable(`participant ${participant} of the ${phase} phase is no known account`);
+  return id;
+}
+
+function startStage(
+  phase: WorkPhase,
+  iteration: number,
+  step: number,
+  assignees: readonly string[],
+  c: DecisionInputs,
+): WorkflowEvent[] {
+  return [
+    { type: 'StageStarted', data: { step, at: c.at } },
+    ...assignees.map(
+      (assignee): WorkflowEvent => ({
+        type: 'TaskOpened',
+        data: { respId: c.newId(), phase, step, iteration, assignee, at: c.at },
+      }),
+    ),
+  ];
+}
+
+type CancelReason = Extract<WorkflowEvent, { type: 'TasksCancelled' }>['data']['reason'];
+
+function cancelOpen(
+  state: WorkflowState,
+  reason: CancelReason,
+  at: string,
+  except?: string,
+): WorkflowEvent[] {
+  const respIds = openTasks(state)
+    .map((t) => t.respId)
+    .filter((id) => id !== except);
+  return respIds.length ? [{ type: 'TasksCancelled', data: { respIds, reason, at } }] : [];
+}
+
+function suspend(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
+  if (state.status !== 'inProgress')
+    throw problems.unprocessable(`only a workflow in progress can be suspended; it is ${state.status}`);
+  return [{ type: 'WorkflowSuspended', data: { at: c.at } }];
+}
+
+function resume(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
+  if (state.status !== 'suspended')
+    throw problems.unprocessable(`only a suspended workflow can be resumed; it is ${state.status}`);
+  return [{ type: 'WorkflowResumed', data: { at: c.at } }];
+}
+
+function cancel(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
+  if (!isRunning(state)) throw problems.unprocessable(`no workflow is running; it is ${state.status}`);
+  return [...cancelOpen(state, 'cancelled', c.at), { type: 'WorkflowCancelled', data: { at: c.at } }];
+}
+
+/** 104: the current phase again with iteration + 1; in registration, the first phase the form has. */
+function restart(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
+  if (state.phase === 'registration') {
+    const first = WORK_PHASES.find((p) => state.workflow[p]);
+    if (!first) throw problems.unprocessable(`the form ${state.form} configures no workflow phase`);
+    return startPhase(state, first, c);
+  }
+  if (!isWorkPhase(state.phase))
+    throw problems.unprocessable(`the document is in the ${state.phase}; there is no phase to repeat`);
+  return [...cancelOpen(state, 'restarted', c.at), ...startPhase(state, state.phase, c)];
+}
+
+/** 107, 108: a finished or never started workflow only; archive may move on to repository, not back. */
+function moveTo(state: WorkflowState, place: 'archive' | 'repository', at: string): WorkflowEvent[] {
+  if (state.phase === place) throw problems.unprocessable(`the document is in the ${place} already`);
+  if (state.phase === 'repository') throw problems.unprocessable('the document is in the repository');
+  if (isRunning(state))
+    throw problems.unprocessable(`the ${state.phase} phase is ${state.status}: cancel (103) it first`);
+  const iteration = (state.starts[place] ?? 0) + 1;
+  return [
+    place === 'archive'
+      ? { type: 'MovedToArchive', data: { iteration, at } }
+      : { type: 'MovedToRepository', data: { iteration, at } },
+  ];
+}
+
+/** 110: open tasks are cancelled, since a blocked document accepts no answer again. */
+function block(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
+  return [...cancelOpen(state, 'blocked', c.at), { type: 'DocumentBlocked', data: { at: c.at } }];
+}
+
+/** 111: from any state, block (unless blocked) then delete. */
+function remove(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
+  const blocked: WorkflowEvent[] =
+    state.status === 'blocked' ? [] : [{ type: 'DocumentBlocked', data: { at: c.at } }];
+  return [...cancelOpen(state, 'deleted', c.at), ...blocked, { type: 'DocumentDeleted', data: { at: c.at } }];
+}
+
+// ---- responses (PUT docResponse/{respId}) ----------------------------------------------------------
+
+export interface AnswerTask extends DecisionInputs {
+  respId: string;
+  taskstatus: number;
+  content: string;
+  /** The effective principal answering. */
+  caller: string;
+  /** The deputies of (at least) the task's assignee, as the identity service has them now. */
+  deputiesOf: DeputiesOf;
+}
+
+/** The answers each phase's tasks take. */
+export const ANSWERS_BY_PHASE: Record<WorkPhase, readonly ResponseTaskStatus[]> = {
+  approval: [R.approve, R.approveWithEdits, R.decline],
+  sign: [R.sign, R.decline],
+  execution: [R.executionDone],
+};
+
+const RESPONSE_STATUSES: readonly number[] = Object.values(R);
+
+export function decideAnswer(cmd: AnswerTask, state: WorkflowState): WorkflowEvent[] {
+  requireLive(state);
+  if (!RESPONSE_STATUSES.includes(cmd.taskstatus))
+    throw problems.badRequest(`taskstatus ${cmd.taskstatus} is not one of ${RESPONSE_STATUSES.join(', ')}`);
+  const task = state.tasks[cmd.respId];
+  if (!task) throw problems.notFound(`no docResponse ${cmd.respId} on this document`);
+  const onBehalfOf = answeringFor(task, cmd.caller, cmd.deputiesOf);
+  const taskstatus = cmd.taskstatus as ResponseTaskStatus;
+  // 400, not 422: the task's phase never changes, so this answer can never succeed on this task;
+  // 422 is kept for a valid answer that the current state refuses (and a retry later might not).
+  if (!ANSWERS_BY_PHASE[task.phase].includes(taskstatus))
+    throw problems.badRequest(
+      `taskstatus ${taskstatus} does not answer a ${task.phase} task (it takes ${ANSWERS_BY_PHASE[task.phase].join(', ')})`,
+    );
+  if (state.status === 'blocked') throw problems.unprocessable('the document is blocked');
+  if (task.state === 'answered')
+    throw problems.unprocessable(`docResponse ${task.respId} is answered already`);
+  if (task.state === 'cancelled') throw problems.unprocessable(`docResponse ${task.respId} was cancelled`);
+  if (state.status === 'suspended') throw problems.unprocessable('the workflow is suspended');
+
+  const answered: WorkflowEvent = {
+    type: 'TaskAnswered',
+    data: {
+      respId: task.respId,
+      taskstatus,
+      content: cmd.content,
+      answeredBy: cmd.caller,
+      ...(onBehalfOf ? { onBehalfOf } : {}),
+      at: cmd.at,
+    },
+  };
+  const { phase, iteration } = task;
+  if (taskstatus === R.decline)
+    return [
+      answered,
+      ...cancelOpen(state, 'declined', cmd.at, task.respId),
+      { type: 'PhaseDeclined', data: { phase, iteration, respId: task.respId, at: cmd.at } },
+    ];
+  // Every open task belongs to the current stage: whatever leaves a stage closes its tasks.
+  if (openTasks(state).some((t) => t.respId !== task.respId)) return [answered];
+  const nextStage = state.stages[state.step];
+  if (nextStage) return [answered, ...startStage(phase, iteration, state.step + 1, nextStage, cmd)];
+  return [answered, ...completePhase(state, phase, cmd)];
+}
+
+/** The assignee answering returns undefined; their enabled deputy returns the assignee; else 403. */
+function answeringFor(task: Task, caller: string, deputiesOf: DeputiesOf): string | undefined {
+  if (task.assignee === caller) return undefined;
+  if (isEnabledDeputy(deputiesOf, task.assignee, caller)) return task.assignee;
+  throw problems.forbidden(`docResponse ${task.respId} is not the caller's, nor one they stand in for`);
+}
+
+/** The phase completes; the form's `next` starts by itself in the same decision. */
+function completePhase(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): WorkflowEvent[] {
+  const completed: WorkflowEvent = {
+    type: 'PhaseCompleted',
+    data: { phase, iteration: state.iteration, at: c.at },
+  };
+  const next = state.workflow[phase]?.next;
+  if (!next) return [completed];
+  const done = { ...state, status: 'completed' as const };
+  return [completed, ...(isWorkPhase(next) ? startPhase(done, next, c) : moveTo(done, next, c.at))];
+}
+
+function requireLive(state: WorkflowState): void {
+  // A deleted document is not found, like on GET: a 422 would tell that it existed.
+  if (!state.registered || isDeleted(state)) throw problems.notFound('no such document');
+}

@@ -1,0 +1,28 @@
+export { canManage, type DeputiesOf, type Deputy, isEnabledDeputy, type ManagePrincipal } from './access';
+export {
+  ANSWERS_BY_PHASE,
+  type AnswerTask,
+  type CreateAction,
+  type DecisionInputs,
+  decideAnswer,
+  decideCreateAction,
+  decideManage,
+  decideRegister,
+  type ManageWorkflow,
+  type ParticipantIds,
+  participantsToResolve,
+  type RegisterWorkflow,
+} from './businessLogic';
+export { inboxAssignees, openTaskFor } from './views';
+export {
+  evolveWorkflow,
+  foldWorkflow,
+  initialWorkflow,
+  isDeleted,
+  openTasks,
+  type Task,
+  type WorkflowConfig,
+  type WorkflowState,
+  workflowAggregate,
+  workflowCodes,
+} from './workflow';

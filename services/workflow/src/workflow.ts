@@ -1,0 +1,197 @@
+/** The workflow aggregate of one document: its state and `evolve`. Nothing here does I/O. */
+import {
+  type DocPhase,
+  type DocStatus,
+  parseWorkflowEvent,
+  type ResponseTaskStatus,
+  STATE_CODES,
+  STATUS_CODES,
+  type WorkflowConfig as WorkflowConfigSchema,
+  type WorkflowEvent,
+  type WorkPhase,
+} from '@docflow/contracts';
+import type { Aggregate } from '@docflow/kit';
+import type { z } from 'zod';
+
+/** A form's `workflow` section. */
+export type WorkflowConfig = z.infer<typeof WorkflowConfigSchema>;
+
+/** A DocResponse: one per participant per stage. */
+export interface Task {
+  respId: string;
+  phase: WorkPhase;
+  step: number;
+  iteration: number;
+  assignee: string;
+  state: 'open' | 'answered' | 'cancelled';
+  /** 0 while open (and when cancelled). */
+  taskstatus: ResponseTaskStatus | 0;
+  content: string;
+  openedAt: string;
+  /** When it was answered or cancelled. */
+  closedAt?: string;
+  answeredBy?: string;
+  onBehalfOf?: string;
+}
+
+export interface WorkflowState {
+  registered: boolean;
+  docId: string;
+  form: string;
+  author: string;
+  /** The form's workflow configuration as it was when the document was created. */
+  workflow: WorkflowConfig;
+  phase: DocPhase;
+  status: DocStatus;
+  /** The stage the phase is at, or stopped at; 0 in registration, archive and repository. */
+  step: number;
+  iteration: number;
+  /** How many times each phase has been started (or moved into): the next start's iteration - 1. */
+  starts: Partial<Record<DocPhase, number>>;
+  /** Participants (`usr-` ids) of each stage of the current phase. */
+  stages: string[][];
+  /** Due date of the current phase's tasks; '' when none. */
+  dueDate: string;
+  /** Every task ever opened, by respId, in the order they were opened. */
+  tasks: Record<string, Task>;
+  lastModified: string;
+}
+
+export const initialWorkflow: WorkflowState = {
+  registered: false,
+  docId: '',
+  form: '',
+  author: '',
+  workflow: {},
+  phase: 'registration',
+  status: 'draft',
+  step: 0,
+  iteration: 0,
+  starts: {},
+  stages: [],
+  dueDate: '',
+  tasks: {},
+  lastModified: '',
+};
+
+function updateTask(state: WorkflowState, respId: string, change: Partial<Task>): WorkflowState {
+  const task = state.tasks[respId];
+  return task ? { ...state, tasks: { ...state.tasks, [respId]: { ...task, ...change } } } : state;
+}
+
+function moveTo(state: WorkflowState, phase: 'archive' | 'repository', iteration: number): WorkflowState {
+  return {
+    ...state,
+    phase,
+    status: 'completed',
+    step: 0,
+    iteration,
+    starts: { ...state.starts, [phase]: iteration },
+    stages: [],
+    dueDate: '',
+  };
+}
+
+function apply(state: WorkflowState, event: WorkflowEvent): WorkflowState {
+  switch (event.type) {
+    case 'WorkflowRegistered': {
+      const { docId, form, author, workflow } = event.data;
+      return { ...state, registered: true, docId, form, author, workflow };
+    }
+    case 'PhaseStarted': {
+      const { phase, iteration, stages, dueDate } = event.data;
+      return {
+        ...state,
+        phase,
+        status: 'inProgress',
+        step: 0,
+        iteration,
+        starts: { ...state.starts, [phase]: iteration },
+        stages,
+        dueDate: dueDate ?? '',
+      };
+    }
+    case 'StageStarted':
+      return { ...state, step: event.data.step };
+    case 'TaskOpened': {
+      const { respId, phase, step, iteration, assignee, at } = event.data;
+      const task: Task = {
+        respId,
+        phase,
+        step,
+        iteration,
+        assignee,
+        state: 'open',
+        taskstatus: 0,
+        content: '',
+        openedAt: at,
+      };
+      return { ...state, tasks: { ...state.tasks, [respId]: task } };
+    }
+    case 'TaskAnswered': {
+      const { respId, taskstatus, content, answeredBy, onBehalfOf, at } = event.data;
+      return updateTask(state, respId, {
+        state: 'answered',
+        taskstatus,
+        content,
+        answeredBy,
+        ...(onBehalfOf ? { onBehalfOf } : {}),
+        closedAt: at,
+      });
+    }
+    case 'TasksCancelled':
+      return event.data.respIds.reduce(
+        (s, respId) => updateTask(s, respId, { state: 'cancelled', closedAt: event.data.at }),
+        state,
+      );
+    case 'PhaseCompleted':
+      return { ...state, status: 'completed' };
+    case 'PhaseDeclined':
+      return { ...state, status: 'declined' };
+    case 'WorkflowSuspended':
+      return { ...state, status: 'suspended' };
+    case 'WorkflowResumed':
+      return { ...state, status: 'inProgress' };
+    case 'WorkflowCancelled':
+      return { ...state, status: 'cancelled' };
+    case 'MovedToArchive':
+      return moveTo(state, 'archive', event.data.iteration);
+    case 'MovedToRepository':
+      return moveTo(state, 'repository', event.data.iteration);
+    case 'DocumentBlocked':
+      return { ...state, status: 'blocked' };
+    case 'DocumentDeleted':
+      return { ...state, status: 'deleted' };
+  }
+}
+
+/** Timestamps come from the events' own `at`, so folding needs no event context. */
+export function evolveWorkflow(state: WorkflowState, event: WorkflowEvent): WorkflowState {
+  return { ...apply(state, event), lastModified: event.data.at };
+}
+
+export function foldWorkflow(events: readonly WorkflowEvent[], from = initialWorkflow): WorkflowState {
+  return events.reduce(evolveWorkflow, from);
+}
+
+export const workflowAggregate: Aggregate<WorkflowState, WorkflowEvent> = {
+  initial: initialWorkflow,
+  evolve: evolveWorkflow,
+  parse: parseWorkflowEvent,
+};
+
+/** A deleted document answers 404 everywhere (DESIGN.md, "Transitions"). */
+export const isDeleted = (state: WorkflowState) => state.status === 'deleted';
+
+/** The document's workflow fields in the contract's numbers. */
+export function workflowCodes(state: WorkflowState) {
+  return {
+    state: STATE_CODES[state.phase],
+    step: state.step,
+    iteration: state.iteration,
+    status: STATUS_CODES[state.status],
+  };
+}
+
+export const openTasks = (state: WorkflowState): Task[] =>
+  Object.values(state.tasks).filter((t) => t.state === 'open');
