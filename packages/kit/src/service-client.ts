@@ -104,3 +104,12 @@ export function callService(client: ServiceClient, call: InternalCall): Promise<
     } as RequestInit),
   );
 }
+
+/** A readiness check that asks another service's `/readyz`. */
+export function serviceReadiness(client: ServiceClient): () => Promise<void> {
+  return async () => {
+    const res = await client.fetch(new Request('http://service/readyz'));
+    await res.body?.cancel();
+    if (!res.ok) throw new Error(`answered ${res.status}`);
+  };
+}

@@ -13,7 +13,13 @@ import { createSqliteEventStore } from '@docflow/eventstore';
 import { createFilesService } from '@docflow/files';
 import { createGatewayService } from '@docflow/gateway';
 import { createIdentityService } from '@docflow/identity';
-import { inProcessClient, type Logger, openLocalDb, type RunnableService } from '@docflow/kit';
+import {
+  inProcessClient,
+  type Logger,
+  openLocalDb,
+  type RunnableService,
+  serviceReadiness,
+} from '@docflow/kit';
 import type { EmbeddedConfig } from './config';
 
 const READ_MODEL_WAIT_MS = 10_000;
@@ -46,23 +52,17 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     blobs: await createLocalBlobStore({ dir: join(dataDir, 'files', 'blobs') }),
     maxUploadBytes: config.DOCFLOW_MAX_UPLOAD_BYTES,
   });
-  const document = createDocumentService({
-    ...engines('document'),
-    identity: inProcessClient(identity.app.fetch),
-    files: inProcessClient(files.app.fetch),
-  });
-  const gatewayEngines = engines('gateway');
+  const clients = { identity: inProcessClient(identity.app.fetch), files: inProcessClient(files.app.fetch) };
+  const document = createDocumentService({ ...engines('document'), ...clients });
+  const documentClient = inProcessClient(document.app.fetch);
   const gateway = createGatewayService({
-    ...gatewayEngines,
-    services: {
-      identity: inProcessClient(identity.app.fetch),
-      document: inProcessClient(document.app.fetch),
-    },
+    ...engines('gateway'),
+    services: { identity: clients.identity, document: documentClient },
     instanceId: 'embedded',
     readiness: {
-      identity: () => ready(identity.app.request('/readyz')),
-      document: () => ready(document.app.request('/readyz')),
-      files: () => ready(files.app.request('/readyz')),
+      identity: serviceReadiness(clients.identity),
+      document: serviceReadiness(documentClient),
+      files: serviceReadiness(clients.files),
     },
   });
 
@@ -87,9 +87,4 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       for (const close of closers) await close();
     },
   };
-}
-
-async function ready(answer: Response | Promise<Response>): Promise<void> {
-  const res = await answer;
-  if (!res.ok) throw new Error(`answered ${res.status}`);
 }

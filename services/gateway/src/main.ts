@@ -1,6 +1,13 @@
 /** The gateway on its own (distributed mode): services reached over HTTP, accounts learnt from Kafka. */
 import { hostname } from 'node:os';
-import { DistributedEnv, httpClient, openKafkaBus, openServiceDb, runService } from '@docflow/kit';
+import {
+  DistributedEnv,
+  httpClient,
+  openKafkaBus,
+  openServiceDb,
+  runService,
+  serviceReadiness,
+} from '@docflow/kit';
 import { z } from 'zod';
 import { createGatewayService } from './service';
 
@@ -23,20 +30,16 @@ await runService('gateway', GatewayEnv, async (config, log) => {
   const bus = openKafkaBus(instance, config);
   const db = openServiceDb(instance, config);
   const identity = httpClient(config.IDENTITY_URL);
+  const document = httpClient(config.DOCUMENT_URL);
   const gateway = createGatewayService({
-    services: { identity, document: httpClient(config.DOCUMENT_URL) },
+    services: { identity, document },
     bus,
     db,
     log,
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     instanceId: config.GATEWAY_INSTANCE_ID,
-    readiness: {
-      identity: async () => {
-        const res = await identity.fetch(new Request('http://identity/readyz'));
-        if (!res.ok) throw new Error(`identity answered ${res.status}`);
-      },
-    },
+    readiness: { identity: serviceReadiness(identity), document: serviceReadiness(document) },
   });
   await gateway.start();
   return {
