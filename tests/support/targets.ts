@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { containerRuntime, startEngineContainers } from './containers';
 import { type Proc, startTsProcess } from './process';
 
 export interface Target {
@@ -71,7 +72,7 @@ export function distributedEngines(): Record<string, string> | undefined {
 }
 
 export function distributedSkipReason(): string | undefined {
-  if (distributedEngines()) return undefined;
+  if (distributedEngines() || containerRuntime) return undefined;
   if (process.env.DOCFLOW_ENGINES_REQUIRED === '1') return undefined; // start() fails loudly instead
   return 'no KAFKA_BROKERS / MINIO_*: run `pnpm infra:up` (or `pnpm test`, which does) to run the distributed suite';
 }
@@ -87,7 +88,9 @@ export interface DistributedTarget extends Target {
 
 /** Each service its own process on real Kafka and MinIO, in a namespace of its own so runs never mix. */
 export async function startDistributed(options: TargetOptions = {}): Promise<DistributedTarget> {
-  const engines = distributedEngines();
+  const localEngines = distributedEngines();
+  const containers = localEngines || !containerRuntime ? undefined : await startEngineContainers();
+  const engines = localEngines ?? containers?.env;
   if (!engines)
     throw new Error(
       'distributed suite required but KAFKA_BROKERS / MINIO_* are not set (infra/local/up.sh failed?)',
@@ -162,6 +165,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     },
     async stop() {
       await Promise.all(Object.values(procs).map((p) => p.stop()));
+      await containers?.stop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
