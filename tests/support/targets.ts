@@ -77,7 +77,7 @@ export function distributedSkipReason(): string | undefined {
   return 'no KAFKA_BROKERS / MINIO_*: run `pnpm infra:up` (or `pnpm test`, which does) to run the distributed suite';
 }
 
-export const DISTRIBUTED_SERVICES = ['identity', 'files', 'document', 'gateway'] as const;
+export const DISTRIBUTED_SERVICES = ['identity', 'files', 'workflow', 'document', 'gateway'] as const;
 export type DistributedService = (typeof DISTRIBUTED_SERVICES)[number];
 
 export interface DistributedTarget extends Target {
@@ -115,7 +115,14 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   const envOf = (service: DistributedService): Record<string, string> => {
     const env = { ...common, PORT: String(ports[service] ?? 0) };
     if (service === 'identity') return { ...env, DOCFLOW_ADMIN_KEY: adminKey };
-    if (service === 'document') return { ...env, IDENTITY_URL: url('identity'), FILES_URL: url('files') };
+    if (service === 'workflow') return { ...env, IDENTITY_URL: url('identity') };
+    if (service === 'document')
+      return {
+        ...env,
+        IDENTITY_URL: url('identity'),
+        FILES_URL: url('files'),
+        WORKFLOW_URL: url('workflow'),
+      };
     if (service === 'gateway')
       return {
         ...env,

@@ -4,7 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { DocTags, ValuesByTags } from './documents';
-import { FormDefinition } from './forms';
+import { FormDefinition, WorkflowConfig } from './forms';
 
 export const StoredFile = z.object({
   id: z.string().regex(/^[0-9a-f]{24}$/),
@@ -26,6 +26,18 @@ export const DocumentEvents = {
     files: z.array(StoredFile),
     /** ISO 8601 UTC or '' (no due date). */
     datedue: z.string(),
+    /** The form's workflow configuration when the document was created (absent: the form has none). */
+    workflow: WorkflowConfig.optional(),
+  }),
+  /** A participant's corrections (PUT docResponse with `docForm`): the new values and tags. */
+  DocumentFieldsUpdated: z.object({ valuesByTags: ValuesByTags, tags: DocTags }),
+  /**
+   * Facts the workflow service published about the document, recorded in its stream so that the
+   * stream alone rebuilds the document; `sourceIds` are the workflow events' ids (for deduplication).
+   */
+  WorkflowChanged: z.object({
+    sourceIds: z.array(z.string()).min(1),
+    events: z.array(z.object({ type: z.string(), data: z.record(z.string(), z.unknown()) })).min(1),
   }),
 };
 

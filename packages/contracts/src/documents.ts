@@ -131,6 +131,51 @@ export const DocQuery = z.object({
 });
 export type DocQuery = z.infer<typeof DocQuery>;
 
+export const DocResponse = z
+  .object({
+    respId: Hex24Id,
+    state: z.number().int().openapi({ description: 'The phase of the task (state code).' }),
+    step: z.number().int(),
+    iteration: z.number().int(),
+    assignee: UsrId,
+    taskstatus: z.number().int().openapi({ description: '0 while open.' }),
+    content: z.string(),
+    datecreated: Timestamp,
+    datedue: z.string(),
+  })
+  .openapi('DocResponse');
+export type DocResponse = z.infer<typeof DocResponse>;
+
+export const MANAGE_TASK_STATUSES = [100, 101, 102, 103, 104, 105, 106, 107, 108, 110, 111] as const;
+export const ANSWER_TASK_STATUSES = [2, 3, 4, 5, 8] as const;
+
+const oneOf = <T extends readonly number[]>(values: T) =>
+  z
+    .number()
+    .int()
+    .refine((n) => (values as readonly number[]).includes(n), `must be one of ${values.join(', ')}`)
+    .openapi({ type: 'integer', enum: [...values] });
+
+export const ManageRequest = z
+  .strictObject({
+    docResponse: z.strictObject({
+      taskstatus: oneOf(MANAGE_TASK_STATUSES),
+      content: z.string().max(100_000).optional(),
+    }),
+  })
+  .openapi('ManageRequest');
+
+export const AnswerRequest = z
+  .strictObject({
+    docForm: z.strictObject({ valuesByTags: ValuesByTags.optional(), _tags: DocTags.optional() }).optional(),
+    docResponse: z.strictObject({
+      taskstatus: oneOf(ANSWER_TASK_STATUSES),
+      content: z.string().max(100_000).default(''),
+    }),
+  })
+  .openapi('AnswerRequest');
+export type AnswerRequest = z.infer<typeof AnswerRequest>;
+
 export const HistoryEntry = z
   .object({
     rev: z.number().int(),

@@ -30,6 +30,7 @@ export function topicsOf(namespace: string) {
     identity: `${namespace}.identity`,
     document: `${namespace}.document`,
     files: `${namespace}.files`,
+    workflow: `${namespace}.workflow`,
   } as const;
 }
 export type Topics = ReturnType<typeof topicsOf>;

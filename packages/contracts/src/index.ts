@@ -6,6 +6,7 @@ export * from './envelope';
 export * from './forms';
 export * from './identity-events';
 export * from './ids';
+export * from './internal';
 export * from './person';
 export * from './problem';
 export * from './responses';

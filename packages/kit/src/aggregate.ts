@@ -52,6 +52,8 @@ export async function loadAggregate<S, E extends DomainEvent>(
 
 export interface Executed<S, E> extends Loaded<S> {
   events: E[];
+  /** The ids the appended events got, in order (consumers dedupe by them). */
+  ids: string[];
 }
 
 const MAX_ATTEMPTS = 4;
@@ -66,18 +68,19 @@ export async function executeCommand<S, E extends DomainEvent>(
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadAggregate(store, streamId, aggregate);
     const events = decide(loaded.state, loaded.revision);
-    if (events.length === 0) return { ...loaded, events };
+    if (events.length === 0) return { ...loaded, events, ids: [] };
     try {
+      const ids = events.map(() => randomUUID());
       const result = await store.append(
         streamId,
-        events.map((e) => ({ id: randomUUID(), type: e.type, version: 1, data: e.data, metadata })),
+        events.map((e, i) => ({ id: ids[i]!, type: e.type, version: 1, data: e.data, metadata })),
         loaded.revision,
       );
       let state = loaded.state;
       events.forEach((e, i) => {
         state = aggregate.evolve(state, e, { revision: loaded.revision + i + 1, metadata });
       });
-      return { state, revision: result.revision, events };
+      return { state, revision: result.revision, events, ids };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw err;
     }

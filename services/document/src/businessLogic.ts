@@ -33,6 +33,23 @@ export function checkValuesAgainstForm(values: ValuesByTags, form: FormDefinitio
 
 const kindOf = (value: TagValue) => (typeof value === 'string' ? 'string' : 'table');
 
+/** A participant's corrections: the given tags' values replace theirs, `_tags` replaces the tags. */
+export function decideUpdateFields(
+  changes: { valuesByTags?: ValuesByTags; tags?: string[] },
+  form: FormDefinition,
+  state: DocState,
+): DocumentEvent[] {
+  const valuesByTags = { ...state.valuesByTags, ...changes.valuesByTags };
+  checkValuesAgainstForm(changes.valuesByTags ?? {}, form);
+  const tags = changes.tags ? [...new Set(changes.tags)] : state.tags;
+  if (
+    JSON.stringify(valuesByTags) === JSON.stringify(state.valuesByTags) &&
+    tags.join('\u0000') === state.tags.join('\u0000')
+  )
+    return [];
+  return [{ type: 'DocumentFieldsUpdated', data: { valuesByTags, tags } }];
+}
+
 export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEvent[] {
   if (state.exists) throw problems.conflict(`document ${cmd.id} exists already`);
   checkValuesAgainstForm(cmd.valuesByTags, cmd.form);
@@ -50,6 +67,7 @@ export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEven
         tags: [...new Set(cmd.tags)],
         files: cmd.files,
         datedue,
+        ...(cmd.form.workflow ? { workflow: cmd.form.workflow } : {}),
       },
     },
   ];

@@ -4,10 +4,12 @@ import {
   type DocStatus,
   type DocumentEvent,
   parseDocumentEvent,
+  parseWorkflowEvent,
   type StoredFile,
   type ValuesByTags,
 } from '@docflow/contracts';
 import type { Aggregate, EventContext } from '@docflow/kit';
+import { foldWorkflow, initialWorkflow, type WorkflowConfig, type WorkflowState } from '@docflow/workflow';
 
 export interface DocState {
   exists: boolean;
@@ -24,6 +26,12 @@ export interface DocState {
   files: StoredFile[];
   created: string;
   datedue: string;
+  /** The form's workflow configuration at creation; undefined when the form has none. */
+  workflowConfig?: WorkflowConfig;
+  /** The workflow as its recorded facts tell it (registered once a workflow command ran). */
+  workflow: WorkflowState;
+  /** Workflow event ids already recorded, so that no fact is recorded twice. */
+  workflowSourceIds: string[];
   lastModified: string;
   rev: number;
 }
@@ -43,6 +51,8 @@ export const initialDoc: DocState = {
   files: [],
   created: '',
   datedue: '',
+  workflow: initialWorkflow,
+  workflowSourceIds: [],
   lastModified: '',
   rev: 0,
 };
@@ -50,19 +60,28 @@ export const initialDoc: DocState = {
 function apply(state: DocState, event: DocumentEvent, at: string): DocState {
   switch (event.type) {
     case 'DocumentCreated': {
-      const { id, form, formsystype, author, valuesByTags, tags, files, datedue } = event.data;
+      const { id, form, formsystype, author, valuesByTags, tags, files, datedue, workflow } = event.data;
       return {
         ...state,
         exists: true,
-        id,
-        form,
-        formsystype,
-        author,
-        valuesByTags,
-        tags,
-        files,
-        datedue,
+        ...{ id, form, formsystype, author, valuesByTags, tags, files, datedue },
+        workflowConfig: workflow,
         created: at,
+      };
+    }
+    case 'DocumentFieldsUpdated':
+      return { ...state, valuesByTags: event.data.valuesByTags, tags: event.data.tags };
+    case 'WorkflowChanged': {
+      const facts = event.data.events.map((e) => parseWorkflowEvent(e.type, e.data));
+      const workflow = foldWorkflow(facts, state.workflow);
+      return {
+        ...state,
+        workflow,
+        phase: workflow.phase,
+        status: workflow.status,
+        step: workflow.step,
+        iteration: workflow.iteration,
+        workflowSourceIds: [...state.workflowSourceIds, ...event.data.sourceIds],
       };
     }
   }

@@ -1,5 +1,6 @@
 /** The document routes the gateway forwards: create, read (fields, embed, rev), history, download. */
 import {
+  AnswerRequest,
   CreateDocQuery,
   CreateDocResponse,
   DocFormCreate,
@@ -7,6 +8,8 @@ import {
   docFormStream,
   FormName,
   HEX24_PATTERN,
+  Hex24Id,
+  ManageRequest,
   type StoredFile,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
@@ -17,23 +20,32 @@ import {
   hexIdFromWebId,
   loadAggregate,
   newHexId,
-  type Principal,
   type PrincipalVariables,
   parseWith,
   problemFromResponse,
   problems,
   type RequestVariables,
+  readJson,
   type ServiceClient,
+  toProblemError,
   toWebStream,
 } from '@docflow/kit';
+import { openTaskFor, openTasks } from '@docflow/workflow';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
-import { canRead } from './access';
-import { decideCreate } from './businessLogic';
+import { canRead, participantsOf } from './access';
+import { decideCreate, decideUpdateFields } from './businessLogic';
 import { type DocState, docAggregate } from './docForm';
 import { loadForm } from './forms/api';
 import { type IncomingFile, parseCreateMultipart } from './multipart';
 import { selectFields, toDocForm } from './representation';
+import {
+  deputiesOf,
+  recordWorkflowFacts,
+  runWorkflowCommand,
+  toDocResponse,
+  type WorkflowCalls,
+} from './workflow-commands';
 
 type Env = { Variables: RequestVariables & PrincipalVariables };
 
@@ -41,6 +53,7 @@ export interface DocumentsApiDeps {
   store: EventStore;
   identity: ServiceClient;
   files: ServiceClient;
+  workflow: ServiceClient;
   internalToken: string;
 }
 
@@ -72,6 +85,11 @@ function parseJsonPart<S extends z.ZodType>(
 
 export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
   const { store } = deps;
+  const calls: WorkflowCalls = {
+    workflow: deps.workflow,
+    identity: deps.identity,
+    internalToken: deps.internalToken,
+  };
   const app = new Hono<Env>();
   const call = (
     c: Context<Env>,
@@ -86,11 +104,18 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
     });
 
   /** The document as the caller may see it, or 404 (also when the caller may not read it). */
-  async function readableDoc(principal: Principal, rawId: string): Promise<DocState> {
+  async function readableDoc(c: Context<Env>, rawId: string): Promise<DocState> {
     const id = resolveDocId(rawId);
     const { state } = await loadAggregate(store, docFormStream(id), docAggregate);
-    if (!state.exists || !canRead(principal, state)) throw problems.notFound('no such document');
-    return state;
+    const principal = c.var.principal;
+    if (canRead(principal, state)) return state;
+    // Perhaps the caller stands in for a participant: only then are deputies looked up.
+    const participants = participantsOf(state);
+    if (state.exists && participants.length) {
+      const deputies = await deputiesOf(calls, { principal, ids: c.var }, participants);
+      if (canRead(principal, state, deputies)) return state;
+    }
+    throw problems.notFound('no such document');
   }
 
   async function checkAuthor(c: Context<Env>, author: string | undefined): Promise<string> {
@@ -169,34 +194,93 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
           'files service did not take the attachments now; the bus will bring them',
         );
     }
+    let doc = result.state;
     if (action) {
-      // Workflow actions arrive with the workflow service; until then the document is created without it.
-      c.header(
-        'x-error',
-        `workflow action ${action.taskstatus} was not applied: no workflow service is configured`,
-      );
+      // The document exists whatever happens to the action; a refused action is reported in X-Error.
+      try {
+        const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
+          kind: 'create',
+          taskstatus: action.taskstatus,
+        });
+        doc = await recordWorkflowFacts(store, id, facts, commandMetadata(c.var.principal, c.var));
+      } catch (err) {
+        const problem = toProblemError(err);
+        c.header(
+          'x-error',
+          `workflow action ${action.taskstatus} not applied: ${problem.detail ?? problem.title}`,
+        );
+      }
     }
-    return c.json(toDocForm(result.state), 201);
+    return c.json(toDocForm(doc), 201);
   });
 
   app.get('/api/v2/docForm/:id', async (c) => {
     const query = parseWith('query', DocQuery, c.req.query());
-    let doc = await readableDoc(c.var.principal, c.req.param('id'));
+    let doc = await readableDoc(c, c.req.param('id'));
     if (query.rev !== undefined) {
       if (query.rev > doc.rev) throw problems.notFound(`the document has no revision ${query.rev}`);
       doc = (await loadAggregate(store, docFormStream(doc.id), docAggregate, query.rev)).state;
     }
     const embed = query.embed ?? [];
     const body: Record<string, unknown> = { ...toDocForm(doc) };
-    // No service produces tasks or recognition results yet: the embedded entities are truly empty.
-    if (embed.includes('docResponse')) body.docResponse = null;
+    if (embed.includes('docResponse')) {
+      const principal = c.var.principal;
+      const open = openTasks(doc.workflow).map((t) => t.assignee);
+      const deputies = open.includes(principal.subject)
+        ? {}
+        : await deputiesOf(calls, { principal, ids: c.var }, open);
+      const task = openTaskFor(doc.workflow, principal.subject, deputies);
+      body.docResponse = task ? toDocResponse(task, doc) : null;
+    }
+    // No service produces recognition results yet: the embedded entity is truly empty.
     if (embed.includes('recoData') || embed.includes('recoResult')) body.recoData = [];
     const embedded = embed.flatMap((e) => (e === 'recoResult' ? ['recoData'] : [e]));
     return c.json(selectFields(body, query.fields, embedded));
   });
 
+  app.post('/api/v2/docForm/:id/docResponse', async (c) => {
+    const doc = await readableDoc(c, c.req.param('id'));
+    const { docResponse } = await readJson(c, ManageRequest);
+    const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
+      kind: 'manage',
+      taskstatus: docResponse.taskstatus,
+    });
+    const after = await recordWorkflowFacts(store, doc.id, facts, commandMetadata(c.var.principal, c.var));
+    return c.json(toDocForm(after));
+  });
+
+  app.put('/api/v2/docForm/:id/docResponse/:respId', async (c) => {
+    const doc = await readableDoc(c, c.req.param('id'));
+    const respId = parseWith('path', Hex24Id, c.req.param('respId'));
+    const { docForm, docResponse } = await readJson(c, AnswerRequest);
+    const form = docForm ? (await loadForm(store, doc.form)).definition : null;
+    // Values are checked before the answer, so a bad value changes nothing at all.
+    if (docForm && form)
+      decideUpdateFields({ valuesByTags: docForm.valuesByTags, tags: docForm._tags }, form, doc);
+    const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
+      kind: 'answer',
+      respId,
+      taskstatus: docResponse.taskstatus,
+      content: docResponse.content,
+    });
+    const metadata = commandMetadata(c.var.principal, c.var);
+    let after = await recordWorkflowFacts(store, doc.id, facts, metadata);
+    if (docForm && form) {
+      const result = await executeCommand(
+        store,
+        docFormStream(doc.id),
+        docAggregate,
+        (state) =>
+          decideUpdateFields({ valuesByTags: docForm.valuesByTags, tags: docForm._tags }, form, state),
+        metadata,
+      );
+      after = result.state;
+    }
+    return c.json(toDocForm(after));
+  });
+
   app.get('/api/v2/docForm/:id/history', async (c) => {
-    const doc = await readableDoc(c.var.principal, c.req.param('id'));
+    const doc = await readableDoc(c, c.req.param('id'));
     const events = await store.readStream(docFormStream(doc.id));
     return c.json(
       events.map((e) => ({
@@ -211,7 +295,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
   });
 
   app.get('/api/v2/docForm/:id/file/:fileId', async (c) => {
-    const doc = await readableDoc(c.var.principal, c.req.param('id'));
+    const doc = await readableDoc(c, c.req.param('id'));
     const fileId = c.req.param('fileId');
     if (!doc.files.some((f) => f.id === fileId)) throw problems.notFound('no such file on this document');
     const res = await call(c, deps.files, { method: 'GET', path: `/internal/v1/files/${fileId}` });

@@ -3,7 +3,11 @@ import { DistributedEnv, httpClient, openServiceEngines, runService } from '@doc
 import { z } from 'zod';
 import { createDocumentService } from './service';
 
-const DocumentEnv = DistributedEnv.extend({ IDENTITY_URL: z.url(), FILES_URL: z.url() });
+const DocumentEnv = DistributedEnv.extend({
+  IDENTITY_URL: z.url(),
+  FILES_URL: z.url(),
+  WORKFLOW_URL: z.url(),
+});
 
 await runService('document', DocumentEnv, async (config, log) => {
   const engines = openServiceEngines('document', config);
@@ -14,6 +18,7 @@ await runService('document', DocumentEnv, async (config, log) => {
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     identity: httpClient(config.IDENTITY_URL),
     files: httpClient(config.FILES_URL),
+    workflow: httpClient(config.WORKFLOW_URL),
   });
   await document.start();
   return {

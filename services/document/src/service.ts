@@ -1,5 +1,5 @@
 /** Composition of the document service from its ports: used by the embedded runner and by main.ts. */
-import type { Bus } from '@docflow/bus';
+import type { Bus, Consumer } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
 import type { EventStore, Subscription } from '@docflow/eventstore';
 import {
@@ -15,8 +15,10 @@ import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';
 import { seedSampleForms } from './forms/samples';
 import { viewsApi } from './views/api';
+import { createDeputiesReadModel } from './views/deputies';
 import { createViewsProjection, type ViewsProjection } from './views/projection';
 import { createViewsReadModel } from './views/read-model';
+import { workflowFactsHandler } from './workflow-consumer';
 
 export interface DocumentServiceDeps {
   store: EventStore;
@@ -29,6 +31,7 @@ export interface DocumentServiceDeps {
   internalToken: string;
   identity: ServiceClient;
   files: ServiceClient;
+  workflow: ServiceClient;
 }
 
 export interface DocumentService {
@@ -41,7 +44,9 @@ export interface DocumentService {
 export function createDocumentService(deps: DocumentServiceDeps): DocumentService {
   const { store, bus, db, log } = deps;
   const views = createViewsReadModel(db);
+  const deputies = createDeputiesReadModel(db);
   const projection = createViewsProjection(store, db, views, log);
+  const clients = { identity: deps.identity, files: deps.files, workflow: deps.workflow };
   const app = createServiceApp({
     log,
     internalToken: deps.internalToken,
@@ -49,12 +54,10 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   });
   app.route('/', formsApi(store));
   app.route('/', viewsApi(views, projection));
-  app.route(
-    '/',
-    documentsApi({ store, identity: deps.identity, files: deps.files, internalToken: deps.internalToken }),
-  );
+  app.route('/', documentsApi({ store, ...clients, internalToken: deps.internalToken }));
 
   let relay: Subscription | undefined;
+  let consumers: Consumer[] = [];
   return {
     app,
     views: projection,
@@ -73,9 +76,21 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
         }),
         log,
       });
+      const topics = topicsOf(deps.namespace);
+      consumers = await Promise.all([
+        bus.subscribe(
+          { groupId: `${deps.namespace}.document-workflow`, topics: [topics.workflow] },
+          workflowFactsHandler(store),
+        ),
+        bus.subscribe(
+          { groupId: `${deps.namespace}.document-deputies`, topics: [topics.identity] },
+          (message) => deputies.handle(message),
+        ),
+      ]);
     },
     async stop() {
       await relay?.stop();
+      await Promise.all(consumers.map((c) => c.stop()));
       await projection.stop();
     },
   };

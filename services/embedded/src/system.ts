@@ -20,6 +20,7 @@ import {
   type RunnableService,
   serviceReadiness,
 } from '@docflow/kit';
+import { createWorkflowService } from '@docflow/workflow';
 import type { EmbeddedConfig } from './config';
 
 const READ_MODEL_WAIT_MS = 10_000;
@@ -52,7 +53,13 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     blobs: await createLocalBlobStore({ dir: join(dataDir, 'files', 'blobs') }),
     maxUploadBytes: config.DOCFLOW_MAX_UPLOAD_BYTES,
   });
-  const clients = { identity: inProcessClient(identity.app.fetch), files: inProcessClient(files.app.fetch) };
+  const identityClient = inProcessClient(identity.app.fetch);
+  const workflow = createWorkflowService({ ...engines('workflow'), identity: identityClient });
+  const clients = {
+    identity: identityClient,
+    files: inProcessClient(files.app.fetch),
+    workflow: inProcessClient(workflow.app.fetch),
+  };
   const document = createDocumentService({ ...engines('document'), ...clients });
   const documentClient = inProcessClient(document.app.fetch);
   const gateway = createGatewayService({
@@ -63,6 +70,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       identity: serviceReadiness(clients.identity),
       document: serviceReadiness(documentClient),
       files: serviceReadiness(clients.files),
+      workflow: serviceReadiness(clients.workflow),
     },
   });
 
@@ -71,6 +79,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   await files.start();
   const bootstrap = await identity.start();
   await document.start();
+  await workflow.start();
   if (!(await gateway.waitForAccount(ADMIN_ACCOUNT_ID, bootstrap.revision, READ_MODEL_WAIT_MS)))
     throw new Error('the gateway did not learn the admin account in time');
 
@@ -81,6 +90,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       // Relays first, consumers after: nothing is published to a consumer that already left.
       await identity.stop();
       await document.stop();
+      await workflow.stop();
       await files.stop();
       await gateway.stop();
       await bus.close();

@@ -3,6 +3,7 @@
  * schemas, and forwards to the owning service. The OpenAPI document is generated from the same routes.
  */
 import {
+  answerTaskRoute,
   CreateDocQuery,
   createAccountRoute,
   createDocumentRoute,
@@ -13,6 +14,7 @@ import {
   getDocumentRoute,
   getFormRoute,
   getPersonRoute,
+  manageDocumentRoute,
   PERSON_API_VERSIONS,
   patchAccountRoute,
   putFormRoute,
@@ -148,6 +150,8 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<Env> {
   app.openapi(getDocumentRoute, (c) => document(c));
   app.openapi(documentHistoryRoute, (c) => document(c));
   app.openapi(downloadFileRoute, (c) => document(c));
+  app.openapi(manageDocumentRoute, (c) => document(c, c.req.valid('json')));
+  app.openapi(answerTaskRoute, (c) => document(c, c.req.valid('json')));
   // The create body streams through unparsed (files are never held whole in memory), so only the
   // path and query are validated here; the route is registered for the OpenAPI document alone.
   app.openAPIRegistry.registerPath(createDocumentRoute);

@@ -2,7 +2,7 @@
  * The identity service's HTTP API, reached only through the gateway (internal token required).
  * Paths mirror the public ones; authorisation by role happened at the gateway.
  */
-import { AccountCreate, AccountPatch, PersonUpdate, UsrId } from '@docflow/contracts';
+import { AccountCreate, AccountPatch, PersonUpdate, ResolveRequest, UsrId } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import {
   commandMetadata,
@@ -20,6 +20,7 @@ import { type AccountState, accountAggregate, accountStream } from './account';
 import { decideChangeAccount, decideCreateAccount, decideUpdatePerson } from './businessLogic';
 import { claimEmail } from './email-claims';
 import { toAccount, toPerson } from './representation';
+import { resolveAccounts } from './resolve';
 import { hashApiKey, hashPassword, newApiKey } from './secrets';
 
 type Env = { Variables: RequestVariables & PrincipalVariables };
@@ -88,6 +89,11 @@ export function identityApi(store: EventStore): Hono<Env> {
       metadata(c),
     );
     return c.json(toAccount({ ...result.state, id }));
+  });
+
+  app.post('/internal/v1/resolve', async (c) => {
+    const { refs } = await readJson(c, ResolveRequest);
+    return c.json({ accounts: await resolveAccounts(store, refs) });
   });
 
   return app;

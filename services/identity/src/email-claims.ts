@@ -4,14 +4,13 @@
  * concurrent creations with one address conflict; a claim whose account was never written
  * (a crash between the two appends) is taken over.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { EmailClaimed } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
 import { problems } from '@docflow/kit';
 import { accountStream } from './account';
-
-const claimStream = (email: string) => `email-${createHash('sha256').update(email).digest('hex')}`;
+import { emailClaimStream as claimStream } from './resolve';
 
 export async function claimEmail(
   store: EventStore,

@@ -32,6 +32,7 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
     log,
     internalToken: deps.internalToken,
     readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
+    guarded: ['/api/*', '/internal/*'],
   });
   app.route('/', identityApi(store));
 

@@ -13,6 +13,7 @@ export {
   participantsToResolve,
   type RegisterWorkflow,
 } from './businessLogic';
+export { createWorkflowService, type WorkflowService, type WorkflowServiceDeps } from './service';
 export { inboxAssignees, openTaskFor } from './views';
 export {
   evolveWorkflow,

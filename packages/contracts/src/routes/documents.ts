@@ -1,11 +1,13 @@
 /** Document routes of the contract (v2 only), declared once for validation and the OpenAPI document. */
 import { createRoute, z } from '@hono/zod-openapi';
 import {
+  AnswerRequest,
   CreateDocQuery,
   DocForm,
   DocFormCreate,
   DocQuery,
   HistoryEntry,
+  ManageRequest,
   ViewId,
   ViewQuery,
 } from '../documents';
@@ -138,6 +140,65 @@ export const viewRoute = createRoute({
     400: problemResponses[400],
     401: problemResponses[401],
     403: problemResponses[403],
+    503: problemResponses[503],
+  },
+});
+
+export const manageDocumentRoute = createRoute({
+  method: 'post',
+  path: '/api/v2/docForm/{id}/docResponse',
+  tags: ['workflow'],
+  summary: 'Manage the workflow of a document (taskstatus 100–108, 110, 111)',
+  description:
+    'For the initiator, or holders of svcAdminDocRW (svcAdminDocRWD for 111); a service account acting ' +
+    'without svc-run-as on a document it did not author also needs svcAdminDocsRW. 422: the move is not ' +
+    'possible from the current state and nothing changed.',
+  request: {
+    params: z.object({ id: DocId }),
+    body: { required: true, content: { 'application/json': { schema: ManageRequest } } },
+  },
+  parameters: [runAsHeader],
+  responses: {
+    200: {
+      description: 'Processed: the document as it is now.',
+      content: { 'application/json': { schema: DocForm } },
+    },
+    400: problemResponses[400],
+    401: problemResponses[401],
+    403: problemResponses[403],
+    404: problemResponses[404],
+    409: problemResponses[409],
+    415: problemResponses[415],
+    422: problemResponses[422],
+    503: problemResponses[503],
+  },
+});
+
+export const answerTaskRoute = createRoute({
+  method: 'put',
+  path: '/api/v2/docForm/{id}/docResponse/{respId}',
+  tags: ['workflow'],
+  summary: 'Answer a task (taskstatus 2, 3, 4, 5, 8), optionally correcting valuesByTags and _tags',
+  description:
+    'For the assignee of the task or the assignee\u2019s enabled deputy. 422: already answered, the stage moved ' +
+    'on, or the workflow is suspended, cancelled or blocked; nothing changed.',
+  request: {
+    params: z.object({ id: DocId, respId: Hex24Id }),
+    body: { required: true, content: { 'application/json': { schema: AnswerRequest } } },
+  },
+  parameters: [runAsHeader],
+  responses: {
+    200: {
+      description: 'Processed: the document as it is now.',
+      content: { 'application/json': { schema: DocForm } },
+    },
+    400: problemResponses[400],
+    401: problemResponses[401],
+    403: problemResponses[403],
+    404: problemResponses[404],
+    409: problemResponses[409],
+    415: problemResponses[415],
+    422: problemResponses[422],
     503: problemResponses[503],
   },
 });

@@ -4,6 +4,8 @@
  */
 import { STATE_CODES, STATUS_CODES, type ViewId, type ViewQuery } from '@docflow/contracts';
 import type { LocalDb, Principal } from '@docflow/kit';
+import { inboxAssignees, isDeleted } from '@docflow/workflow';
+import { participantsOf } from '../access';
 import type { DocState } from '../docForm';
 
 const SCHEMA = `
@@ -16,9 +18,17 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS view_doc_tags (tag TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (tag, id)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS view_open_tasks (
     user_id TEXT NOT NULL, doc_id TEXT NOT NULL, PRIMARY KEY (user_id, doc_id)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS view_doc_readers (
+    user_id TEXT NOT NULL, doc_id TEXT NOT NULL, PRIMARY KEY (user_id, doc_id)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS view_deputies (
+    user_id TEXT PRIMARY KEY, deputy_id TEXT NOT NULL, enabled INTEGER NOT NULL);
 `;
 
-const TABLES = ['view_docs', 'view_doc_tags', 'view_open_tasks'];
+/** The rows a rebuild drops (deputies come from the identity service, not from document events). */
+const TABLES = ['view_docs', 'view_doc_tags', 'view_open_tasks', 'view_doc_readers'];
+
+/** The caller, and every user whose enabled deputy the caller is. */
+const ACTING_FOR = `(SELECT ? UNION SELECT user_id FROM view_deputies WHERE deputy_id = ? AND enabled = 1)`;
 
 export interface ViewPage {
   total: number;
@@ -44,6 +54,11 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
   );
   const dropTags = db.prepare('DELETE FROM view_doc_tags WHERE id = ?');
   const addTag = db.prepare('INSERT OR IGNORE INTO view_doc_tags (tag, id) VALUES (?, ?)');
+  const dropTasks = db.prepare('DELETE FROM view_open_tasks WHERE doc_id = ?');
+  const addTask = db.prepare('INSERT OR IGNORE INTO view_open_tasks (user_id, doc_id) VALUES (?, ?)');
+  const dropReaders = db.prepare('DELETE FROM view_doc_readers WHERE doc_id = ?');
+  const addReader = db.prepare('INSERT OR IGNORE INTO view_doc_readers (user_id, doc_id) VALUES (?, ?)');
+  const dropDoc = db.prepare('DELETE FROM view_docs WHERE id = ?');
 
   return {
     get(id) {
@@ -51,6 +66,14 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
       return doc ? (JSON.parse(doc) as DocState) : undefined;
     },
     put(doc) {
+      dropTags.run(doc.id);
+      dropTasks.run(doc.id);
+      dropReaders.run(doc.id);
+      // A deleted document leaves every view (its events stay).
+      if (isDeleted(doc.workflow)) {
+        dropDoc.run(doc.id);
+        return;
+      }
       upsert.run({
         id: doc.id,
         form: doc.form,
@@ -62,8 +85,9 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
         created: doc.created,
         doc: JSON.stringify(doc),
       });
-      dropTags.run(doc.id);
       for (const tag of doc.tags) addTag.run(tag, doc.id);
+      for (const user of inboxAssignees(doc.workflow)) addTask.run(user, doc.id);
+      for (const user of new Set([doc.author, ...participantsOf(doc)])) addReader.run(user, doc.id);
     },
     query(view, query, principal) {
       const where: string[] = [];
@@ -72,11 +96,11 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
         where.push('author = ?');
         params.push(principal.subject);
       } else if (view === 'inbox') {
-        where.push('id IN (SELECT doc_id FROM view_open_tasks WHERE user_id = ?)');
-        params.push(principal.subject);
+        where.push(`id IN (SELECT doc_id FROM view_open_tasks WHERE user_id IN ${ACTING_FOR})`);
+        params.push(principal.subject, principal.subject);
       } else if (!principal.roles.includes('svcAdminDocsRW')) {
-        where.push('author = ?');
-        params.push(principal.subject);
+        where.push(`id IN (SELECT doc_id FROM view_doc_readers WHERE user_id IN ${ACTING_FOR})`);
+        params.push(principal.subject, principal.subject);
       }
       for (const column of ['state', 'step', 'iteration', 'status'] as const) {
         if (query[column] !== undefined) {

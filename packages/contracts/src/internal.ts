@@ -1,0 +1,38 @@
+/** Bodies of the services' internal APIs (reached only with the internal token). */
+import { z } from '@hono/zod-openapi';
+import { WorkflowConfig } from './forms';
+import { Hex24Id, UsrId } from './ids';
+
+/** identity: `POST /internal/v1/resolve` — accounts by `usr-` id or e-mail. */
+export const ResolveRequest = z.strictObject({ refs: z.array(z.string().min(3).max(254)).max(500) });
+export const ResolvedAccount = z.object({
+  id: UsrId,
+  kind: z.enum(['person', 'service']),
+  active: z.boolean(),
+  deputy: z.object({ id: UsrId, enabled: z.boolean() }).nullable(),
+});
+export type ResolvedAccount = z.infer<typeof ResolvedAccount>;
+/** Only the refs that name an account appear. */
+export const ResolveResponse = z.object({ accounts: z.record(z.string(), ResolvedAccount) });
+
+/** workflow: `POST /internal/v1/workflows/{docId}/commands` — one command, with the document's registration. */
+export const WorkflowCommandRequest = z.strictObject({
+  registration: z.object({ form: z.string(), author: UsrId, workflow: WorkflowConfig }),
+  command: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('create'), taskstatus: z.number().int() }),
+    z.object({ kind: z.literal('manage'), taskstatus: z.number().int() }),
+    z.object({
+      kind: z.literal('answer'),
+      taskstatus: z.number().int(),
+      respId: Hex24Id,
+      content: z.string().max(100_000),
+    }),
+  ]),
+});
+export type WorkflowCommandRequest = z.infer<typeof WorkflowCommandRequest>;
+
+/** The events the command appended to `workflow-<docId>`, with their ids (for deduplication). */
+export const WorkflowCommandResponse = z.object({
+  events: z.array(z.object({ id: z.uuid(), type: z.string(), data: z.record(z.string(), z.unknown()) })),
+});
+export type WorkflowCommandResponse = z.infer<typeof WorkflowCommandResponse>;

@@ -1,0 +1,126 @@
+/**
+ * How the document service runs a workflow command: the workflow service decides and appends to its
+ * own stream; the facts it returns are recorded in the document's stream at once (so the answer and
+ * a GET right after it show them), and again, idempotently, when they arrive from the bus.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type DocResponse,
+  docFormStream,
+  type ResolvedAccount,
+  ResolveResponse,
+  STATE_CODES,
+  type WorkflowCommandRequest,
+  WorkflowCommandResponse,
+} from '@docflow/contracts';
+import type { EventMetadata, EventStore } from '@docflow/eventstore';
+import { WrongExpectedRevision } from '@docflow/eventstore';
+import {
+  callService,
+  loadAggregate,
+  type Principal,
+  problemFromResponse,
+  type ServiceClient,
+} from '@docflow/kit';
+import type { DeputiesOf, Task } from '@docflow/workflow';
+import { type DocState, docAggregate } from './docForm';
+
+export interface WorkflowFact {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/** Appends the facts the document's stream does not hold yet as one WorkflowChanged; returns the state. */
+export async function recordWorkflowFacts(
+  store: EventStore,
+  docId: string,
+  facts: WorkflowFact[],
+  metadata: EventMetadata,
+): Promise<DocState> {
+  const stream = docFormStream(docId);
+  for (let attempt = 1; ; attempt++) {
+    const { state, revision } = await loadAggregate(store, stream, docAggregate);
+    const recorded = new Set(state.workflowSourceIds);
+    const fresh = facts.filter((f) => !recorded.has(f.id));
+    if (!state.exists || fresh.length === 0) return state;
+    const event = {
+      type: 'WorkflowChanged' as const,
+      data: { sourceIds: fresh.map((f) => f.id), events: fresh.map(({ type, data }) => ({ type, data })) },
+    };
+    try {
+      await store.append(stream, [{ id: randomUUID(), version: 1, metadata, ...event }], revision);
+      return docAggregate.evolve(state, event, { revision: revision + 1, metadata });
+    } catch (err) {
+      if (!(err instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw err;
+    }
+  }
+}
+
+export interface WorkflowCalls {
+  workflow: ServiceClient;
+  identity: ServiceClient;
+  internalToken: string;
+}
+
+interface CallContext {
+  principal: Principal;
+  ids: { requestId: string; correlationId: string };
+}
+
+/** Sends one command to the workflow service; its problems (400/403/404/422) become ours. */
+export async function runWorkflowCommand(
+  calls: WorkflowCalls,
+  ctx: CallContext,
+  doc: DocState,
+  command: WorkflowCommandRequest['command'],
+): Promise<WorkflowFact[]> {
+  const body: WorkflowCommandRequest = {
+    registration: { form: doc.form, author: doc.author, workflow: doc.workflowConfig ?? {} },
+    command,
+  };
+  const res = await callService(calls.workflow, {
+    method: 'POST',
+    path: `/internal/v1/workflows/${doc.id}/commands`,
+    body,
+    internalToken: calls.internalToken,
+    ...ctx,
+  });
+  if (!res.ok) throw await problemFromResponse(res);
+  return WorkflowCommandResponse.parse(await res.json()).events;
+}
+
+/** The deputies of `users`, as the identity service has them now. */
+export async function deputiesOf(
+  calls: WorkflowCalls,
+  ctx: CallContext,
+  users: string[],
+): Promise<DeputiesOf> {
+  if (users.length === 0) return {};
+  const res = await callService(calls.identity, {
+    method: 'POST',
+    path: '/internal/v1/resolve',
+    body: { refs: users },
+    internalToken: calls.internalToken,
+    ...ctx,
+  });
+  if (!res.ok) throw await problemFromResponse(res);
+  const accounts: Record<string, ResolvedAccount> = ResolveResponse.parse(await res.json()).accounts;
+  return Object.fromEntries(users.map((u) => [u, accounts[u]?.deputy ?? undefined]));
+}
+
+export function toDocResponse(task: Task, doc: DocState): DocResponse {
+  return {
+    respId: task.respId,
+    state: STATE_CODES[task.phase],
+    step: task.step,
+    iteration: task.iteration,
+    assignee: task.assignee,
+    taskstatus: task.taskstatus,
+    content: task.content,
+    datecreated: task.openedAt,
+    datedue: doc.workflow.dueDate,
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * The workflow service's internal API: the document service sends each workflow command of a
+ * document, with the document's registration, and gets back the events it appended.
+ */
+import {
+  HEX24_PATTERN,
+  type ResolvedAccount,
+  ResolveResponse,
+  WorkflowCommandRequest,
+  workflowStream,
+} from '@docflow/contracts';
+import type { EventStore } from '@docflow/eventstore';
+import {
+  callService,
+  commandMetadata,
+  executeCommand,
+  loadAggregate,
+  newHexId,
+  type PrincipalVariables,
+  problemFromResponse,
+  problems,
+  type RequestVariables,
+  readJson,
+  type ServiceClient,
+} from '@docflow/kit';
+import { type Context, Hono } from 'hono';
+import type { DeputiesOf } from './access';
+import {
+  type DecisionInputs,
+  decideAnswer,
+  decideCreateAction,
+  decideManage,
+  decideRegister,
+  type ParticipantIds,
+  participantsToResolve,
+} from './businessLogic';
+import { foldWorkflow, workflowAggregate } from './workflow';
+
+type Env = { Variables: RequestVariables & PrincipalVariables };
+
+export interface WorkflowApiDeps {
+  store: EventStore;
+  identity: ServiceClient;
+  internalToken: string;
+}
+
+export function workflowApi(deps: WorkflowApiDeps): Hono<Env> {
+  const { store } = deps;
+  const app = new Hono<Env>();
+
+  async function resolve(c: Context<Env>, refs: string[]): Promise<Record<string, ResolvedAccount>> {
+    if (refs.length === 0) return {};
+    const res = await callService(deps.identity, {
+      method: 'POST',
+      path: '/internal/v1/resolve',
+      body: { refs },
+      internalToken: deps.internalToken,
+      principal: c.var.principal,
+      ids: c.var,
+    });
+    if (!res.ok) throw await problemFromResponse(res);
+    return ResolveResponse.parse(await res.json()).accounts;
+  }
+
+  app.post('/internal/v1/workflows/:docId/commands', async (c) => {
+    const docId = c.req.param('docId');
+    if (!HEX24_PATTERN.test(docId)) throw problems.badRequest('docId must be 24 hex characters');
+    const { registration, command } = await readJson(c, WorkflowCommandRequest);
+    const stream = workflowStream(docId);
+    const now = new Date();
+    const at = now.toISOString();
+
+    // Everything a decision needs from outside is looked up first, so the decision stays pure.
+    const accounts = await resolve(c, participantsToResolve(registration.workflow));
+    const participants: ParticipantIds = Object.fromEntries(
+      Object.entries(accounts)
+        .filter(([, a]) => a.kind === 'person' && a.active)
+        .map(([ref, a]) => [ref, a.id]),
+    );
+    let deputiesOf: DeputiesOf = {};
+    if (command.kind === 'answer') {
+      const { state } = await loadAggregate(store, stream, workflowAggregate);
+      const assignee = state.tasks[command.respId]?.assignee;
+      if (assignee)
+        deputiesOf = { [assignee]: (await resolve(c, [assignee]))[assignee]?.deputy ?? undefined };
+    }
+    const inputs: DecisionInputs = { at, newId: () => newHexId(), participants };
+    const principal = c.var.principal;
+
+    const result = await executeCommand(
+      store,
+      stream,
+      workflowAggregate,
+      (state) => {
+        const registered = decideRegister({ docId, ...registration, at }, state);
+        const current = foldWorkflow(registered, state);
+        const decided =
+          command.kind === 'create'
+            ? decideCreateAction({ ...inputs, taskstatus: command.taskstatus }, current)
+            : command.kind === 'manage'
+              ? decideManage(
+                  {
+                    ...inputs,
+                    taskstatus: command.taskstatus,
+                    principal: {
+                      subject: principal.subject,
+                      roles: principal.roles,
+                      isServiceAccount: !principal.runAs,
+                    },
+                  },
+                  current,
+                )
+              : decideAnswer({ ...inputs, ...command, caller: principal.subject, deputiesOf }, current);
+        return decided.length ? [...registered, ...decided] : [];
+      },
+      commandMetadata(principal, c.var, now),
+    );
+    return c.json({
+      events: result.events.map((e, i) => ({ id: result.ids[i]!, type: e.type, data: e.data })),
+    });
+  });
+
+  return app;
+}
