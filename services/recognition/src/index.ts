@@ -1,0 +1,56 @@
+/** The recognition core: OCR pool, PDF pages, classification and extraction of one attachment. */
+export {
+  type ClassifiedPart,
+  type ClassifyOptions,
+  classifyPage,
+  classifyPages,
+  DEFAULT_MIN_SCORE,
+  type FormScore,
+  type PageText,
+  type RecoFormDef,
+  scorePage,
+} from './classify';
+export { extractValues } from './extract';
+export { declaredFileKind, type FileKind, sniffFileKind } from './file-kind';
+export { encodeGreyPng, rgbaToGrey } from './grey-png';
+export {
+  DEFAULT_LANGUAGES,
+  INSTALLED_LANGUAGES,
+  langPathFor,
+  type OcrLanguage,
+  resolveIdpLangs,
+} from './languages';
+export {
+  createOcrPool,
+  OcrImageError,
+  OcrOverloadedError,
+  type OcrPool,
+  type OcrPoolOptions,
+  type OcrPoolStats,
+  type OcrResult,
+  OcrUnavailableError,
+} from './ocr-pool';
+export { hasTextLayer, OCR_DPI, openPdf, type PdfFile, type PdfOptions, PdfUnreadableError } from './pdf';
+export {
+  type Attachment,
+  type RecoFailure,
+  type RecoFailureReason,
+  type RecognizeFileOptions,
+  type RecognizeFileResult,
+  type RecoPart,
+  type RecoSuccess,
+  recoFailureProblem,
+  recognizeFile,
+} from './recognize-file';
+/** Page generators for tests and benchmarks (no binary fixtures are committed). */
+export {
+  drawPage,
+  drawPageEncoded,
+  drawPagePng,
+  type FixtureLine,
+  type GreyPage,
+  greyTiff,
+  imagePdf,
+  textPdf,
+} from './testing/fixtures';
+export { TimeoutError } from './timeout';

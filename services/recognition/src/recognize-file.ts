@@ -1,0 +1,273 @@
+/**
+ * One attachment → its recognised parts (DESIGN.md, "Recognition"): OCR of images and of PDF pages
+ * without a text layer (all pages when `idpFrpr`), classification, extraction. A file that cannot be
+ * read, or OCR that cannot run, is a returned failure, never a throw.
+ */
+import type { FormDefinition, ValuesByTags } from '@docflow/contracts';
+import { ProblemError, problems } from '@docflow/kit';
+import { type ClassifyOptions, classifyPages, type PageText } from './classify';
+import { extractValues } from './extract';
+import { declaredFileKind, sniffFileKind } from './file-kind';
+import { resolveIdpLangs } from './languages';
+import { OcrImageError, OcrOverloadedError, type OcrPool, OcrUnavailableError } from './ocr-pool';
+import { hasTextLayer, openPdf, PdfUnreadableError } from './pdf';
+import { TimeoutError } from './timeout';
+
+const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+const DEFAULT_MAX_PAGES = 200;
+/** The text of a text-layer page is exact: it counts as fully confident. */
+const TEXT_LAYER_CONFIDENCE = 100;
+
+export interface Attachment {
+  /** The file's bytes, or a stream of them (a Node Readable is one), read up to `maxBytes`. */
+  data: Uint8Array | AsyncIterable<Uint8Array>;
+  contentType?: string;
+  fileName?: string;
+}
+
+export interface RecognizeFileOptions extends ClassifyOptions {
+  /** OCR languages joined by `+`; default `eng`. Each must be installed and loaded in the pool. */
+  idpLangs?: string;
+  /** Force OCR of every PDF page, ignoring the text layer. */
+  idpFrpr?: boolean;
+  /** Default 100 MiB. */
+  maxBytes?: number;
+  /** Pages of one PDF, default 200. */
+  maxPages?: number;
+  /** Bound on opening a PDF and on each page's text or rendering; default 30 s. */
+  pdfTimeoutMs?: number;
+}
+
+/** One recognised part of a file, shaped as the contract's RecoData without its ids and `validated`. */
+export interface RecoPart {
+  recoForm: { form: null; id: string; name: string };
+  pageIdxStart: number;
+  pageIdxEnd: number;
+  /** `recoFormConfidence`, percent. */
+  confidence: number;
+  valuesByTags: ValuesByTags;
+}
+
+export type RecoFailureReason =
+  | 'unsupported-language'
+  | 'unsupported-type'
+  | 'too-large'
+  | 'unreadable'
+  | 'timeout'
+  | 'overloaded'
+  | 'unavailable'
+  | 'internal';
+
+export interface RecoFailure {
+  ok: false;
+  reason: RecoFailureReason;
+  detail: string;
+}
+
+export interface RecoSuccess {
+  ok: true;
+  parts: RecoPart[];
+  pageCount: number;
+  /** Pages that went through OCR (the others used their text layer). */
+  ocrPageCount: number;
+}
+
+export type RecognizeFileResult = RecoSuccess | RecoFailure;
+
+/** A file's failure in a stage: carried to the one place that turns it into a RecoFailure. */
+class Failure extends Error {
+  constructor(
+    readonly reason: RecoFailureReason,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/**
+ * Recognises one attachment against the recognition forms of `form`. A form without recognition forms
+ * gives no parts and reads nothing.
+ *
+ * @example
+ * const result = await recognizeFile({ data: bytes, contentType: 'application/pdf' }, form, pool, { idpLangs: 'eng' });
+ * if (!result.ok) throw recoFailureProblem(result);
+ */
+export async function recognizeFile(
+  file: Attachment,
+  form: FormDefinition,
+  pool: OcrPool,
+  options: RecognizeFileOptions = {},
+): Promise<RecognizeFileResult> {
+  try {
+    checkLanguages(options.idpLangs, pool);
+    const recoForms = form.recognition?.forms ?? [];
+    if (recoForms.length === 0) return { ok: true, parts: [], pageCount: 0, ocrPageCount: 0 };
+    const bytes = await readAll(file.data, options.maxBytes ?? DEFAULT_MAX_BYTES);
+    const pages = await pageTexts(bytes, file, pool, options);
+    const parts = classifyPages(pages, recoForms, options).map((part): RecoPart => {
+      const recoForm = recoForms.find((f) => f.id === part.recoFormId)!;
+      const text = pages
+        .slice(part.pageIdxStart, part.pageIdxEnd + 1)
+        .map((p) => p.text)
+        .join('\n');
+      return {
+        recoForm: { form: null, id: recoForm.id, name: recoForm.name },
+        pageIdxStart: part.pageIdxStart,
+        pageIdxEnd: part.pageIdxEnd,
+        confidence: part.confidence,
+        valuesByTags: extractValues(recoForm, text, form.tags),
+      };
+    });
+    return { ok: true, parts, pageCount: pages.length, ocrPageCount: pages.filter((p) => p.ocr).length };
+  } catch (err) {
+    return toFailure(err);
+  }
+}
+
+/** The problem an HTTP caller answers for a failure. */
+export function recoFailureProblem(failure: RecoFailure): ProblemError {
+  switch (failure.reason) {
+    case 'unsupported-language':
+      return problems.badRequest(failure.detail, [{ pointer: 'query.idpLangs', message: failure.detail }]);
+    case 'unsupported-type':
+      return problems.unsupportedMediaType(failure.detail);
+    case 'too-large':
+      return problems.tooLarge(failure.detail);
+    case 'unreadable':
+    case 'timeout':
+      return problems.unprocessable(failure.detail);
+    case 'overloaded':
+    case 'unavailable':
+      return problems.unavailable(failure.detail);
+    case 'internal':
+      // The detail may name internals: it is for the log, not for the answer.
+      return new ProblemError(500, 'internal', 'Internal server error', 'the error was logged');
+  }
+}
+
+function checkLanguages(idpLangs: string | undefined, pool: OcrPool): void {
+  const wanted = resolveIdpLangs(idpLangs);
+  const missing = wanted.filter((l) => !pool.languages.includes(l));
+  if (missing.length > 0)
+    throw new Failure(
+      'unsupported-language',
+      `OCR language(s) not loaded: ${missing.join(', ')}; loaded: ${pool.languages.join(', ')}`,
+    );
+}
+
+async function readAll(data: Attachment['data'], maxBytes: number): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) {
+    if (data.byteLength > maxBytes) throw tooLarge(maxBytes);
+    return data;
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of data) {
+      total += chunk.byteLength;
+      // Leaving the loop closes the stream: nothing more is read.
+      if (total > maxBytes) throw tooLarge(maxBytes);
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    if (err instanceof Failure) throw err;
+    throw new Failure('unavailable', `the file could not be read: ${message(err)}`);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+type RecoPage = PageText & { ocr: boolean };
+
+async function pageTexts(
+  bytes: Uint8Array,
+  file: Attachment,
+  pool: OcrPool,
+  options: RecognizeFileOptions,
+): Promise<RecoPage[]> {
+  const kind = sniffFileKind(bytes);
+  if (!kind) {
+    const claimed = declaredFileKind(file.contentType, file.fileName);
+    if (claimed) throw new Failure('unreadable', `the file is not a readable ${claimed.toUpperCase()}`);
+    throw new Failure(
+      'unsupported-type',
+      `recognition reads PDF, PNG, JPEG and TIFF; ${file.contentType ?? 'this file'} is none of them`,
+    );
+  }
+  if (kind !== 'pdf') {
+    // The bytes go to tesseract as they are: it decodes them inside its worker thread, where a corrupt
+    // image is a rejected job. Decoding with @napi-rs/canvas here (to hand tesseract faster grey pixels)
+    // was measured to crash the whole process on a corrupt PNG (SIGSEGV). A TIFF gives its first page.
+    const result = await pool.recognize(bytes);
+    return [{ text: result.text, confidence: result.confidence, ocr: true }];
+  }
+  return pdfPageTexts(bytes, pool, options);
+}
+
+/** Text layer where there is one; other pages are rendered one by one while the pool OCRs earlier ones. */
+async function pdfPageTexts(
+  bytes: Uint8Array,
+  pool: OcrPool,
+  options: RecognizeFileOptions,
+): Promise<RecoPage[]> {
+  const pdf = await openPdf(bytes, { timeoutMs: options.pdfTimeoutMs });
+  try {
+    const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    if (pdf.pageCount > maxPages)
+      throw new Failure(
+        'too-large',
+        `the PDF has ${pdf.pageCount} pages; at most ${maxPages} are recognised`,
+      );
+    const pages: RecoPage[] = [];
+    // One file keeps at most as many pages in OCR as the pool has workers, so it never fills the queue alone.
+    const window = Math.max(1, pool.stats().size);
+    const inFlight = new Set<Promise<void>>();
+    let ocrError: unknown;
+    for (let idx = 0; idx < pdf.pageCount && ocrError === undefined; idx++) {
+      if (!options.idpFrpr) {
+        const text = await pdf.pageText(idx);
+        if (hasTextLayer(text)) {
+          pages[idx] = { text, confidence: TEXT_LAYER_CONFIDENCE, ocr: false };
+          continue;
+        }
+      }
+      const png = await pdf.renderPage(idx);
+      const job: Promise<void> = pool.recognize(png).then(
+        (r) => {
+          pages[idx] = { text: r.text, confidence: r.confidence, ocr: true };
+        },
+        (err: unknown) => {
+          ocrError ??= err;
+        },
+      );
+      inFlight.add(job);
+      void job.finally(() => inFlight.delete(job));
+      if (inFlight.size >= window) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+    if (ocrError !== undefined) throw ocrError;
+    return pages;
+  } finally {
+    await pdf.close();
+  }
+}
+
+function toFailure(err: unknown): RecoFailure {
+  const fail = (reason: RecoFailureReason, detail: string): RecoFailure => ({ ok: false, reason, detail });
+  if (err instanceof Failure) return fail(err.reason, err.message);
+  if (err instanceof ProblemError && err.status === 400)
+    return fail('unsupported-language', err.detail ?? err.title);
+  if (err instanceof PdfUnreadableError || err instanceof OcrImageError)
+    return fail('unreadable', err.message);
+  if (err instanceof TimeoutError) return fail('timeout', err.message);
+  if (err instanceof OcrOverloadedError) return fail('overloaded', err.message);
+  if (err instanceof OcrUnavailableError) return fail('unavailable', err.message);
+  return fail('internal', `recognition failed: ${message(err)}`);
+}
+
+function tooLarge(maxBytes: number): Failure {
+  return new Failure('too-large', `the file is larger than ${maxBytes} bytes`);
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
