@@ -130,12 +130,16 @@ export async function createOcrPool(options: OcrPoolOptions = {}): Promise<OcrPo
       slot.worker = worker;
       slot.state = 'ready';
       // tesseract.js does not listen to its thread's 'error' event; unheard, a crash inside the
-      // thread would become an uncaught 'error' event in this process.
-      threadOf(worker)?.on('error', (err) => {
+      // thread would become an uncaught 'error' event in this process. A thread that ends by itself
+      // would leave its page waiting for the page timeout.
+      const lost = (why: string) => {
         const abort = slot.abort;
         replace(slot, worker);
-        abort?.(new OcrUnavailableError(`the OCR worker crashed: ${err.message}`));
-      });
+        abort?.(new OcrUnavailableError(`the OCR worker ${why}`));
+      };
+      threadOf(worker)
+        ?.on('error', (err) => lost(`crashed: ${err.message}`))
+        .on('exit', (code) => lost(`exited with code ${code}`));
     } catch (err) {
       // Not retried: a worker that cannot start once (missing data, no memory) will not start on demand.
       slot.state = 'failed';
