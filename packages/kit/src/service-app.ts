@@ -2,11 +2,15 @@
  * The skeleton every service app shares: problem+json errors, request ids and logs, `/healthz` and
  * `/readyz`, and the internal-token guard in front of its API paths.
  */
+import type { Bus } from '@docflow/bus';
+import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import { Hono } from 'hono';
 import { healthRoutes, type ReadinessCheck } from './health';
+import { checkpointStore, type LocalDb } from './local-db';
 import type { Logger } from './logger';
 import { trustGatewayPrincipal } from './principal';
 import { handleError, handleNotFound } from './problem';
+import { startRelay } from './relay';
 import { requestContext } from './request-context';
 
 export interface ServiceAppOptions {
@@ -28,4 +32,41 @@ export function createServiceApp(options: ServiceAppOptions): Hono {
   for (const path of options.guarded ?? ['/api/*'])
     app.use(path, trustGatewayPrincipal(options.internalToken));
   return app;
+}
+
+/** What every service is built from: its own engines, its log, and where it belongs. */
+export interface ServiceBaseDeps {
+  store: EventStore;
+  bus: Bus;
+  /** Local database: relay checkpoint, handled message ids, read models. */
+  db: LocalDb;
+  log: Logger;
+  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
+  namespace: string;
+  internalToken: string;
+}
+
+export interface OwnStreamsRelay {
+  /** Stream prefixes of the service's own events. */
+  prefixes: string[];
+  topic: string;
+  /** Events that must not leave the service (default: none). */
+  keepPrivate?: (event: RecordedEvent) => boolean;
+}
+
+/**
+ * Publishes the service's own events to its topic, keyed by the id after the stream prefix
+ * (`docForm-<id>` → `<id>`), from a checkpoint named after the service.
+ */
+export function relayOwnStreams(service: string, deps: ServiceBaseDeps, relay: OwnStreamsRelay): Subscription {
+  return startRelay({
+    name: `${service}-relay`,
+    store: deps.store,
+    bus: deps.bus,
+    checkpoints: checkpointStore(deps.db),
+    streamPrefixes: relay.prefixes,
+    route: (e) =>
+      relay.keepPrivate?.(e) ? undefined : { topic: relay.topic, key: e.streamId.slice(e.streamId.indexOf('-') + 1) },
+    log: deps.log,
+  });
 }

@@ -1,15 +1,8 @@
 /** Composition of the document service from its ports: used by the embedded runner and by main.ts. */
-import type { Bus, Consumer } from '@docflow/bus';
+import type { Consumer } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
-import type { EventStore, Subscription } from '@docflow/eventstore';
-import {
-  checkpointStore,
-  createServiceApp,
-  type LocalDb,
-  type Logger,
-  type ServiceClient,
-  startRelay,
-} from '@docflow/kit';
+import type { Subscription } from '@docflow/eventstore';
+import { createServiceApp, relayOwnStreams, type ServiceBaseDeps, type ServiceClient } from '@docflow/kit';
 import type { Hono } from 'hono';
 import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';
@@ -20,15 +13,7 @@ import { createViewsProjection, type ViewsProjection } from './views/projection'
 import { createViewsReadModel } from './views/read-model';
 import { workflowFactsHandler } from './workflow-consumer';
 
-export interface DocumentServiceDeps {
-  store: EventStore;
-  bus: Bus;
-  /** Local database: relay checkpoint and the view read model. */
-  db: LocalDb;
-  log: Logger;
-  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
-  namespace: string;
-  internalToken: string;
+export interface DocumentServiceDeps extends ServiceBaseDeps {
   identity: ServiceClient;
   files: ServiceClient;
   workflow: ServiceClient;
@@ -64,17 +49,9 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
     async start() {
       await seedSampleForms(store);
       projection.start();
-      relay = startRelay({
-        name: 'document-relay',
-        store,
-        bus,
-        checkpoints: checkpointStore(db),
-        streamPrefixes: ['docForm-', 'form-'],
-        route: (e) => ({
-          topic: topicsOf(deps.namespace).document,
-          key: e.streamId.slice(e.streamId.indexOf('-') + 1),
-        }),
-        log,
+      relay = relayOwnStreams('document', deps, {
+        prefixes: ['docForm-', 'form-'],
+        topic: topicsOf(deps.namespace).document,
       });
       const topics = topicsOf(deps.namespace);
       consumers = await Promise.all([

@@ -1,9 +1,9 @@
 /** Composition of the files service from its ports: used by the embedded runner and by main.ts. */
 import type { BlobStore } from '@docflow/blobstore';
-import type { Bus, Consumer } from '@docflow/bus';
+import type { Consumer } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
-import type { EventStore, Subscription } from '@docflow/eventstore';
-import { checkpointStore, createServiceApp, type LocalDb, type Logger, startRelay } from '@docflow/kit';
+import type { Subscription } from '@docflow/eventstore';
+import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit';
 import type { Hono } from 'hono';
 import { filesApi } from './api';
 import { createAttachmentIndex } from './attachment-index';
@@ -11,16 +11,8 @@ import { documentEventsHandler } from './document-consumer';
 
 const FILE_STREAM_PREFIX = 'file-';
 
-export interface FilesServiceDeps {
-  store: EventStore;
+export interface FilesServiceDeps extends ServiceBaseDeps {
   blobs: BlobStore;
-  bus: Bus;
-  /** Local database for the relay checkpoint, handled message ids and the attachment index. */
-  db: LocalDb;
-  log: Logger;
-  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
-  namespace: string;
-  internalToken: string;
   /** Largest accepted upload in bytes; a larger one is refused with 413 and stores nothing. */
   maxUploadBytes: number;
 }
@@ -49,15 +41,7 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   return {
     app,
     async start() {
-      relay = startRelay({
-        name: 'files-relay',
-        store,
-        bus,
-        checkpoints: checkpointStore(db),
-        streamPrefixes: [FILE_STREAM_PREFIX],
-        route: (e) => ({ topic: topics.files, key: e.streamId.slice(FILE_STREAM_PREFIX.length) }),
-        log,
-      });
+      relay = relayOwnStreams('files', deps, { prefixes: [FILE_STREAM_PREFIX], topic: topics.files });
       consumer = await bus.subscribe(
         { groupId: `${deps.namespace}.files`, topics: [topics.document], fromBeginning: true },
         documentEventsHandler(db, index),

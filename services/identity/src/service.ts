@@ -1,21 +1,11 @@
-/** Composition of the identity service from its ports: used by the embedded runner and by main.ts. */
-import type { Bus } from '@docflow/bus';
 import { PRIVATE_IDENTITY_EVENTS, topicsOf } from '@docflow/contracts';
-import type { EventStore, Subscription } from '@docflow/eventstore';
-import { checkpointStore, createServiceApp, type LocalDb, type Logger, startRelay } from '@docflow/kit';
+import type { Subscription } from '@docflow/eventstore';
+import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit';
 import type { Hono } from 'hono';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
 
-export interface IdentityServiceDeps {
-  store: EventStore;
-  bus: Bus;
-  /** Local database for the relay checkpoint. */
-  db: LocalDb;
-  log: Logger;
-  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
-  namespace: string;
-  internalToken: string;
+export interface IdentityServiceDeps extends ServiceBaseDeps {
   adminKey?: string;
 }
 
@@ -27,7 +17,7 @@ export interface IdentityService {
 }
 
 export function createIdentityService(deps: IdentityServiceDeps): IdentityService {
-  const { store, bus, db, log } = deps;
+  const { store, bus, log } = deps;
   const app = createServiceApp({
     log,
     internalToken: deps.internalToken,
@@ -41,17 +31,10 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
     app,
     async start() {
       const bootstrap = await bootstrapAdmin(store, deps.adminKey);
-      relay = startRelay({
-        name: 'identity-relay',
-        store,
-        bus,
-        checkpoints: checkpointStore(db),
-        streamPrefixes: ['account-'],
-        route: (e) =>
-          PRIVATE_IDENTITY_EVENTS.has(e.type)
-            ? undefined
-            : { topic: topicsOf(deps.namespace).identity, key: e.streamId.slice('account-'.length) },
-        log,
+      relay = relayOwnStreams('identity', deps, {
+        prefixes: ['account-'],
+        topic: topicsOf(deps.namespace).identity,
+        keepPrivate: (e) => PRIVATE_IDENTITY_EVENTS.has(e.type),
       });
       return bootstrap;
     },

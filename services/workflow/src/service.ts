@@ -1,27 +1,10 @@
-/** Composition of the workflow service from its ports: used by the embedded runner and by main.ts. */
-import type { Bus } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
-import type { EventStore, Subscription } from '@docflow/eventstore';
-import {
-  checkpointStore,
-  createServiceApp,
-  type LocalDb,
-  type Logger,
-  type ServiceClient,
-  startRelay,
-} from '@docflow/kit';
+import type { Subscription } from '@docflow/eventstore';
+import { createServiceApp, relayOwnStreams, type ServiceBaseDeps, type ServiceClient } from '@docflow/kit';
 import type { Hono } from 'hono';
 import { workflowApi } from './api';
 
-export interface WorkflowServiceDeps {
-  store: EventStore;
-  bus: Bus;
-  /** Local database for the relay checkpoint. */
-  db: LocalDb;
-  log: Logger;
-  /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
-  namespace: string;
-  internalToken: string;
+export interface WorkflowServiceDeps extends ServiceBaseDeps {
   identity: ServiceClient;
 }
 
@@ -32,7 +15,7 @@ export interface WorkflowService {
 }
 
 export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowService {
-  const { store, bus, db, log } = deps;
+  const { store, bus, log } = deps;
   const app = createServiceApp({
     log,
     internalToken: deps.internalToken,
@@ -44,17 +27,9 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   return {
     app,
     async start() {
-      relay = startRelay({
-        name: 'workflow-relay',
-        store,
-        bus,
-        checkpoints: checkpointStore(db),
-        streamPrefixes: ['workflow-'],
-        route: (e) => ({
-          topic: topicsOf(deps.namespace).workflow,
-          key: e.streamId.slice('workflow-'.length),
-        }),
-        log,
+      relay = relayOwnStreams('workflow', deps, {
+        prefixes: ['workflow-'],
+        topic: topicsOf(deps.namespace).workflow,
       });
     },
     async stop() {
