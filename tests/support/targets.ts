@@ -29,6 +29,8 @@ export interface TargetOptions {
   dataDir?: string;
   /** Extra environment for every process (e.g. DOCFLOW_MAX_UPLOAD_BYTES). */
   env?: Record<string, string>;
+  /** Distributed mode: how many recognition processes share the OCR work (default 1). */
+  recognitionInstances?: number;
 }
 
 export function newAdminKey(): string {
@@ -77,7 +79,14 @@ export function distributedSkipReason(): string | undefined {
   return 'no KAFKA_BROKERS / MINIO_*: run `pnpm infra:up` (or `pnpm test`, which does) to run the distributed suite';
 }
 
-export const DISTRIBUTED_SERVICES = ['identity', 'files', 'workflow', 'document', 'gateway'] as const;
+export const DISTRIBUTED_SERVICES = [
+  'identity',
+  'files',
+  'workflow',
+  'recognition',
+  'document',
+  'gateway',
+] as const;
 export type DistributedService = (typeof DISTRIBUTED_SERVICES)[number];
 
 export interface DistributedTarget extends Target {
@@ -116,6 +125,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     const env = { ...common, PORT: String(ports[service] ?? 0) };
     if (service === 'identity') return { ...env, DOCFLOW_ADMIN_KEY: adminKey };
     if (service === 'workflow') return { ...env, IDENTITY_URL: url('identity') };
+    if (service === 'recognition') return { ...env, FILES_URL: url('files'), DOCFLOW_OCR_WORKERS: '1' };
     if (service === 'document')
       return {
         ...env,
@@ -133,11 +143,16 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     return env;
   };
 
-  async function launch(service: DistributedService) {
-    const proc = startTsProcess(`services/${service}/src/main.ts`, envOf(service), service);
-    procs[service] = proc;
+  /** `name` tells extra instances of a service apart (`recognition-2`); each keeps its own data. */
+  async function launch(service: DistributedService, name: string = service) {
+    const env =
+      name === service
+        ? envOf(service)
+        : { ...envOf(service), PORT: '0', DOCFLOW_DATA_DIR: join(dataDir, name) };
+    const proc = startTsProcess(`services/${service}/src/main.ts`, env, name);
+    procs[name] = proc;
     const ready = await proc.waitForLog((l) => l.msg === `${service} listening`);
-    ports[service] = Number(ready.port);
+    ports[name] = Number(ready.port);
   }
 
   async function untilReady(timeoutMs = 60_000) {
@@ -151,6 +166,8 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   }
 
   for (const service of DISTRIBUTED_SERVICES) await launch(service);
+  for (let i = 2; i <= (options.recognitionInstances ?? 1); i++)
+    await launch('recognition', `recognition-${i}`);
   await untilReady();
   const outputs: string[] = [];
   return {

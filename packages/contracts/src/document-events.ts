@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { DocTags, ValuesByTags } from './documents';
 import { FormDefinition, WorkflowConfig } from './forms';
+import { RecognitionEvents } from './recognition-events';
 
 export const StoredFile = z.object({
   id: z.string().regex(/^[0-9a-f]{24}$/),
@@ -28,7 +29,14 @@ export const DocumentEvents = {
     datedue: z.string(),
     /** The form's workflow configuration when the document was created (absent: the form has none). */
     workflow: WorkflowConfig.optional(),
+    /** When the form has recognition forms and files came: what the recognition service needs. */
+    recognition: z.object({ form: FormDefinition, idpLangs: z.string(), idpFrpr: z.boolean() }).optional(),
   }),
+  /** The recognition service's result for one attachment (`sourceId`: its event id). */
+  RecognitionRecorded: RecognitionEvents.FileRecognized.extend({ sourceId: z.string() }),
+  RecognitionFailed: RecognitionEvents.FileRecognitionFailed.extend({ sourceId: z.string() }),
+  /** Manual validation of a recognised part: its values replaced, `validated: true`. */
+  RecoDataValidated: z.object({ recoId: z.string(), valuesByTags: ValuesByTags }),
   /** A participant's corrections (PUT docResponse with `docForm`): the new values and tags. */
   DocumentFieldsUpdated: z.object({ valuesByTags: ValuesByTags, tags: DocTags }),
   /**

@@ -46,6 +46,11 @@ export const DocForm = z
     valuesByTags: ValuesByTags,
     _tags: z.array(z.string()),
     filesList: z.array(FileEntry),
+    recoStatus: z.enum(['none', 'pending', 'done', 'failed']).openapi({
+      description:
+        'Recognition of the attachments (extension): none (the form recognises nothing, or no files), ' +
+        'pending (still running), done, failed (at least one attachment could not be read; see history).',
+    }),
   })
   .openapi('DocForm');
 export type DocForm = z.infer<typeof DocForm>;

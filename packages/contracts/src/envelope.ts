@@ -31,6 +31,7 @@ export function topicsOf(namespace: string) {
     document: `${namespace}.document`,
     files: `${namespace}.files`,
     workflow: `${namespace}.workflow`,
+    recognition: `${namespace}.recognition`,
   } as const;
 }
 export type Topics = ReturnType<typeof topicsOf>;

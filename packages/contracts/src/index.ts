@@ -9,6 +9,7 @@ export * from './ids';
 export * from './internal';
 export * from './person';
 export * from './problem';
+export * from './recognition-events';
 export * from './responses';
 export * from './roles';
 export * from './routes/admin';

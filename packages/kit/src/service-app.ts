@@ -58,7 +58,11 @@ export interface OwnStreamsRelay {
  * Publishes the service's own events to its topic, keyed by the id after the stream prefix
  * (`docForm-<id>` → `<id>`), from a checkpoint named after the service.
  */
-export function relayOwnStreams(service: string, deps: ServiceBaseDeps, relay: OwnStreamsRelay): Subscription {
+export function relayOwnStreams(
+  service: string,
+  deps: ServiceBaseDeps,
+  relay: OwnStreamsRelay,
+): Subscription {
   return startRelay({
     name: `${service}-relay`,
     store: deps.store,
@@ -66,7 +70,9 @@ export function relayOwnStreams(service: string, deps: ServiceBaseDeps, relay: O
     checkpoints: checkpointStore(deps.db),
     streamPrefixes: relay.prefixes,
     route: (e) =>
-      relay.keepPrivate?.(e) ? undefined : { topic: relay.topic, key: e.streamId.slice(e.streamId.indexOf('-') + 1) },
+      relay.keepPrivate?.(e)
+        ? undefined
+        : { topic: relay.topic, key: e.streamId.slice(e.streamId.indexOf('-') + 1) },
     log: deps.log,
   });
 }

@@ -11,6 +11,8 @@ export interface CreateDocument {
   tags: string[];
   files: StoredFile[];
   now: Date;
+  /** OCR options of the create request. */
+  idp: { idpLangs: string; idpFrpr: boolean };
 }
 
 const DAY_MS = 86_400_000;
@@ -68,7 +70,22 @@ export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEven
         files: cmd.files,
         datedue,
         ...(cmd.form.workflow ? { workflow: cmd.form.workflow } : {}),
+        // Recognition runs when the form recognises something and there is something to recognise.
+        ...(cmd.form.recognition?.forms.length && cmd.files.length
+          ? { recognition: { form: cmd.form, ...cmd.idp } }
+          : {}),
       },
     },
   ];
+}
+
+/** Manual validation of a recognised part: its values replaced (checked against the form), validated. */
+export function decideValidateReco(
+  cmd: { recoId: string; valuesByTags: ValuesByTags },
+  form: FormDefinition | null,
+  state: DocState,
+): DocumentEvent[] {
+  if (!state.recoData.some((e) => e._id === cmd.recoId)) throw problems.notFound(`no recoData ${cmd.recoId}`);
+  if (form) checkValuesAgainstForm(cmd.valuesByTags, form);
+  return [{ type: 'RecoDataValidated', data: { recoId: cmd.recoId, valuesByTags: cmd.valuesByTags } }];
 }

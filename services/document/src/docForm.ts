@@ -5,11 +5,18 @@ import {
   type DocumentEvent,
   parseDocumentEvent,
   parseWorkflowEvent,
+  type RecognizedPart,
   type StoredFile,
+  type TagValue,
   type ValuesByTags,
 } from '@docflow/contracts';
 import type { Aggregate, EventContext } from '@docflow/kit';
 import { foldWorkflow, initialWorkflow, type WorkflowConfig, type WorkflowState } from '@docflow/workflow';
+
+export interface RecoEntry extends RecognizedPart {
+  fileId: string;
+  validated: boolean;
+}
 
 export interface DocState {
   exists: boolean;
@@ -32,6 +39,14 @@ export interface DocState {
   workflow: WorkflowState;
   /** Workflow event ids already recorded, so that no fact is recorded twice. */
   workflowSourceIds: string[];
+  /** Recognised parts of the attachments (recoData), in the order they were recorded. */
+  recoData: RecoEntry[];
+  /** Attachments whose recognition has not been recorded yet. */
+  recoPending: string[];
+  /** Attachments that could not be recognised. */
+  recoFailed: string[];
+  /** Recognition event ids already recorded. */
+  recoSourceIds: string[];
   lastModified: string;
   rev: number;
 }
@@ -53,6 +68,10 @@ export const initialDoc: DocState = {
   datedue: '',
   workflow: initialWorkflow,
   workflowSourceIds: [],
+  recoData: [],
+  recoPending: [],
+  recoFailed: [],
+  recoSourceIds: [],
   lastModified: '',
   rev: 0,
 };
@@ -60,13 +79,44 @@ export const initialDoc: DocState = {
 function apply(state: DocState, event: DocumentEvent, at: string): DocState {
   switch (event.type) {
     case 'DocumentCreated': {
-      const { id, form, formsystype, author, valuesByTags, tags, files, datedue, workflow } = event.data;
+      const { id, form, formsystype, author, valuesByTags, tags, files, datedue, workflow, recognition } =
+        event.data;
       return {
         ...state,
         exists: true,
         ...{ id, form, formsystype, author, valuesByTags, tags, files, datedue },
         workflowConfig: workflow,
+        recoPending: recognition ? files.map((f) => f.id) : [],
         created: at,
+      };
+    }
+    case 'RecognitionRecorded': {
+      const { fileId, parts, sourceId } = event.data;
+      return {
+        ...state,
+        recoData: [...state.recoData, ...parts.map((p) => ({ ...p, fileId, validated: false }))],
+        valuesByTags: fillEmpty(
+          state.valuesByTags,
+          parts.map((p) => p.valuesByTags),
+        ),
+        recoPending: state.recoPending.filter((f) => f !== fileId),
+        recoSourceIds: [...state.recoSourceIds, sourceId],
+      };
+    }
+    case 'RecognitionFailed': {
+      const { fileId, sourceId } = event.data;
+      return {
+        ...state,
+        recoPending: state.recoPending.filter((f) => f !== fileId),
+        recoFailed: [...state.recoFailed, fileId],
+        recoSourceIds: [...state.recoSourceIds, sourceId],
+      };
+    }
+    case 'RecoDataValidated': {
+      const { recoId, valuesByTags } = event.data;
+      return {
+        ...state,
+        recoData: state.recoData.map((e) => (e._id === recoId ? { ...e, valuesByTags, validated: true } : e)),
       };
     }
     case 'DocumentFieldsUpdated':
@@ -85,6 +135,18 @@ function apply(state: DocState, event: DocumentEvent, at: string): DocState {
       };
     }
   }
+}
+
+const isEmpty = (v: TagValue | undefined) =>
+  v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** Extracted values go into the document's own values only where those are still empty. */
+function fillEmpty(values: ValuesByTags, extracted: ValuesByTags[]): ValuesByTags {
+  const out = { ...values };
+  for (const part of extracted)
+    for (const [tag, value] of Object.entries(part))
+      if (isEmpty(out[tag]) && !isEmpty(value)) out[tag] = value;
+  return out;
 }
 
 export function evolveDoc(state: DocState, event: DocumentEvent, context: EventContext): DocState {

@@ -10,6 +10,8 @@ import {
   HEX24_PATTERN,
   Hex24Id,
   ManageRequest,
+  OCR_LANGUAGES,
+  RecoValidation,
   type StoredFile,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
@@ -34,11 +36,11 @@ import { openTaskFor, openTasks } from '@docflow/workflow';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { canRead, participantsOf } from './access';
-import { decideCreate, decideUpdateFields } from './businessLogic';
+import { decideCreate, decideUpdateFields, decideValidateReco } from './businessLogic';
 import { type DocState, docAggregate } from './docForm';
 import { loadForm } from './forms/api';
 import { type IncomingFile, parseCreateMultipart } from './multipart';
-import { selectFields, toDocForm } from './representation';
+import { selectFields, toDocForm, toRecoData } from './representation';
 import {
   deputiesOf,
   recordWorkflowFacts,
@@ -135,6 +137,13 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
   app.post('/api/v2/docForm/form/:formName', async (c) => {
     const formName = parseWith('path', FormName, c.req.param('formName'));
     const query = parseWith('query', CreateDocQuery, c.req.query());
+    const missing = query.idpLangs
+      .split('+')
+      .filter((l) => !(OCR_LANGUAGES as readonly string[]).includes(l));
+    if (missing.length)
+      throw problems.badRequest(`OCR language(s) not installed: ${missing.join(', ')}`, [
+        { pointer: 'query.idpLangs', message: `installed: ${OCR_LANGUAGES.join(', ')}` },
+      ]);
     const form = (await loadForm(store, formName)).definition;
     if (!form) throw problems.notFound(`no form ${formName}`);
 
@@ -176,6 +185,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
             tags: docForm._tags,
             files: parts.files,
             now,
+            idp: { idpLangs: query.idpLangs, idpFrpr: query.idpFrpr },
           },
           state,
         ),
@@ -232,8 +242,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
       const task = openTaskFor(doc.workflow, principal.subject, deputies);
       body.docResponse = task ? toDocResponse(task, doc) : null;
     }
-    // No service produces recognition results yet: the embedded entity is truly empty.
-    if (embed.includes('recoData') || embed.includes('recoResult')) body.recoData = [];
+    if (embed.includes('recoData') || embed.includes('recoResult')) body.recoData = toRecoData(doc);
     const embedded = embed.flatMap((e) => (e === 'recoResult' ? ['recoData'] : [e]));
     return c.json(selectFields(body, query.fields, embedded));
   });
@@ -277,6 +286,29 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
       after = result.state;
     }
     return c.json(toDocForm(after));
+  });
+
+  app.put('/api/v2/docForm/:id/recoData/:recoId', async (c) => {
+    const doc = await readableDoc(c, c.req.param('id'));
+    const recoId = parseWith('path', Hex24Id, c.req.param('recoId'));
+    const { valuesByTags } = await readJson(c, RecoValidation);
+    const principal = c.var.principal;
+    const runningParticipant = openTasks(doc.workflow).some((t) => t.assignee === principal.subject);
+    if (
+      doc.author !== principal.subject &&
+      !runningParticipant &&
+      !principal.roles.includes('svcAdminDocsRW')
+    )
+      throw problems.forbidden('validating recognition data needs write access to the document');
+    const form = (await loadForm(store, doc.form)).definition;
+    const result = await executeCommand(
+      store,
+      docFormStream(doc.id),
+      docAggregate,
+      (state) => decideValidateReco({ recoId, valuesByTags }, form, state),
+      commandMetadata(principal, c.var),
+    );
+    return c.json(toRecoData(result.state).find((e) => e._id === recoId));
   });
 
   app.get('/api/v2/docForm/:id/history', async (c) => {

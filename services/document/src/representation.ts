@@ -1,5 +1,5 @@
 /** The contract's DocForm shape of a document, and `fields` / `embed` applied to it (DESIGN.md). */
-import { type DocForm, STATE_CODES, STATUS_CODES } from '@docflow/contracts';
+import { type DocForm, type RecoData, STATE_CODES, STATUS_CODES } from '@docflow/contracts';
 import { webIdFromHexId } from '@docflow/kit';
 import type { DocState } from './docForm';
 
@@ -20,7 +20,27 @@ export function toDocForm(s: DocState): DocForm {
     valuesByTags: s.valuesByTags,
     _tags: s.tags,
     filesList: s.files.map((f) => ({ id: f.id, fileName: f.fileName })),
+    recoStatus: recoStatusOf(s),
   };
+}
+
+function recoStatusOf(s: DocState): DocForm['recoStatus'] {
+  if (s.recoPending.length) return 'pending';
+  if (s.recoFailed.length) return 'failed';
+  return s.recoData.length || s.recoSourceIds.length ? 'done' : 'none';
+}
+
+export function toRecoData(s: DocState): RecoData[] {
+  return s.recoData.map((e) => ({
+    _id: e._id,
+    pageIdxStart: e.pageIdxStart,
+    pageIdxEnd: e.pageIdxEnd,
+    validated: e.validated,
+    recoForm: e.recoForm,
+    valuesByTags: e.valuesByTags,
+    recoResult: { recoForm: e.recoForm, recoFormConfidence: e.confidence },
+    fileId: e.fileId,
+  }));
 }
 
 const ALWAYS_KEPT = ['_id', '_id_web'];

@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';
 import { seedSampleForms } from './forms/samples';
+import { recognitionResultsHandler } from './recognition-consumer';
 import { viewsApi } from './views/api';
 import { createDeputiesReadModel } from './views/deputies';
 import { createViewsProjection, type ViewsProjection } from './views/projection';
@@ -62,6 +63,10 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
         bus.subscribe(
           { groupId: `${deps.namespace}.document-deputies`, topics: [topics.identity] },
           (message) => deputies.handle(message),
+        ),
+        bus.subscribe(
+          { groupId: `${deps.namespace}.document-recognition`, topics: [topics.recognition] },
+          recognitionResultsHandler(store),
         ),
       ]);
     },

@@ -2,17 +2,20 @@
 import { FilesEnv } from '@docflow/files';
 import { AdminKeyEnv } from '@docflow/identity';
 import { envFields } from '@docflow/kit';
+import { RecognitionEnv } from '@docflow/recognition';
 import { z } from 'zod';
 
-export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape).extend({
-  DOCFLOW_MODE: z
-    .literal('embedded', {
-      message: 'this runner is the embedded mode; distributed services have their own mains',
-    })
-    .default('embedded'),
-  PORT: envFields.port.default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DOCFLOW_DATA_DIR: z.string().min(1).default('./data'),
-  LOG_LEVEL: envFields.logLevel.default('info'),
-});
+export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape)
+  .extend(RecognitionEnv.shape)
+  .extend({
+    DOCFLOW_MODE: z
+      .literal('embedded', {
+        message: 'this runner is the embedded mode; distributed services have their own mains',
+      })
+      .default('embedded'),
+    PORT: envFields.port.default(8080),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DOCFLOW_DATA_DIR: z.string().min(1).default('./data'),
+    LOG_LEVEL: envFields.logLevel.default('info'),
+  });
 export type EmbeddedConfig = z.infer<typeof EmbeddedConfig>;

@@ -20,6 +20,7 @@ import {
   type RunnableService,
   serviceReadiness,
 } from '@docflow/kit';
+import { createRecognitionService } from '@docflow/recognition';
 import { createWorkflowService } from '@docflow/workflow';
 import type { EmbeddedConfig } from './config';
 
@@ -61,6 +62,11 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     workflow: inProcessClient(workflow.app.fetch),
   };
   const document = createDocumentService({ ...engines('document'), ...clients });
+  const recognition = createRecognitionService({
+    ...engines('recognition'),
+    files: clients.files,
+    ocrWorkers: config.DOCFLOW_OCR_WORKERS,
+  });
   const documentClient = inProcessClient(document.app.fetch);
   const gateway = createGatewayService({
     ...engines('gateway'),
@@ -78,6 +84,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   await gateway.start();
   await files.start();
   const bootstrap = await identity.start();
+  await recognition.start();
   await document.start();
   await workflow.start();
   if (!(await gateway.waitForAccount(ADMIN_ACCOUNT_ID, bootstrap.revision, READ_MODEL_WAIT_MS)))
@@ -91,6 +98,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       await identity.stop();
       await document.stop();
       await workflow.stop();
+      await recognition.stop();
       await files.stop();
       await gateway.stop();
       await bus.close();

@@ -20,6 +20,7 @@ import {
   putFormRoute,
   rebuildViewsRoute,
   updatePersonRoute,
+  validateRecoDataRoute,
   viewRoute,
 } from '@docflow/contracts';
 import {
@@ -152,6 +153,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<Env> {
   app.openapi(downloadFileRoute, (c) => document(c));
   app.openapi(manageDocumentRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(answerTaskRoute, (c) => document(c, c.req.valid('json')));
+  app.openapi(validateRecoDataRoute, (c) => document(c, c.req.valid('json')));
   // The create body streams through unparsed (files are never held whole in memory), so only the
   // path and query are validated here; the route is registered for the OpenAPI document alone.
   app.openAPIRegistry.registerPath(createDocumentRoute);

@@ -10,6 +10,7 @@ export {
   type RecoFormDef,
   scorePage,
 } from './classify';
+export { RecognitionEnv } from './config';
 export { extractValues } from './extract';
 export { declaredFileKind, type FileKind, sniffFileKind } from './file-kind';
 export { encodeGreyPng, rgbaToGrey } from './grey-png';
@@ -42,6 +43,7 @@ export {
   recoFailureProblem,
   recognizeFile,
 } from './recognize-file';
+export { createRecognitionService, type RecognitionService, type RecognitionServiceDeps } from './service';
 /** Page generators for tests and benchmarks (no binary fixtures are committed). */
 export {
   drawPage,

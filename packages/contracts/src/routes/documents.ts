@@ -13,6 +13,7 @@ import {
 } from '../documents';
 import { FormName } from '../forms';
 import { Hex24Id } from '../ids';
+import { RecoData, RecoValidation } from '../recognition-events';
 import { problemResponses, runAsHeader } from '../responses';
 
 const DocId = z
@@ -199,6 +200,30 @@ export const answerTaskRoute = createRoute({
     409: problemResponses[409],
     415: problemResponses[415],
     422: problemResponses[422],
+    503: problemResponses[503],
+  },
+});
+
+export const validateRecoDataRoute = createRoute({
+  method: 'put',
+  path: '/api/v2/docForm/{id}/recoData/{recoId}',
+  tags: ['recognition'],
+  summary: 'Validate a recognised part by hand (extension): replace its values, mark it validated',
+  description:
+    'Needs write access to the document: its author, a participant of the running phase, or svcAdminDocsRW.',
+  request: {
+    params: z.object({ id: DocId, recoId: Hex24Id }),
+    body: { required: true, content: { 'application/json': { schema: RecoValidation } } },
+  },
+  parameters: [runAsHeader],
+  responses: {
+    200: { description: 'The validated entry.', content: { 'application/json': { schema: RecoData } } },
+    400: problemResponses[400],
+    401: problemResponses[401],
+    403: problemResponses[403],
+    404: problemResponses[404],
+    409: problemResponses[409],
+    415: problemResponses[415],
     503: problemResponses[503],
   },
 });

@@ -1,0 +1,59 @@
+/**
+ * Recognition: the contract's RecoData shape, the events of the recognition service's
+ * `recognition-<docId>` streams, and the OCR languages this build installs.
+ */
+import { z } from '@hono/zod-openapi';
+import { ValuesByTags } from './documents';
+import { Hex24Id } from './ids';
+
+/** OCR languages whose trained data the project installs (the recognition service checks its packages). */
+export const OCR_LANGUAGES = ['eng'] as const;
+
+export const RecoForm = z
+  .object({ form: z.null(), id: z.string(), name: z.string() })
+  .openapi('RecoForm', { description: 'The recognition form a part was classified as.' });
+
+/** A recognised part of an attachment, as the recognition service produces it. */
+export const RecognizedPart = z.object({
+  _id: Hex24Id,
+  pageIdxStart: z.number().int().min(0),
+  pageIdxEnd: z.number().int().min(0),
+  recoForm: RecoForm,
+  /** `recoFormConfidence`, percent. */
+  confidence: z.number().min(0).max(100),
+  valuesByTags: ValuesByTags,
+});
+export type RecognizedPart = z.infer<typeof RecognizedPart>;
+
+export const RecoData = z
+  .object({
+    _id: Hex24Id,
+    pageIdxStart: z.number().int().openapi({ description: '0-based.' }),
+    pageIdxEnd: z.number().int().openapi({ description: '0-based, inclusive.' }),
+    validated: z.boolean(),
+    recoForm: RecoForm,
+    valuesByTags: ValuesByTags,
+    recoResult: z.object({ recoForm: RecoForm, recoFormConfidence: z.number() }),
+    fileId: Hex24Id.openapi({ description: 'The attachment the part was recognised in (extension).' }),
+  })
+  .openapi('RecoData');
+export type RecoData = z.infer<typeof RecoData>;
+
+export const RecognitionEvents = {
+  FileRecognized: z.object({ fileId: Hex24Id, parts: z.array(RecognizedPart), pageCount: z.number().int() }),
+  FileRecognitionFailed: z.object({ fileId: Hex24Id, reason: z.string(), detail: z.string() }),
+};
+export type RecognitionEvent = {
+  [K in keyof typeof RecognitionEvents]: { type: K; data: z.infer<(typeof RecognitionEvents)[K]> };
+}[keyof typeof RecognitionEvents];
+
+export function parseRecognitionEvent(type: string, data: unknown): RecognitionEvent {
+  const schema = RecognitionEvents[type as keyof typeof RecognitionEvents];
+  if (!schema) throw new Error(`unknown recognition event type ${type}`);
+  return { type, data: schema.parse(data) } as RecognitionEvent;
+}
+
+export const recognitionStream = (docId: string) => `recognition-${docId}`;
+
+/** `PUT /api/v2/docForm/{id}/recoData/{recoId}` (extension): manual validation. */
+export const RecoValidation = z.strictObject({ valuesByTags: ValuesByTags }).openapi('RecoValidation');
