@@ -27,3 +27,13 @@ export const runAsHeader = {
   description: 'Act on behalf of an active user: a `usr-` system id or the user\u2019s e-mail.',
   schema: { type: 'string' as const },
 };
+
+/** The problem responses a route may give, by status code. */
+export function problemsFor<K extends keyof typeof problemResponses>(
+  ...codes: K[]
+): Pick<typeof problemResponses, K> {
+  return Object.fromEntries(codes.map((code) => [code, problemResponses[code]])) as Pick<
+    typeof problemResponses,
+    K
+  >;
+}

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { Account, AccountCreate, AccountPatch, CreatedAccount } from '../accounts';
 import { UsrId } from '../ids';
-import { problemResponses } from '../responses';
+import { problemsFor } from '../responses';
 
 export const createAccountRoute = createRoute({
   method: 'post',
@@ -13,12 +13,7 @@ export const createAccountRoute = createRoute({
   request: { body: { required: true, content: { 'application/json': { schema: AccountCreate } } } },
   responses: {
     201: { description: 'Created.', content: { 'application/json': { schema: CreatedAccount } } },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    409: problemResponses[409],
-    415: problemResponses[415],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 409, 415, 503),
   },
 });
 
@@ -33,12 +28,7 @@ export const patchAccountRoute = createRoute({
   },
   responses: {
     200: { description: 'The account.', content: { 'application/json': { schema: Account } } },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    415: problemResponses[415],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 415, 503),
   },
 });
 
@@ -50,10 +40,6 @@ export const getAccountRoute = createRoute({
   request: { params: z.object({ id: UsrId }) },
   responses: {
     200: { description: 'The account.', content: { 'application/json': { schema: Account } } },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 503),
   },
 });

@@ -14,7 +14,7 @@ import {
 import { FormName } from '../forms';
 import { Hex24Id } from '../ids';
 import { RecoData, RecoValidation } from '../recognition-events';
-import { problemResponses, runAsHeader } from '../responses';
+import { problemsFor, runAsHeader } from '../responses';
 
 const DocId = z
   .string()
@@ -58,14 +58,7 @@ export const createDocumentRoute = createRoute({
       },
       content: { 'application/json': { schema: DocForm } },
     },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    409: problemResponses[409],
-    413: problemResponses[413],
-    415: problemResponses[415],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 503),
   },
 });
 
@@ -78,11 +71,7 @@ export const getDocumentRoute = createRoute({
   parameters: [runAsHeader],
   responses: {
     200: { description: 'The document.', content: { 'application/json': { schema: DocForm } } },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 503),
   },
 });
 
@@ -95,10 +84,7 @@ export const documentHistoryRoute = createRoute({
   parameters: [runAsHeader],
   responses: {
     200: { description: 'The events.', content: { 'application/json': { schema: z.array(HistoryEntry) } } },
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    503: problemResponses[503],
+    ...problemsFor(401, 403, 404, 503),
   },
 });
 
@@ -114,11 +100,7 @@ export const downloadFileRoute = createRoute({
       description: "The file's bytes, with `Content-Disposition: attachment; filename*=UTF-8''…`.",
       content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
     },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 503),
   },
 });
 
@@ -138,10 +120,7 @@ export const viewRoute = createRoute({
       headers: { 'svc-total-count': { schema: { type: 'integer' } } },
       content: { 'application/json': { schema: z.array(DocForm) } },
     },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 503),
   },
 });
 
@@ -164,14 +143,7 @@ export const manageDocumentRoute = createRoute({
       description: 'Processed: the document as it is now.',
       content: { 'application/json': { schema: DocForm } },
     },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    409: problemResponses[409],
-    415: problemResponses[415],
-    422: problemResponses[422],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 409, 415, 422, 503),
   },
 });
 
@@ -193,14 +165,7 @@ export const answerTaskRoute = createRoute({
       description: 'Processed: the document as it is now.',
       content: { 'application/json': { schema: DocForm } },
     },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    409: problemResponses[409],
-    415: problemResponses[415],
-    422: problemResponses[422],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 409, 415, 422, 503),
   },
 });
 
@@ -218,12 +183,6 @@ export const validateRecoDataRoute = createRoute({
   parameters: [runAsHeader],
   responses: {
     200: { description: 'The validated entry.', content: { 'application/json': { schema: RecoData } } },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    409: problemResponses[409],
-    415: problemResponses[415],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 409, 415, 503),
   },
 });

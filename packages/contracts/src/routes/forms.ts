@@ -1,7 +1,7 @@
 /** Admin API (extension, DESIGN.md): forms and the view read model. Needs role `svcAdminSysRW`. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { FormDefinition, FormName, StoredForm } from '../forms';
-import { problemResponses } from '../responses';
+import { problemsFor } from '../responses';
 
 export const putFormRoute = createRoute({
   method: 'put',
@@ -18,11 +18,7 @@ export const putFormRoute = createRoute({
       content: { 'application/json': { schema: StoredForm } },
     },
     201: { description: 'Defined.', content: { 'application/json': { schema: StoredForm } } },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    415: problemResponses[415],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 415, 503),
   },
 });
 
@@ -34,11 +30,7 @@ export const getFormRoute = createRoute({
   request: { params: z.object({ formName: FormName }) },
   responses: {
     200: { description: 'The form.', content: { 'application/json': { schema: StoredForm } } },
-    400: problemResponses[400],
-    401: problemResponses[401],
-    403: problemResponses[403],
-    404: problemResponses[404],
-    503: problemResponses[503],
+    ...problemsFor(400, 401, 403, 404, 503),
   },
 });
 
@@ -52,8 +44,6 @@ export const rebuildViewsRoute = createRoute({
       description: 'Rebuilt.',
       content: { 'application/json': { schema: z.object({ applied: z.number().int(), ms: z.number() }) } },
     },
-    401: problemResponses[401],
-    403: problemResponses[403],
-    503: problemResponses[503],
+    ...problemsFor(401, 403, 503),
   },
 });

@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { UsrId } from '../ids';
 import { Person, PersonUpdate } from '../person';
-import { problemResponses, runAsHeader } from '../responses';
+import { problemsFor, runAsHeader } from '../responses';
 
 export const PERSON_API_VERSIONS = ['v1', 'v2'] as const;
 export type PersonApiVersion = (typeof PERSON_API_VERSIONS)[number];
@@ -19,11 +19,7 @@ export const getPersonRoute = (version: PersonApiVersion) =>
     parameters: [runAsHeader],
     responses: {
       200: { description: 'The person.', content: { 'application/json': { schema: Person } } },
-      400: problemResponses[400],
-      401: problemResponses[401],
-      403: problemResponses[403],
-      404: problemResponses[404],
-      503: problemResponses[503],
+      ...problemsFor(400, 401, 403, 404, 503),
     },
   });
 
@@ -39,11 +35,6 @@ export const updatePersonRoute = (version: PersonApiVersion) =>
     parameters: [runAsHeader],
     responses: {
       200: { description: 'The updated person.', content: { 'application/json': { schema: Person } } },
-      400: problemResponses[400],
-      401: problemResponses[401],
-      403: problemResponses[403],
-      404: problemResponses[404],
-      415: problemResponses[415],
-      503: problemResponses[503],
+      ...problemsFor(400, 401, 403, 404, 415, 503),
     },
   });
