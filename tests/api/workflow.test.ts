@@ -119,6 +119,19 @@ for (const factory of targets()) {
         inbox.body.some((d: any) => d._id === id),
         'in bob\u2019s inbox',
       );
+      // The view filters see the workflow's state.
+      const inApproval = await api(
+        'GET',
+        '/api/v2/docForm/view/mydocs?state=1&step=1&iteration=1&status=2&pageSize=100',
+        as('author'),
+      );
+      assert.ok(inApproval.body.some((d: any) => d._id === id));
+      const inRegistration = await api(
+        'GET',
+        '/api/v2/docForm/view/mydocs?state=0&pageSize=100',
+        as('author'),
+      );
+      assert.ok(!inRegistration.body.some((d: any) => d._id === id));
 
       // bob approves with edits, correcting the values in the same step.
       const approved = await answer(id, bobTask.body.docResponse.respId, 3, 'bob', {
