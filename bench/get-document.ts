@@ -1,0 +1,69 @@
+/**
+ * GET document benchmark: GET /api/v2/docForm/{id} through the gateway of embedded docflow (a child
+ * process, startEmbedded) beside a bare Hono JSON route (bench/bare-hono.ts, a child process too)
+ * answering the same document. autocannon, 50 connections, a short warm-up then 10 s each.
+ */
+
+import { createDoc } from '../tests/support/documents';
+import { startTsProcess } from '../tests/support/process';
+import { startEmbedded } from '../tests/support/targets';
+import { machine, writeSection } from './results';
+import { fixed, type LoadFigures, load, pct, verdict } from './support';
+
+const CONNECTIONS = 50;
+const WARMUP_S = 2;
+const DURATION_S = 10;
+
+async function measure(url: string, headers: Record<string, string>): Promise<LoadFigures> {
+  await load({ url, headers, connections: CONNECTIONS, duration: WARMUP_S });
+  return load({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+}
+
+const docflow = await startEmbedded();
+let gateway: LoadFigures;
+let document: unknown;
+try {
+  const created = await createDoc(docflow.baseUrl, docflow.adminKey, 'memo', {
+    docForm: { valuesByTags: { subject: 'Budget 2027', body: 'Plan for the next year' }, _tags: ['finance'] },
+    files: [{ name: 'plan.txt', content: 'a small attachment' }],
+  });
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
+  const url = `${docflow.baseUrl}/api/v2/docForm/${created.body._id}`;
+  const headers = { authorization: `Bearer ${docflow.adminKey}` };
+  const check = await fetch(url, { headers });
+  if (check.status !== 200) throw new Error(`GET document: ${check.status} ${await check.text()}`);
+  document = await check.json();
+  console.log(`gateway: ${url}`);
+  gateway = await measure(url, headers);
+} finally {
+  await docflow.stop();
+}
+
+const bare = startTsProcess('bench/bare-hono.ts', { BARE_BODY: JSON.stringify(document) }, 'bare hono');
+let reference: LoadFigures;
+try {
+  const ready = await bare.waitForLog((l) => l.msg === 'bare hono listening');
+  console.log('bare hono');
+  reference = await measure(`http://127.0.0.1:${ready.port}/doc`, {});
+} finally {
+  await bare.stop();
+}
+
+const ratio = gateway.rps / reference.rps;
+const body = `## GET document: gateway beside bare Hono
+
+Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/get-document.ts\`) · ${new Date().toISOString()} · ${machine()}
+autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s, 127.0.0.1. Docflow: embedded mode in its own
+process (\`LOG_LEVEL=info\`), \`GET /api/v2/docForm/{id}\` as the admin service account (API key auth, role check,
+document read). Reference: a bare Hono route on @hono/node-server in its own process returning the same
+JSON document (${JSON.stringify(document).length} bytes). Load generator and server share the machine's cores.
+
+| measure | gateway | bare Hono (reference) | ratio | target |
+|---|---|---|---|---|
+| requests/s | ${fixed(gateway.rps, 0)} | ${fixed(reference.rps, 0)} | ${pct(gateway.rps, reference.rps)} | ≥ 40%: ${verdict(ratio >= 0.4)} |
+| p50 latency, ms | ${fixed(gateway.p50)} | ${fixed(reference.p50)} | | |
+| p99 latency, ms | ${fixed(gateway.p99)} | ${fixed(reference.p99)} | | ≤ 20 ms: ${verdict(gateway.p99 <= 20)} |
+| requests (failures) | ${gateway.requests} (${gateway.failures}) | ${reference.requests} (${reference.failures}) | | |
+`;
+writeSection('get-document', body);
+console.log(body);

@@ -1,0 +1,53 @@
+/** Shared by the benchmarks: an autocannon run reduced to the figures RESULTS.md shows, and formatting. */
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  /** Seconds the load lasts. */
+  duration: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+}
+
+export interface LoadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Responses that were not 2xx, plus socket errors and timeouts. */
+  failures: number;
+}
+
+/** One bounded autocannon run (its duration, 10 s timeout per request) against 127.0.0.1. */
+export async function load(options: LoadOptions): Promise<LoadFigures> {
+  if (!new URL(options.url).hostname.startsWith('127.0.0.1')) throw new Error('loopback only');
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections,
+    duration: options.duration,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    body: options.body,
+    timeout: 10,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Percentile of a sample (nearest rank). */
+export function percentile(samples: readonly number[], p: number): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export const fixed = (n: number, digits = 1): string => n.toFixed(digits);
+export const pct = (part: number, whole: number): string => `${((part / whole) * 100).toFixed(0)}%`;
+export const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
