@@ -1,4 +1,5 @@
 /** Shared by the benchmarks: an autocannon run reduced to the figures RESULTS.md shows, and formatting. */
+import os from 'node:os';
 import autocannon from 'autocannon';
 
 export interface LoadOptions {
@@ -51,3 +52,7 @@ export function percentile(samples: readonly number[], p: number): number {
 export const fixed = (n: number, digits = 1): string => n.toFixed(digits);
 export const pct = (part: number, whole: number): string => `${((part / whole) * 100).toFixed(0)}%`;
 export const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
+
+/** The 1-minute load average when a benchmark started: other work on the machine skews its figures. */
+export const loadNote = (): string =>
+  `load average at start ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`;

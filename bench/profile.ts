@@ -1,0 +1,67 @@
+/**
+ * CPU profiles for missed targets: a process started with `profileEnv(dir)` writes a V8 .cpuprofile
+ * into `dir` when it exits (bench/cpu-profile.ts); `summarizeProfiles(dir)` turns it into the markdown lines RESULTS.md shows
+ * (self time by module and by function).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+}
+
+const PRELOAD = new URL('./cpu-profile.ts', import.meta.url).pathname;
+
+/** Environment that makes a Node child process (started with tsx) write a CPU profile into `dir` on exit. */
+export function profileEnv(dir: string): Record<string, string> {
+  return {
+    BENCH_CPU_PROFILE_DIR: dir,
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx --import ${PRELOAD}`.trim(),
+  };
+}
+
+/** Where a script lives: a package under node_modules, a workspace folder, or node itself. */
+function moduleOf(url: string): string {
+  if (!url) return '(native / GC / idle)';
+  const pkg = url.match(/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/);
+  if (pkg) return pkg[1]!;
+  const own = url.match(/\/(services\/[^/]+|packages\/[^/]+)\//);
+  if (own) return own[1]!;
+  return url.startsWith('node:') ? 'node internals' : url.replace(/^file:\/\//, '');
+}
+
+function top(counts: Map<string, number>, total: number, n: number): string {
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, hits]) => `${((hits / total) * 100).toFixed(1)}% ${name}`)
+    .join('; ');
+}
+
+/** Self time of every profile in `dir`, by module and by function, as two markdown list items. */
+export function summarizeProfiles(dir: string, n = 8): string {
+  const byModule = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
+    const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+    for (const id of profile.samples) {
+      const frame = nodes.get(id)?.callFrame;
+      if (!frame || frame.functionName === '(idle)') continue;
+      total++;
+      const module = moduleOf(frame.url);
+      byModule.set(module, (byModule.get(module) ?? 0) + 1);
+      const fn = `${frame.functionName || '(anonymous)'} (${module})`;
+      byFunction.set(fn, (byFunction.get(fn) ?? 0) + 1);
+    }
+  }
+  if (total === 0) return '- no CPU profile was written';
+  return `- self time by module (${total} samples, idle left out): ${top(byModule, total, n)}
+- self time by function: ${top(byFunction, total, n)}`;
+}
