@@ -81,7 +81,7 @@ ${summarizeProfiles(dir)}
 }
 const body = `## GET document: gateway beside bare Hono
 
-Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/get-document.ts\`) · ${new Date().toISOString()} · ${machine()}
+Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/get-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}
 autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s, 127.0.0.1. Docflow: embedded mode in its own
 process (\`LOG_LEVEL=info\`), \`GET /api/v2/docForm/{id}\` as the admin service account (API key auth, role check,
 document read). Reference: a bare Hono route on @hono/node-server in its own process returning the same
