@@ -1,0 +1,191 @@
+/**
+ * Event store benchmark: the embedded SQLite adapter (@docflow/eventstore) beside raw better-sqlite3
+ * on the same table, with the same durability (WAL, synchronous=FULL, one transaction per append).
+ * Append: APPENDS single-event appends to new streams, one after another (each awaited, so each is one
+ * fsynced commit). Replay: a catch-up subscribeAll from the start over REPLAY_EVENTS events until it has
+ * handled the last one, beside raw batched SELECTs over the same rows. Bounded by counts and MAX_MS.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSqliteEventStore, type NewEvent } from '@docflow/eventstore';
+import Database from 'better-sqlite3';
+import { machine, writeSection } from './results';
+import { fixed, loadNote, pct, verdict } from './support';
+
+const APPENDS = 5_000;
+const REPLAY_EVENTS = 50_000;
+const BATCH = 500;
+/** No phase runs longer than this; the rate is then over what it did. */
+const MAX_MS = 30_000;
+
+// The adapter's table, so that both sides write and read the same rows.
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS events (
+    position    INTEGER PRIMARY KEY AUTOINCREMENT,
+    stream_id   TEXT    NOT NULL,
+    revision    INTEGER NOT NULL,
+    id          TEXT    NOT NULL UNIQUE,
+    type        TEXT    NOT NULL,
+    version     INTEGER NOT NULL,
+    data        TEXT    NOT NULL,
+    metadata    TEXT    NOT NULL,
+    recorded_at TEXT    NOT NULL,
+    UNIQUE (stream_id, revision)
+  ) STRICT`;
+
+function event(i: number): NewEvent {
+  return {
+    id: randomUUID(),
+    type: 'DocumentCreated',
+    version: 1,
+    data: {
+      formName: 'memo',
+      author: 'usr-0123456789abcdef',
+      valuesByTags: { subject: `Budget ${i}`, body: 'x'.repeat(300) },
+      tags: ['finance', 'bench'],
+      files: [{ fileId: `fil-${i}`, name: 'plan.pdf', size: 10_240, sha256: 'a'.repeat(64) }],
+    },
+    metadata: {
+      correlationId: randomUUID(),
+      actor: 'usr-0123456789abcdef',
+      timestamp: new Date().toISOString(),
+    },
+  };
+}
+
+function openRaw(file: string) {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.exec(SCHEMA);
+  return db;
+}
+
+/** Runs `step(i)` for i < count or until MAX_MS has passed; returns operations per second. */
+async function rate(
+  count: number,
+  step: (i: number) => unknown,
+): Promise<{ perSecond: number; done: number }> {
+  const started = performance.now();
+  let done = 0;
+  while (done < count && performance.now() - started < MAX_MS) {
+    await step(done);
+    done++;
+  }
+  return { perSecond: done / ((performance.now() - started) / 1000), done };
+}
+
+const started = loadNote();
+const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-es-'));
+try {
+  const events = Array.from({ length: APPENDS }, (_, i) => event(i));
+
+  console.log(`adapter: ${APPENDS} appends`);
+  const store = createSqliteEventStore({ file: join(dir, 'adapter.db') });
+  const adapterAppend = await rate(APPENDS, (i) => store.append(`docForm-a${i}`, [events[i]!], 0));
+  await store.close();
+
+  console.log(`raw better-sqlite3: ${APPENDS} inserts`);
+  const raw = openRaw(join(dir, 'raw.db'));
+  const insert = raw.prepare(
+    `INSERT INTO events (stream_id, revision, id, type, version, data, metadata, recorded_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const rawAppend = await rate(APPENDS, (i) => {
+    const e = events[i]!;
+    raw
+      .transaction(() =>
+        insert.run(
+          `docForm-r${i}`,
+          1,
+          e.id,
+          e.type,
+          e.version,
+          JSON.stringify(e.data),
+          JSON.stringify(e.metadata),
+          new Date().toISOString(),
+        ),
+      )
+      .immediate();
+  });
+  raw.close();
+
+  // Replay data: REPLAY_EVENTS rows written in one go, read by both sides from the same file.
+  const replayFile = join(dir, 'replay.db');
+  const seed = openRaw(replayFile);
+  const seedInsert = seed.prepare(
+    `INSERT INTO events (stream_id, revision, id, type, version, data, metadata, recorded_at)
+     VALUES (?, 1, ?, ?, ?, ?, ?, ?)`,
+  );
+  seed.transaction(() => {
+    for (let i = 0; i < REPLAY_EVENTS; i++) {
+      const e = event(i);
+      seedInsert.run(
+        `docForm-s${i}`,
+        e.id,
+        e.type,
+        e.version,
+        JSON.stringify(e.data),
+        JSON.stringify(e.metadata),
+        new Date().toISOString(),
+      );
+    }
+  })();
+  seed.close();
+
+  console.log(`adapter: subscribeAll over ${REPLAY_EVENTS} events`);
+  const replayStore = createSqliteEventStore({ file: replayFile });
+  const head = await replayStore.headPosition();
+  let handled = 0;
+  const replayStarted = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`replay did not finish in ${MAX_MS} ms`)), MAX_MS);
+    const subscription = replayStore.subscribeAll({}, async (e) => {
+      handled++;
+      if (e.position === head) {
+        clearTimeout(timer);
+        void subscription.stop().then(resolve);
+      }
+    });
+  });
+  const adapterReplay = handled / ((performance.now() - replayStarted) / 1000);
+  await replayStore.close();
+
+  console.log(`raw better-sqlite3: batched SELECT over ${REPLAY_EVENTS} rows`);
+  const reader = openRaw(replayFile);
+  const readAfter = reader.prepare<[number, number], { position: number }>(
+    'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+  );
+  let rows = 0;
+  let cursor = 0;
+  const rawStarted = performance.now();
+  for (let batch = readAfter.all(cursor, BATCH); batch.length > 0; batch = readAfter.all(cursor, BATCH)) {
+    rows += batch.length;
+    cursor = batch[batch.length - 1]!.position;
+  }
+  const rawReplay = rows / ((performance.now() - rawStarted) / 1000);
+  reader.close();
+
+  const appendRatio = adapterAppend.perSecond / rawAppend.perSecond;
+  const replayRatio = adapterReplay / rawReplay;
+  const body = `## Event store: SQLite adapter beside raw better-sqlite3
+
+Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/eventstore.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}
+Same table, same file system (${tmpdir()}), WAL and \`synchronous=FULL\` on both sides. Append: ${APPENDS} single-event
+appends (≈ ${JSON.stringify(events[0]).length} bytes each) to new streams, one after another, one immediate transaction
+each; the adapter also checks arguments and the expected revision. Replay: ${REPLAY_EVENTS} events; the adapter's
+catch-up \`subscribeAll\` from the start (rows parsed into events, a no-op handler awaited per event) until it handled
+the last, beside the raw batched \`SELECT * … WHERE position > ? LIMIT ${BATCH}\` it is built on (rows not parsed).
+
+| measure | adapter | raw better-sqlite3 (reference) | ratio | target |
+|---|---|---|---|---|
+| appends/s | ${fixed(adapterAppend.perSecond, 0)} (${adapterAppend.done} done) | ${fixed(rawAppend.perSecond, 0)} (${rawAppend.done} done) | ${pct(adapterAppend.perSecond, rawAppend.perSecond)} | ≥ 70%: ${verdict(appendRatio >= 0.7)} |
+| replayed events/s | ${fixed(adapterReplay, 0)} | ${fixed(rawReplay, 0)} | ${pct(adapterReplay, rawReplay)} | ≥ 50%: ${verdict(replayRatio >= 0.5)} |
+`;
+  writeSection('eventstore', body);
+  console.log(body);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
