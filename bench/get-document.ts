@@ -4,13 +4,10 @@
  * answering the same document. autocannon, 50 connections, a short warm-up then 10 s each.
  */
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createDoc } from '../tests/support/documents';
 import { startTsProcess } from '../tests/support/process';
 import { startEmbedded } from '../tests/support/targets';
-import { profileEnv, summarizeProfiles } from './profile';
+import { profiledRun } from './profile';
 import { machine, writeSection } from './results';
 import { fixed, type LoadFigures, load, loadNote, pct, verdict } from './support';
 
@@ -67,18 +64,8 @@ try {
 
 const ratio = gateway.rps / reference.rps;
 const met = ratio >= 0.4 && gateway.p99 <= 20;
-let profile = '';
-if (!met) {
-  const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
-  console.log(`gateway again, CPU-profiled, ${PROFILE_S} s`);
-  await gatewayRun(profileEnv(dir), PROFILE_S);
-  profile = `\nA target was missed, so the run profiled the docflow process (V8 CPU profile over start-up and a further
-${PROFILE_S} s of the same load; profiling slows it down, the shares are what counts):
+const profile = met ? '' : await profiledRun(PROFILE_S, (env) => gatewayRun(env, PROFILE_S));
 
-${summarizeProfiles(dir)}
-`;
-  rmSync(dir, { recursive: true, force: true });
-}
 const body = `## GET document: gateway beside bare Hono
 
 Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/get-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}

@@ -3,7 +3,8 @@
  * into `dir` when it exits (bench/cpu-profile.ts); `summarizeProfiles(dir)` turns it into the markdown lines RESULTS.md shows
  * (self time by module and by function).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 interface ProfileNode {
@@ -18,7 +19,7 @@ interface CpuProfile {
 const PRELOAD = new URL('./cpu-profile.ts', import.meta.url).pathname;
 
 /** Environment that makes a Node child process (started with tsx) write a CPU profile into `dir` on exit. */
-export function profileEnv(dir: string): Record<string, string> {
+function profileEnv(dir: string): Record<string, string> {
   return {
     BENCH_CPU_PROFILE_DIR: dir,
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx --import ${PRELOAD}`.trim(),
@@ -44,7 +45,7 @@ function top(counts: Map<string, number>, total: number, n: number): string {
 }
 
 /** Self time of every profile in `dir`, by module and by function, as two markdown list items. */
-export function summarizeProfiles(dir: string, n = 8): string {
+function summarizeProfiles(dir: string, n = 8): string {
   const byModule = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
@@ -64,4 +65,26 @@ export function summarizeProfiles(dir: string, n = 8): string {
   if (total === 0) return '- no CPU profile was written';
   return `- self time by module (${total} samples, idle left out): ${top(byModule, total, n)}
 - self time by function: ${top(byFunction, total, n)}`;
+}
+
+/**
+ * Runs `run(env)` once more with a CPU-profiled docflow (the env goes to its process) and returns the
+ * paragraph RESULTS.md shows under a missed target.
+ */
+export async function profiledRun(
+  seconds: number,
+  run: (env: Record<string, string>) => Promise<unknown>,
+): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
+  try {
+    console.log(`again, CPU-profiled, ${seconds} s`);
+    await run(profileEnv(dir));
+    return `\nA target was missed, so the run profiled the docflow process (V8 CPU profile over start-up and a further
+${seconds} s of the same load; profiling slows it down, the shares are what counts):
+
+${summarizeProfiles(dir)}
+`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

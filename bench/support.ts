@@ -1,6 +1,6 @@
 /** Shared by the benchmarks: an autocannon run reduced to the figures RESULTS.md shows, and formatting. */
 import os from 'node:os';
-import autocannon from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
 
 export interface LoadOptions {
   url: string;
@@ -10,10 +10,14 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: Buffer | string;
+  /** Changes each request before it is sent (e.g. a different prebuilt body). */
+  setupRequest?: (request: Request) => Request;
 }
 
 export interface LoadFigures {
   rps: number;
+  /** 2xx answers per second. */
+  okPerSecond: number;
   p50: number;
   p99: number;
   requests: number;
@@ -31,10 +35,12 @@ export async function load(options: LoadOptions): Promise<LoadFigures> {
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
     body: options.body,
+    ...(options.setupRequest ? { requests: [{ setupRequest: options.setupRequest }] } : {}),
     timeout: 10,
   });
   return {
     rps: result.requests.average,
+    okPerSecond: result['2xx'] / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
