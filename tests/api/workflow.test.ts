@@ -255,6 +255,8 @@ for (const factory of targets()) {
       assertProblem(await manage(id, 109), 400);
       assertProblem(await answer(id, await taskOf(id, 'bob'), 7, 'bob'), 400);
       assertProblem(await answer(id, await taskOf(id, 'bob'), 2, 'carol'), 404); // carol is no participant yet
+      // The author may read the document but the task is bob's: 403.
+      assertProblem(await answer(id, await taskOf(id, 'bob'), 2, 'author'), 403);
       assertProblem(
         await api('PUT', `/api/v2/docForm/${id}/docResponse/0123456789abcdef01234567`, {
           ...as('bob'),
