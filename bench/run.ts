@@ -17,6 +17,7 @@ const STEPS: Step[] = [
   { name: 'eventstore', command: tsx('bench/eventstore.ts'), limitS: 120 },
   { name: 'create-document', command: tsx('bench/create-document.ts'), limitS: 150 },
   { name: 'views', command: tsx('bench/views.ts'), limitS: 240 },
+  { name: 'bus-lag', command: tsx('bench/bus-lag.ts'), limitS: 180 },
   { name: 'ocr', command: ['pnpm', 'bench:ocr'], limitS: 360 },
 ];
 
