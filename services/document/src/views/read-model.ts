@@ -20,6 +20,10 @@ const SCHEMA = `
     user_id TEXT NOT NULL, doc_id TEXT NOT NULL, PRIMARY KEY (user_id, doc_id)) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS view_doc_readers (
     user_id TEXT NOT NULL, doc_id TEXT NOT NULL, PRIMARY KEY (user_id, doc_id)) WITHOUT ROWID;
+  -- put() replaces a document's rows by its id: without these it would scan whole tables (quadratic replay).
+  CREATE INDEX IF NOT EXISTS view_doc_tags_doc ON view_doc_tags (id);
+  CREATE INDEX IF NOT EXISTS view_open_tasks_doc ON view_open_tasks (doc_id);
+  CREATE INDEX IF NOT EXISTS view_doc_readers_doc ON view_doc_readers (doc_id);
   CREATE TABLE IF NOT EXISTS view_deputies (
     user_id TEXT PRIMARY KEY, deputy_id TEXT NOT NULL, enabled INTEGER NOT NULL);
 `;
