@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqliteEventStore, type NewEvent } from '@docflow/eventstore';
+import { createSqliteEventStore, type NewEvent, SQLITE_EVENTS_SCHEMA } from '@docflow/eventstore';
 import Database from 'better-sqlite3';
 import { machine, writeSection } from './results';
 import { fixed, loadNote, pct, verdict } from './support';
@@ -20,21 +20,6 @@ const REPLAY_EVENTS = 50_000;
 const BATCH = 500;
 /** No phase runs longer than this; the rate is then over what it did. */
 const MAX_MS = 30_000;
-
-// The adapter's table, so that both sides write and read the same rows.
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS events (
-    position    INTEGER PRIMARY KEY AUTOINCREMENT,
-    stream_id   TEXT    NOT NULL,
-    revision    INTEGER NOT NULL,
-    id          TEXT    NOT NULL UNIQUE,
-    type        TEXT    NOT NULL,
-    version     INTEGER NOT NULL,
-    data        TEXT    NOT NULL,
-    metadata    TEXT    NOT NULL,
-    recorded_at TEXT    NOT NULL,
-    UNIQUE (stream_id, revision)
-  ) STRICT`;
 
 function event(i: number): NewEvent {
   return {
@@ -60,7 +45,7 @@ function openRaw(file: string) {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
-  db.exec(SCHEMA);
+  db.exec(SQLITE_EVENTS_SCHEMA);
   return db;
 }
 

@@ -63,3 +63,23 @@ export function startSubscription(loop: (signal: AbortSignal) => Promise<void>):
 export function matchesPrefixes(streamId: string, prefixes: readonly string[] | undefined): boolean {
   return !prefixes?.length || prefixes.some((prefix) => streamId.startsWith(prefix));
 }
+
+/** The live subscriptions of one store: each removes itself when stopped; `stopAll()` closes the rest. */
+export function subscriptionRegistry() {
+  const live = new Set<Subscription>();
+  return {
+    track(subscription: Subscription): Subscription {
+      live.add(subscription);
+      return {
+        stop: async () => {
+          live.delete(subscription);
+          await subscription.stop();
+        },
+      };
+    },
+    async stopAll(): Promise<void> {
+      await Promise.all([...live].map((subscription) => subscription.stop()));
+      live.clear();
+    },
+  };
+}

@@ -17,7 +17,14 @@ import {
   streamNameFilter,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
-import { backoffMs, deliver, matchesPrefixes, sleep, startSubscription } from './delivery';
+import {
+  backoffMs,
+  deliver,
+  matchesPrefixes,
+  sleep,
+  startSubscription,
+  subscriptionRegistry,
+} from './delivery';
 import {
   type EventHandler,
   type EventMetadata,
@@ -63,7 +70,7 @@ const POSITION_PATTERN = /^(\d{20})-(\d{20})$/;
 export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = EventStoreDBClient.connectionString(options.connectionString);
-  const subscriptions = new Set<Subscription>();
+  const subscriptions = subscriptionRegistry();
   let closed = false;
 
   function call<T>(what: string, run: () => Promise<T>, onTimeout?: () => void): Promise<T> {
@@ -166,14 +173,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
 
     subscribeAll(options, handler) {
       if (closed) throw new StoreUnavailable('subscribeAll: the event store is closed');
-      const subscription = subscribe(options, handler);
-      subscriptions.add(subscription);
-      return {
-        stop: async () => {
-          subscriptions.delete(subscription);
-          await subscription.stop();
-        },
-      };
+      return subscriptions.track(subscribe(options, handler));
     },
 
     async headPosition(options = {}) {
@@ -206,8 +206,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
-      subscriptions.clear();
+      await subscriptions.stopAll();
       await withTimeout('close', timeoutMs, () => client.dispose());
     },
   };

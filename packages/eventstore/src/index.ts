@@ -1,3 +1,3 @@
 export { createEsdbEventStore, type EsdbEventStoreOptions } from './esdb';
 export * from './port';
-export { createSqliteEventStore, type SqliteEventStoreOptions } from './sqlite';
+export { createSqliteEventStore, SQLITE_EVENTS_SCHEMA, type SqliteEventStoreOptions } from './sqlite';

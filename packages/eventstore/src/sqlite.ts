@@ -2,7 +2,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { backoffMs, deliver, matchesPrefixes, sleep, startSubscription } from './delivery';
+import {
+  backoffMs,
+  deliver,
+  matchesPrefixes,
+  sleep,
+  startSubscription,
+  subscriptionRegistry,
+} from './delivery';
 import {
   type AppendResult,
   type EventHandler,
@@ -24,7 +31,8 @@ export interface SqliteEventStoreOptions {
   pollIntervalMs?: number;
 }
 
-const SCHEMA = `
+/** The events table (exported so that benchmarks measure the raw engine on the very same table). */
+export const SQLITE_EVENTS_SCHEMA = `
   CREATE TABLE IF NOT EXISTS events (
     position    INTEGER PRIMARY KEY AUTOINCREMENT,
     stream_id   TEXT    NOT NULL,
@@ -70,7 +78,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.exec(SCHEMA);
+  db.exec(SQLITE_EVENTS_SCHEMA);
 
   const currentRevision = db
     .prepare<[string], number>('SELECT COALESCE(MAX(revision), 0) FROM events WHERE stream_id = ?')
@@ -117,7 +125,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   // Idle subscriptions park here; an append in this process wakes them at once, the poll timer
   // catches appends made by other processes.
   const waiters = new Set<() => void>();
-  const subscriptions = new Set<Subscription>();
+  const subscriptions = subscriptionRegistry();
   let closed = false;
 
   function guard<T>(what: string, run: () => T): T {
@@ -191,14 +199,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
     subscribeAll(options, handler) {
       if (closed) throw new StoreUnavailable('subscribeAll: the event store is closed');
-      const subscription = subscribe(options, handler);
-      subscriptions.add(subscription);
-      return {
-        stop: async () => {
-          subscriptions.delete(subscription);
-          await subscription.stop();
-        },
-      };
+      return subscriptions.track(subscribe(options, handler));
     },
 
     async headPosition(options = {}) {
@@ -215,8 +216,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
-      subscriptions.clear();
+      await subscriptions.stopAll();
       db.close();
     },
   };
