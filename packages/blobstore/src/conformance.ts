@@ -231,3 +231,24 @@ async function assertNotFound(store: BlobStore, key: string): Promise<void> {
 function sha256(content: Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }
+
+/**
+ * Puts `totalBytes` from a generator, checks that they read back intact, and returns how much the
+ * process's RSS grew at its peak meanwhile (each adapter's test sets its own bound).
+ */
+export async function peakRssGrowthOfPut(store: BlobStore, totalBytes: number): Promise<number> {
+  const source = randomSource(totalBytes);
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 5);
+  try {
+    const stored = await store.put(source.chunks);
+    assert.deepEqual({ size: stored.size, sha256: stored.sha256 }, source.expected());
+    assert.deepEqual(await digestStream(await store.get(stored.key)), source.expected());
+  } finally {
+    clearInterval(sampler);
+  }
+  return peak - baseline;
+}

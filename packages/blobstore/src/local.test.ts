@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { describeBlobStoreContract, digestStream, randomSource } from './conformance';
+import { describeBlobStoreContract, peakRssGrowthOfPut } from './conformance';
 import { createLocalBlobStore } from './local';
 import type { BlobStore } from './port';
 import { BlobStoreUnavailable } from './port';
@@ -34,20 +34,7 @@ describe('local blob store', () => {
   });
 
   it('keeps memory bounded while storing 256 MiB from a generator', { timeout: 120_000 }, async () => {
-    const source = randomSource(256 * MiB);
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 5);
-    try {
-      const stored = await store.put(source.chunks);
-      assert.deepEqual({ size: stored.size, sha256: stored.sha256 }, source.expected());
-      assert.deepEqual(await digestStream(await store.get(stored.key)), source.expected());
-    } finally {
-      clearInterval(sampler);
-    }
-    const growth = peak - baseline;
+    const growth = await peakRssGrowthOfPut(store, 256 * MiB);
     assert.ok(growth < 64 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   });
 

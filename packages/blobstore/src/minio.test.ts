@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { Client } from 'minio';
-import { describeBlobStoreContract, digestStream, randomSource } from './conformance';
+import { describeBlobStoreContract, digestStream, peakRssGrowthOfPut, randomSource } from './conformance';
 import type { MinioBlobStore, MinioBlobStoreOptions } from './minio';
 import { createMinioBlobStore } from './minio';
 import { BlobStoreUnavailable } from './port';
@@ -201,20 +201,7 @@ describe('minio blob store on a real server', { skip }, () => {
 
   it('keeps memory bounded while putting 256 MiB from a generator', { timeout: TIMEOUT_MS }, async () => {
     const { store } = open();
-    const source = randomSource(256 * MiB);
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 5);
-    try {
-      const stored = await store.put(source.chunks);
-      assert.deepEqual({ size: stored.size, sha256: stored.sha256 }, source.expected());
-      assert.deepEqual(await digestStream(await store.get(stored.key)), source.expected());
-    } finally {
-      clearInterval(sampler);
-    }
-    const growth = peak - baseline;
+    const growth = await peakRssGrowthOfPut(store, 256 * MiB);
     assert.ok(growth < 96 * MiB, `RSS grew by ${(growth / MiB).toFixed(1)} MiB`);
   });
 });
