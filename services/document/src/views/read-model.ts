@@ -1,6 +1,12 @@
 /**
- * The view read model: one row per document with the columns views filter on, its tags, and the
- * document state as JSON, projected from the document events. Queries are plain SQL with indexes.
+ * The view read model, projected from the document events: one row per document (the columns views
+ * filter on, and the document state as JSON), and beside it the rows of its tags, its open tasks'
+ * assignees and its readers. Each of those rows repeats the document's filter columns and `created`,
+ * so one covering key range of one table answers a count or a page without a lookup per row.
+ *
+ * A listing is driven by the range with the fewest rows (exact row counts per key are kept in
+ * `view_counts`), ordered as the listing is (`created DESC, id DESC`); the other conditions are
+ * checked on the range's own rows, a tag or membership not driving by an index probe.
  */
 import { STATE_CODES, STATUS_CODES, type ViewId, type ViewQuery } from '@docflow/contracts';
 import type { LocalDb, Principal } from '@docflow/kit';
@@ -8,61 +14,260 @@ import { inboxAssignees, isDeleted } from '@docflow/workflow';
 import { participantsOf } from '../access';
 import type { DocState } from '../docForm';
 
+/** The projection that feeds this read model: its checkpoint is dropped with the rows. */
+export const VIEWS_PROJECTION = 'views';
+
+/** Raise it whenever the tables below change: a local.db of another version is dropped and replayed. */
+const SCHEMA_VERSION = '2';
+
+/** The filter columns every row carries, beside `created` and `id`. */
+const FILTERS =
+  'form TEXT NOT NULL, author TEXT NOT NULL, state INTEGER NOT NULL, step INTEGER NOT NULL, iteration INTEGER NOT NULL, status INTEGER NOT NULL';
+const COVER = 'form, author, state, step, iteration, status';
+
+/** One row per (key, document): a key's documents lie in one range, newest last. */
+const keyedTable = (name: string, key: string) => `
+  CREATE TABLE IF NOT EXISTS ${name} (
+    ${key} TEXT NOT NULL, created TEXT NOT NULL, id TEXT NOT NULL, ${FILTERS},
+    PRIMARY KEY (${key}, created, id)) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS ${name}_doc ON ${name} (id, ${key});`;
+
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS view_docs (
-    id TEXT PRIMARY KEY, form TEXT NOT NULL, author TEXT NOT NULL,
-    state INTEGER NOT NULL, step INTEGER NOT NULL, iteration INTEGER NOT NULL, status INTEGER NOT NULL,
-    created TEXT NOT NULL, doc TEXT NOT NULL);
-  CREATE INDEX IF NOT EXISTS view_docs_newest ON view_docs (created DESC, id DESC);
-  CREATE INDEX IF NOT EXISTS view_docs_author ON view_docs (author, created DESC, id DESC);
-  CREATE TABLE IF NOT EXISTS view_doc_tags (tag TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (tag, id)) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS view_open_tasks (
-    user_id TEXT NOT NULL, doc_id TEXT NOT NULL, PRIMARY KEY (user_id, doc_id)) WITHOUT ROWID;
-  CREATE TABLE IF NOT EXISTS view_doc_readers (
-    user_id TEXT NOT NULL, doc_id TEXT NOT NULL, PRIMARY KEY (user_id, doc_id)) WITHOUT ROWID;
-  -- put() replaces a document's rows by its id: without these it would scan whole tables (quadratic replay).
-  CREATE INDEX IF NOT EXISTS view_doc_tags_doc ON view_doc_tags (id);
-  CREATE INDEX IF NOT EXISTS view_open_tasks_doc ON view_open_tasks (doc_id);
-  CREATE INDEX IF NOT EXISTS view_doc_readers_doc ON view_doc_readers (doc_id);
-  CREATE TABLE IF NOT EXISTS view_deputies (
-    user_id TEXT PRIMARY KEY, deputy_id TEXT NOT NULL, enabled INTEGER NOT NULL);
+    id TEXT PRIMARY KEY, ${FILTERS}, created TEXT NOT NULL, doc TEXT NOT NULL);
+  CREATE INDEX IF NOT EXISTS view_docs_newest ON view_docs (created, id, ${COVER});
+  CREATE INDEX IF NOT EXISTS view_docs_author ON view_docs (author, created, id, ${COVER});
+  CREATE INDEX IF NOT EXISTS view_docs_form ON view_docs (form, created, id, ${COVER});
+  CREATE INDEX IF NOT EXISTS view_docs_state ON view_docs (state, created, id, ${COVER});
+  ${keyedTable('view_doc_tags', 'tag')}
+  ${keyedTable('view_open_tasks', 'user_id')}
+  ${keyedTable('view_doc_readers', 'user_id')}
+  CREATE TABLE IF NOT EXISTS view_counts (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
 /** The rows a rebuild drops (deputies come from the identity service, not from document events). */
-const TABLES = ['view_docs', 'view_doc_tags', 'view_open_tasks', 'view_doc_readers'];
+const TABLES = ['view_docs', 'view_doc_tags', 'view_open_tasks', 'view_doc_readers', 'view_counts'];
 
-/** The caller, and every user whose enabled deputy the caller is. */
-const ACTING_FOR = `(SELECT ? UNION SELECT user_id FROM view_deputies WHERE deputy_id = ? AND enabled = 1)`;
+/** view_counts keys: documents in all, and per author, form, state, tag, open-task assignee, reader. */
+const ALL = 'n';
+const countKey = {
+  author: (v: string) => `a:${v}`,
+  form: (v: string) => `f:${v}`,
+  state: (v: number) => `s:${v}`,
+  tag: (v: string) => `t:${v}`,
+  task: (v: string) => `i:${v}`,
+  reader: (v: string) => `r:${v}`,
+};
 
 export interface ViewPage {
   total: number;
   docs: DocState[];
 }
 
+/** The statements a listing runs (for benchmarks and query plans). */
+export interface ViewPlan {
+  /** null when the total is read from the kept row counts. */
+  count: { sql: string; params: unknown[] } | null;
+  countFromCounts: number;
+  page: { sql: string; params: unknown[] };
+}
+
 export interface ViewsReadModel {
   get(id: string): DocState | undefined;
   put(doc: DocState): void;
   query(view: ViewId, query: ViewQuery, principal: Principal): ViewPage;
+  plan(view: ViewId, query: ViewQuery, principal: Principal): ViewPlan;
   /** Drops every row (the projection then replays the events). */
   clear(): void;
 }
 
+/** A key range that can drive a listing: the documents of `keys` in `table`'s `column`. */
+interface Driver {
+  table: string;
+  /** Index of view_docs to use (view_docs has one per key column). */
+  index?: string;
+  column?: string;
+  keys: unknown[];
+  /** Sum of the kept row counts of the keys: the range's size. */
+  rows: number;
+  /** Whether a document may lie in the range more than once (several keys of a membership). */
+  repeats: boolean;
+  /** Which condition of the listing it is (not checked again on its rows). */
+  condition: Condition;
+}
+
+type Condition =
+  | { kind: 'column'; column: string; values: unknown[] }
+  | { kind: 'member'; table: string; column: string; values: unknown[] };
+
+function upgrade(db: LocalDb) {
+  db.exec('CREATE TABLE IF NOT EXISTS view_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const version = db.prepare<[], string>("SELECT value FROM view_meta WHERE key = 'schema'").pluck().get();
+  if (version === SCHEMA_VERSION) return;
+  // Another layout (or none): drop the rows the document events give, and the projection's place in
+  // them, in one transaction, so the projection replays every event into the new tables.
+  db.transaction(() => {
+    for (const table of TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+    db.exec(SCHEMA);
+    db.prepare('DELETE FROM checkpoints WHERE name = ?').run(VIEWS_PROJECTION);
+    db.prepare('DELETE FROM handled_messages WHERE consumer = ?').run(VIEWS_PROJECTION);
+    db.prepare(
+      "INSERT INTO view_meta (key, value) VALUES ('schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run(SCHEMA_VERSION);
+  })();
+}
+
 export function createViewsReadModel(db: LocalDb): ViewsReadModel {
+  db.exec(`CREATE TABLE IF NOT EXISTS view_deputies (
+    user_id TEXT PRIMARY KEY, deputy_id TEXT NOT NULL, enabled INTEGER NOT NULL)`);
+  upgrade(db);
   db.exec(SCHEMA);
+
   const select = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
+  const selectOld = db.prepare<[string], { author: string; form: string; state: number }>(
+    'SELECT author, form, state FROM view_docs WHERE id = ?',
+  );
   const upsert = db.prepare(
     `INSERT INTO view_docs (id, form, author, state, step, iteration, status, created, doc)
      VALUES (@id, @form, @author, @state, @step, @iteration, @status, @created, @doc)
      ON CONFLICT(id) DO UPDATE SET form = @form, author = @author, state = @state, step = @step,
        iteration = @iteration, status = @status, created = @created, doc = @doc`,
   );
-  const dropTags = db.prepare('DELETE FROM view_doc_tags WHERE id = ?');
-  const addTag = db.prepare('INSERT OR IGNORE INTO view_doc_tags (tag, id) VALUES (?, ?)');
-  const dropTasks = db.prepare('DELETE FROM view_open_tasks WHERE doc_id = ?');
-  const addTask = db.prepare('INSERT OR IGNORE INTO view_open_tasks (user_id, doc_id) VALUES (?, ?)');
-  const dropReaders = db.prepare('DELETE FROM view_doc_readers WHERE doc_id = ?');
-  const addReader = db.prepare('INSERT OR IGNORE INTO view_doc_readers (user_id, doc_id) VALUES (?, ?)');
+  const keyed = (table: string, key: string) => ({
+    drop: db.prepare<[string], string>(`DELETE FROM ${table} WHERE id = ? RETURNING ${key}`).pluck(),
+    add: db.prepare(
+      `INSERT OR IGNORE INTO ${table} (${key}, created, id, ${COVER})
+       VALUES (@key, @created, @id, @form, @author, @state, @step, @iteration, @status)`,
+    ),
+  });
+  const tags = keyed('view_doc_tags', 'tag');
+  const tasks = keyed('view_open_tasks', 'user_id');
+  const readers = keyed('view_doc_readers', 'user_id');
   const dropDoc = db.prepare('DELETE FROM view_docs WHERE id = ?');
+  const bump = db.prepare(
+    'INSERT INTO view_counts (key, n) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET n = n + excluded.n',
+  );
+  const dropZero = db.prepare('DELETE FROM view_counts WHERE key = ? AND n = 0');
+  const countOf = db.prepare<[string], number>('SELECT n FROM view_counts WHERE key = ?').pluck();
+  const actingFor = db
+    .prepare<[string], string>('SELECT user_id FROM view_deputies WHERE deputy_id = ? AND enabled = 1')
+    .pluck();
+  // Listings are built from a few shapes: prepare each once.
+  const prepare = (sql: string) => db.prepare<unknown[], unknown>(sql);
+  const statements = new Map<string, ReturnType<typeof prepare>>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size > 500) statements.clear();
+      statement = prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+
+  /** Every key the document counts under. */
+  function keysOf(doc: { author: string; form: string; state: number }, tagged: Iterable<string>) {
+    const keys = [ALL, countKey.author(doc.author), countKey.form(doc.form), countKey.state(doc.state)];
+    for (const tag of tagged) keys.push(countKey.tag(tag));
+    return keys;
+  }
+
+  function plan(view: ViewId, query: ViewQuery, principal: Principal): ViewPlan {
+    const conditions: Condition[] = [];
+    const acting = () => [principal.subject, ...actingFor.all(principal.subject)];
+    if (view === 'mydocs') {
+      conditions.push({ kind: 'column', column: 'author', values: [principal.subject] });
+    } else if (view === 'inbox') {
+      conditions.push({ kind: 'member', table: 'view_open_tasks', column: 'user_id', values: acting() });
+    } else if (!principal.roles.includes('svcAdminDocsRW')) {
+      conditions.push({ kind: 'member', table: 'view_doc_readers', column: 'user_id', values: acting() });
+    }
+    for (const column of ['state', 'step', 'iteration', 'status'] as const) {
+      if (query[column] !== undefined) conditions.push({ kind: 'column', column, values: [query[column]] });
+    }
+    for (const column of ['form', 'author'] as const) {
+      const values = query[column];
+      if (values?.length) conditions.push({ kind: 'column', column, values: [...new Set(values)] });
+    }
+    for (const tag of new Set(query.tags ?? [])) {
+      conditions.push({ kind: 'member', table: 'view_doc_tags', column: 'tag', values: [tag] });
+    }
+
+    const rowsOf = (keys: string[]) => keys.reduce((sum, key) => sum + (countOf.get(key) ?? 0), 0);
+    let driver: Driver = {
+      table: 'view_docs',
+      index: 'view_docs_newest',
+      keys: [],
+      rows: rowsOf([ALL]),
+      repeats: false,
+      condition: { kind: 'column', column: '', values: [] },
+    };
+    for (const condition of conditions) {
+      let candidate: Driver | undefined;
+      if (condition.kind === 'member') {
+        const key =
+          condition.table === 'view_doc_tags'
+            ? countKey.tag
+            : condition.table === 'view_open_tasks'
+              ? countKey.task
+              : countKey.reader;
+        candidate = {
+          table: condition.table,
+          column: condition.column,
+          keys: condition.values,
+          rows: rowsOf(condition.values.map((v) => key(v as string))),
+          repeats: condition.values.length > 1,
+          condition,
+        };
+      } else if (['author', 'form', 'state'].includes(condition.column)) {
+        const key = countKey[condition.column as 'author' | 'form' | 'state'] as (v: unknown) => string;
+        candidate = {
+          table: 'view_docs',
+          index: `view_docs_${condition.column}`,
+          column: condition.column,
+          keys: condition.values,
+          rows: rowsOf(condition.values.map(key)),
+          repeats: false,
+          condition,
+        };
+      }
+      if (candidate && candidate.rows < driver.rows) driver = candidate;
+    }
+
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const inList = (values: unknown[]) => {
+      params.push(...values);
+      return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
+    };
+    if (driver.column) where.push(`d.${driver.column} ${inList(driver.keys)}`);
+    for (const condition of conditions) {
+      if (condition === driver.condition) continue;
+      if (condition.kind === 'column') where.push(`d.${condition.column} ${inList(condition.values)}`);
+      else
+        where.push(
+          `EXISTS (SELECT 1 FROM ${condition.table} m WHERE m.id = d.id AND m.${condition.column} ${inList(condition.values)})`,
+        );
+    }
+    const from = `${driver.table} d${driver.index ? ` INDEXED BY ${driver.index}` : ''}`;
+    const clause = where.length ? ` WHERE ${where.join(' AND ')}` : '';
+    // Only the driving range, every document once in it: its size is the total.
+    const exact = where.length === (driver.column ? 1 : 0) && !driver.repeats;
+    return {
+      count: exact
+        ? null
+        : {
+            sql: `SELECT count(${driver.repeats ? 'DISTINCT d.id' : '*'}) FROM ${from}${clause}`,
+            params,
+          },
+      countFromCounts: driver.rows,
+      page: {
+        sql: `SELECT ${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created FROM ${from}${clause}
+          ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
+        params: [...params, query.pageSize, query.first],
+      },
+    };
+  }
 
   return {
     get(id) {
@@ -70,72 +275,67 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
       return doc ? (JSON.parse(doc) as DocState) : undefined;
     },
     put(doc) {
-      dropTags.run(doc.id);
-      dropTasks.run(doc.id);
-      dropReaders.run(doc.id);
+      const delta = new Map<string, number>();
+      const old = selectOld.get(doc.id);
+      if (old) {
+        for (const key of keysOf(old, tags.drop.all(doc.id))) delta.set(key, (delta.get(key) ?? 0) - 1);
+      }
+      for (const user of tasks.drop.all(doc.id)) {
+        const key = countKey.task(user);
+        delta.set(key, (delta.get(key) ?? 0) - 1);
+      }
+      for (const user of readers.drop.all(doc.id)) {
+        const key = countKey.reader(user);
+        delta.set(key, (delta.get(key) ?? 0) - 1);
+      }
+      const add = (key: string) => delta.set(key, (delta.get(key) ?? 0) + 1);
       // A deleted document leaves every view (its events stay).
       if (isDeleted(doc.workflow)) {
         dropDoc.run(doc.id);
-        return;
+      } else {
+        const row = {
+          id: doc.id,
+          form: doc.form,
+          author: doc.author,
+          state: STATE_CODES[doc.phase],
+          step: doc.step,
+          iteration: doc.iteration,
+          status: STATUS_CODES[doc.status],
+          created: doc.created,
+        };
+        upsert.run({ ...row, doc: JSON.stringify(doc) });
+        const tagged = new Set(doc.tags);
+        for (const key of keysOf(row, tagged)) add(key);
+        for (const tag of tagged) tags.add.run({ ...row, key: tag });
+        for (const user of inboxAssignees(doc.workflow)) {
+          if (tasks.add.run({ ...row, key: user }).changes) add(countKey.task(user));
+        }
+        for (const user of new Set([doc.author, ...participantsOf(doc)])) {
+          if (readers.add.run({ ...row, key: user }).changes) add(countKey.reader(user));
+        }
       }
-      upsert.run({
-        id: doc.id,
-        form: doc.form,
-        author: doc.author,
-        state: STATE_CODES[doc.phase],
-        step: doc.step,
-        iteration: doc.iteration,
-        status: STATUS_CODES[doc.status],
-        created: doc.created,
-        doc: JSON.stringify(doc),
-      });
-      for (const tag of doc.tags) addTag.run(tag, doc.id);
-      for (const user of inboxAssignees(doc.workflow)) addTask.run(user, doc.id);
-      for (const user of new Set([doc.author, ...participantsOf(doc)])) addReader.run(user, doc.id);
+      for (const [key, n] of delta) {
+        if (n === 0) continue;
+        bump.run(key, n);
+        if (n < 0) dropZero.run(key);
+      }
     },
+    plan,
     query(view, query, principal) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (view === 'mydocs') {
-        where.push('author = ?');
-        params.push(principal.subject);
-      } else if (view === 'inbox') {
-        where.push(`id IN (SELECT doc_id FROM view_open_tasks WHERE user_id IN ${ACTING_FOR})`);
-        params.push(principal.subject, principal.subject);
-      } else if (!principal.roles.includes('svcAdminDocsRW')) {
-        where.push(`id IN (SELECT doc_id FROM view_doc_readers WHERE user_id IN ${ACTING_FOR})`);
-        params.push(principal.subject, principal.subject);
+      const { count, countFromCounts, page } = plan(view, query, principal);
+      const total = count
+        ? ((prepared(count.sql)
+            .pluck()
+            .get(...count.params) as number | undefined) ?? 0)
+        : countFromCounts;
+      const ids = prepared(page.sql)
+        .all(...page.params)
+        .map((row) => (row as { id: string }).id);
+      const docs: DocState[] = [];
+      for (const id of ids) {
+        const doc = select.get(id);
+        if (doc) docs.push(JSON.parse(doc) as DocState);
       }
-      for (const column of ['state', 'step', 'iteration', 'status'] as const) {
-        if (query[column] !== undefined) {
-          where.push(`${column} = ?`);
-          params.push(query[column]);
-        }
-      }
-      for (const column of ['form', 'author'] as const) {
-        const values = query[column];
-        if (values?.length) {
-          where.push(`${column} IN (${values.map(() => '?').join(', ')})`);
-          params.push(...values);
-        }
-      }
-      for (const tag of query.tags ?? []) {
-        where.push('id IN (SELECT id FROM view_doc_tags WHERE tag = ?)');
-        params.push(tag);
-      }
-      const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const total =
-        db
-          .prepare<unknown[], number>(`SELECT count(*) FROM view_docs ${clause}`)
-          .pluck()
-          .get(...params) ?? 0;
-      const docs = db
-        .prepare<unknown[], string>(
-          `SELECT doc FROM view_docs ${clause} ORDER BY created DESC, id DESC LIMIT ? OFFSET ?`,
-        )
-        .pluck()
-        .all(...params, query.pageSize, query.first)
-        .map((d) => JSON.parse(d) as DocState);
       return { total, docs };
     },
     clear() {

@@ -1,0 +1,223 @@
+/**
+ * The view read model against a brute-force filter in JS: a few hundred random documents (put, changed
+ * and put again, some deleted), then every view with random filter combinations and pages, as admin,
+ * as author, as reader and as deputy; totals and page order must match exactly.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  type DocPhase,
+  type DocStatus,
+  STATE_CODES,
+  STATUS_CODES,
+  type ViewId,
+  type ViewQuery,
+} from '@docflow/contracts';
+import { checkpointStore, openLocalDb, type Principal } from '@docflow/kit';
+import { inboxAssignees, isDeleted, type Task } from '@docflow/workflow';
+import { participantsOf } from '../access';
+import { type DocState, initialDoc } from '../docForm';
+import { createViewsReadModel, VIEWS_PROJECTION } from './read-model';
+
+/** Deterministic PRNG (mulberry32), so a failure repeats. */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const USERS = ['usr-a', 'usr-b', 'usr-c', 'usr-d', 'usr-e', 'usr-f'];
+const FORMS = ['memo', 'invoice', 'contract'];
+const TAGS = ['t0', 't1', 't2', 't3', 't4'];
+const PHASES = Object.keys(STATE_CODES) as DocPhase[];
+const STATUSES = (Object.keys(STATUS_CODES) as DocStatus[]).filter((s) => s !== 'deleted');
+/** usr-d stands in for usr-a and usr-b (enabled), and for usr-c (disabled). */
+const DEPUTIES: [string, string, number][] = [
+  ['usr-a', 'usr-d', 1],
+  ['usr-b', 'usr-d', 1],
+  ['usr-c', 'usr-d', 0],
+];
+
+function generator(seed: number) {
+  const rnd = random(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+  const some = <T>(xs: readonly T[], p: number): T[] => xs.filter(() => rnd() < p);
+  function doc(id: string): DocState {
+    const tasks: Record<string, Task> = {};
+    for (let k = Math.floor(rnd() * 4); k > 0; k--) {
+      const respId = `${id}-${k}`;
+      tasks[respId] = {
+        respId,
+        phase: 'approval',
+        step: 1,
+        iteration: 1,
+        assignee: pick(USERS),
+        state: pick(['open', 'answered', 'cancelled'] as const),
+        taskstatus: 0,
+        content: '',
+        openedAt: '',
+      };
+    }
+    const status = rnd() < 0.08 ? 'deleted' : pick(STATUSES);
+    return {
+      ...initialDoc,
+      exists: true,
+      id,
+      form: pick(FORMS),
+      author: pick(USERS),
+      phase: pick(PHASES),
+      status,
+      step: Math.floor(rnd() * 3),
+      iteration: Math.floor(rnd() * 3),
+      tags: some(TAGS, 0.35),
+      // Few distinct times: ties are ordered by id.
+      created: new Date(Date.UTC(2026, 0, 1, 0, Math.floor(rnd() * 60))).toISOString(),
+      workflow: { ...initialDoc.workflow, status, tasks },
+    };
+  }
+  function query(): ViewQuery {
+    const q: ViewQuery = { first: pick([0, 0, 0, 3, 17, 150]), pageSize: pick([1, 5, 20, 100]) };
+    if (rnd() < 0.3) q.state = STATE_CODES[pick(PHASES)];
+    if (rnd() < 0.2) q.step = Math.floor(rnd() * 3);
+    if (rnd() < 0.2) q.iteration = Math.floor(rnd() * 3);
+    if (rnd() < 0.3) q.status = STATUS_CODES[pick(STATUSES)];
+    if (rnd() < 0.4)
+      q.form = [pick(FORMS), ...some(FORMS, 0.3), 'nosuchform'].slice(0, 1 + Math.floor(rnd() * 3));
+    if (rnd() < 0.3) q.author = [pick(USERS), ...some(USERS, 0.3)];
+    if (rnd() < 0.5) q.tags = [pick(TAGS), ...some(TAGS, 0.25)];
+    return q;
+  }
+  return { doc, query, pick, rnd };
+}
+
+function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Principal) {
+  const acting = new Set([
+    p.subject,
+    ...DEPUTIES.filter(([, d, on]) => d === p.subject && on).map(([u]) => u),
+  ]);
+  const matches = [...docs.values()].filter((doc) => {
+    if (isDeleted(doc.workflow)) return false;
+    if (view === 'mydocs' && doc.author !== p.subject) return false;
+    if (view === 'inbox' && !inboxAssignees(doc.workflow).some((u) => acting.has(u))) return false;
+    if (
+      view === 'all' &&
+      !p.roles.includes('svcAdminDocsRW') &&
+      ![doc.author, ...participantsOf(doc)].some((u) => acting.has(u))
+    )
+      return false;
+    if (q.state !== undefined && STATE_CODES[doc.phase] !== q.state) return false;
+    if (q.step !== undefined && doc.step !== q.step) return false;
+    if (q.iteration !== undefined && doc.iteration !== q.iteration) return false;
+    if (q.status !== undefined && STATUS_CODES[doc.status] !== q.status) return false;
+    if (q.form?.length && !q.form.includes(doc.form)) return false;
+    if (q.author?.length && !q.author.includes(doc.author)) return false;
+    return (q.tags ?? []).every((t) => doc.tags.includes(t));
+  });
+  matches.sort((x, y) => (x.created === y.created ? (x.id < y.id ? 1 : -1) : x.created < y.created ? 1 : -1));
+  return { total: matches.length, ids: matches.slice(q.first, q.first + q.pageSize).map((d) => d.id) };
+}
+
+describe('view read model', () => {
+  it('lists what a brute-force filter lists, for every view and random filters', () => {
+    const db = openLocalDb(':memory:');
+    const views = createViewsReadModel(db);
+    const insertDeputy = db.prepare(
+      'INSERT INTO view_deputies (user_id, deputy_id, enabled) VALUES (?, ?, ?)',
+    );
+    for (const row of DEPUTIES) insertDeputy.run(...row);
+    const g = generator(42);
+    const docs = new Map<string, DocState>();
+    const put = (doc: DocState) => {
+      views.put(doc);
+      docs.set(doc.id, doc);
+    };
+    for (let i = 0; i < 400; i++) put(g.doc(`doc${String(i).padStart(4, '0')}`));
+    // Changes: new filters, tags and tasks for some, deletion for others, and a deleted one back.
+    for (let i = 0; i < 400; i += 3) put(g.doc(`doc${String(i).padStart(4, '0')}`));
+    for (const doc of [...docs.values()].slice(0, 5))
+      put({ ...doc, workflow: { ...doc.workflow, status: 'deleted' } });
+    for (const doc of [...docs.values()].slice(0, 2))
+      put({ ...doc, workflow: { ...doc.workflow, status: 'draft' } });
+
+    const principals: Principal[] = [
+      { account: 'usr-admin', subject: 'usr-admin', roles: ['svcAdminDocsRW'] },
+      ...USERS.map((u): Principal => ({ account: u, subject: u, roles: [] })),
+      { account: 'usr-a', subject: 'usr-a', roles: ['svcAdminDocsRW'] },
+    ];
+    let checked = 0;
+    let nonEmpty = 0;
+    for (let i = 0; i < 1500; i++) {
+      const view = g.pick(['mydocs', 'inbox', 'all'] as const);
+      const principal = g.pick(principals);
+      const q = g.query();
+      const want = expected(docs, view, q, principal);
+      const got = views.query(view, q, principal);
+      const what = `${view} as ${principal.subject} ${JSON.stringify(q)}`;
+      assert.equal(got.total, want.total, `total of ${what}`);
+      assert.deepEqual(
+        got.docs.map((d) => d.id),
+        want.ids,
+        `page of ${what}`,
+      );
+      checked++;
+      if (want.total > 0) nonEmpty++;
+    }
+    assert.ok(nonEmpty > checked / 3, `too few queries with matches (${nonEmpty} of ${checked})`);
+
+    // Without filters (the totals then come from the kept row counts).
+    for (const principal of principals) {
+      for (const view of ['mydocs', 'inbox', 'all'] as const) {
+        const q: ViewQuery = { first: 0, pageSize: 100 };
+        const want = expected(docs, view, q, principal);
+        const got = views.query(view, q, principal);
+        assert.equal(got.total, want.total, `${view} as ${principal.subject}`);
+        assert.deepEqual(
+          got.docs.map((d) => d.id),
+          want.ids,
+        );
+      }
+    }
+
+    // A document reads back as it was put; clear() empties every view.
+    const some = [...docs.values()].find((d) => !isDeleted(d.workflow))!;
+    assert.deepEqual(views.get(some.id), some);
+    views.clear();
+    assert.equal(views.query('all', { first: 0, pageSize: 10 }, principals[0]!).total, 0);
+    assert.equal(views.get(some.id), undefined);
+    db.close();
+  });
+
+  it('drops the tables of another layout and the projection checkpoint with them', () => {
+    const db = openLocalDb(':memory:');
+    // The layout before view_meta: no version, a checkpoint and rows of the old view_docs.
+    db.exec(`CREATE TABLE view_docs (id TEXT PRIMARY KEY, form TEXT NOT NULL, author TEXT NOT NULL,
+      state INTEGER NOT NULL, step INTEGER NOT NULL, iteration INTEGER NOT NULL, status INTEGER NOT NULL,
+      created TEXT NOT NULL, doc TEXT NOT NULL);
+      CREATE TABLE view_doc_tags (tag TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (tag, id)) WITHOUT ROWID;
+      CREATE TABLE view_deputies (user_id TEXT PRIMARY KEY, deputy_id TEXT NOT NULL, enabled INTEGER NOT NULL);
+      INSERT INTO view_docs VALUES ('x', 'memo', 'usr-a', 0, 0, 0, 1, '2026-01-01T00:00:00.000Z', '{}');
+      INSERT INTO view_deputies VALUES ('usr-a', 'usr-d', 1);`);
+    const checkpoints = checkpointStore(db);
+    checkpoints.save(VIEWS_PROJECTION, '0000000000000042');
+    checkpoints.save('other', '0000000000000007');
+
+    const views = createViewsReadModel(db);
+    assert.equal(checkpoints.load(VIEWS_PROJECTION), undefined);
+    assert.equal(checkpoints.load('other'), '0000000000000007');
+    assert.equal(views.get('x'), undefined);
+    assert.equal(db.prepare('SELECT count(*) FROM view_deputies').pluck().get(), 1);
+
+    // The same layout again: nothing is dropped.
+    const doc = generator(1).doc('y');
+    views.put({ ...doc, workflow: { ...doc.workflow, status: 'draft' } });
+    checkpoints.save(VIEWS_PROJECTION, '0000000000000043');
+    const again = createViewsReadModel(db);
+    assert.equal(checkpoints.load(VIEWS_PROJECTION), '0000000000000043');
+    assert.equal(again.get('y')?.id, 'y');
+    db.close();
+  });
+});
