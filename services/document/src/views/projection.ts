@@ -1,16 +1,22 @@
 /**
  * Keeps the view read model up to date from the document service's own event store: a catch-up
- * subscription from a stored checkpoint, each event applied once in one transaction with the
- * checkpoint. `rebuild()` drops everything and replays from the first event.
+ * subscription from a stored checkpoint, each event applied once, in one transaction with the
+ * checkpoint. Events are applied in batches: up to BATCH_SIZE in a transaction while catching up, and
+ * what has arrived as soon as the subscription waits for more. A batch that fails is applied event by
+ * event, so that only the failing event (and those after it) waits for the subscription's retry.
+ * `rebuild()` drops everything and replays from the first event.
  */
-import type { EventStore, Subscription } from '@docflow/eventstore';
+import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import { applyOnce, checkpointStore, type LocalDb, type Logger } from '@docflow/kit';
 import { docAggregate, initialDoc } from '../docForm';
-import type { ViewsReadModel } from './read-model';
+import { VIEWS_PROJECTION, type ViewsReadModel } from './read-model';
 
-const NAME = 'views';
+const NAME = VIEWS_PROJECTION;
 const PREFIXES = ['docForm-'];
 const CATCH_UP_POLL_MS = 20;
+/** Events per transaction at most (one fsync each). */
+const BATCH_SIZE = 500;
+const FLUSH_RETRY_MS = 1_000;
 
 export interface ViewsProjection {
   start(): void;
@@ -31,6 +37,9 @@ export function createViewsProjection(
   let subscription: Subscription | undefined;
   let applied = 0;
   let progress: ((applied: number) => void) | undefined;
+  /** Delivered, not yet applied: the checkpoint is before them, so a crash replays them. */
+  let pending: RecordedEvent[] = [];
+  let flushTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
 
   const resetTx = db.transaction(() => {
     views.clear();
@@ -38,21 +47,76 @@ export function createViewsProjection(
     db.prepare('DELETE FROM handled_messages WHERE consumer = ?').run(NAME);
   });
 
+  const applyTx = db.transaction((events: readonly RecordedEvent[]) => {
+    for (const recorded of events) {
+      applyOnce(db, NAME, recorded.id, () => {
+        const id = recorded.streamId.slice('docForm-'.length);
+        const current = views.get(id) ?? initialDoc;
+        const event = docAggregate.parse(recorded.type, recorded.data);
+        views.put(docAggregate.evolve(current, event, recorded));
+      });
+    }
+    checkpoints.save(NAME, events[events.length - 1]!.position);
+  });
+
+  function tally(n: number) {
+    applied += n;
+    progress?.(applied);
+  }
+
+  /** Applies the pending events; throws at the first event that fails, which stays pending. */
+  function flush() {
+    if (pending.length === 0) return;
+    try {
+      applyTx(pending);
+      tally(pending.length);
+      pending = [];
+    } catch {
+      while (pending.length > 0) {
+        applyTx(pending.slice(0, 1));
+        pending.shift();
+        tally(1);
+      }
+    }
+  }
+
+  function cancelFlush() {
+    if (flushTimer) {
+      clearImmediate(flushTimer as NodeJS.Immediate);
+      clearTimeout(flushTimer as NodeJS.Timeout);
+    }
+    flushTimer = undefined;
+  }
+
+  /** Flushes once the subscription lets go of the event loop (it has nothing more in hand). */
+  function scheduleFlush(delayMs = 0) {
+    if (flushTimer) return;
+    const run = () => {
+      flushTimer = undefined;
+      try {
+        flush();
+      } catch (error) {
+        log.warn({ err: error, pending: pending.length }, 'views: applying events failed, retrying');
+        scheduleFlush(FLUSH_RETRY_MS);
+      }
+    };
+    flushTimer = delayMs > 0 ? setTimeout(run, delayMs) : setImmediate(run);
+  }
+
   function start() {
     subscription = store.subscribeAll(
       { after: checkpoints.load(NAME), streamPrefixes: PREFIXES },
       async (recorded) => {
-        db.transaction(() => {
-          applyOnce(db, NAME, recorded.id, () => {
-            const id = recorded.streamId.slice('docForm-'.length);
-            const current = views.get(id) ?? initialDoc;
-            const event = docAggregate.parse(recorded.type, recorded.data);
-            views.put(docAggregate.evolve(current, event, recorded));
-          });
-          checkpoints.save(NAME, recorded.position);
-        })();
-        applied++;
-        progress?.(applied);
+        // A retried event (the handler threw for it) is still pending.
+        if (pending[pending.length - 1]?.id !== recorded.id) pending.push(recorded);
+        if (pending.length < BATCH_SIZE) {
+          scheduleFlush();
+          return;
+        }
+        cancelFlush();
+        flush(); // throws: the subscription retries this event
+        // Catching up: let requests in between batches.
+        await new Promise((resolve) => setImmediate(resolve));
       },
     );
   }
@@ -67,15 +131,24 @@ export function createViewsProjection(
     return true;
   }
 
+  async function stop() {
+    await subscription?.stop();
+    subscription = undefined;
+    cancelFlush();
+    try {
+      flush();
+    } catch (error) {
+      log.warn({ err: error, pending: pending.length }, 'views: events left to replay at the next start');
+      pending = [];
+    }
+  }
+
   return {
     start,
-    async stop() {
-      await subscription?.stop();
-      subscription = undefined;
-    },
+    stop,
     caughtUp,
     async rebuild(onProgress) {
-      await subscription?.stop();
+      await stop();
       resetTx();
       applied = 0;
       progress = onProgress;
