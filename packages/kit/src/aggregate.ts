@@ -32,22 +32,69 @@ export interface Loaded<S> {
   revision: number;
 }
 
+/**
+ * Folded states of recently read streams, per store and aggregate, so that a read folds (and
+ * validates) only the events appended since: a repeated read of an unchanged stream is one query
+ * for newer events. The stream stays the truth (any process may append); cached states are frozen,
+ * so a caller that changed one would fail loudly instead of corrupting the next read.
+ */
+const foldCaches = new WeakMap<EventStore, WeakMap<object, Map<string, Loaded<unknown>>>>();
+const FOLD_CACHE_ENTRIES = 5_000;
+
+function foldCache<S>(store: EventStore, aggregate: object): Map<string, Loaded<S>> {
+  let byAggregate = foldCaches.get(store);
+  if (!byAggregate) {
+    byAggregate = new WeakMap();
+    foldCaches.set(store, byAggregate);
+  }
+  let cache = byAggregate.get(aggregate);
+  if (!cache) {
+    cache = new Map();
+    byAggregate.set(aggregate, cache);
+  }
+  return cache as Map<string, Loaded<S>>;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
 export async function loadAggregate<S, E extends DomainEvent>(
   store: EventStore,
   streamId: string,
   aggregate: Aggregate<S, E>,
   upToRevision?: number,
 ): Promise<Loaded<S>> {
-  const events = await store.readStream(
-    streamId,
-    upToRevision === undefined ? undefined : { fromRevision: 1, maxCount: upToRevision },
-  );
-  let state = aggregate.initial;
+  const cache = foldCache<S>(store, aggregate);
+  const cached = cache.get(streamId);
+  // A read up to a revision older than the cached one folds from the start.
+  const from = cached && (upToRevision === undefined || cached.revision <= upToRevision) ? cached : undefined;
+  const after = from?.revision ?? 0;
+  const events = await store.readStream(streamId, {
+    fromRevision: after + 1,
+    ...(upToRevision === undefined ? {} : { maxCount: Math.max(0, upToRevision - after) }),
+  });
+  let state = from ? from.state : aggregate.initial;
   for (const recorded of events) {
     const { revision, metadata } = recorded;
     state = aggregate.evolve(state, aggregate.parse(recorded.type, recorded.data), { revision, metadata });
   }
-  return { state, revision: events.length };
+  const loaded = { state, revision: after + events.length };
+  if (upToRevision === undefined && loaded.revision > 0) remember(cache, streamId, loaded);
+  return loaded;
+}
+
+/** Keeps the newest fold of a stream (a slower concurrent read never replaces a newer one), LRU-bounded. */
+function remember<S>(cache: Map<string, Loaded<S>>, streamId: string, loaded: Loaded<S>): void {
+  const current = cache.get(streamId);
+  if (current && current.revision > loaded.revision) return;
+  cache.delete(streamId);
+  cache.set(streamId, { state: deepFreeze(loaded.state), revision: loaded.revision });
+  if (cache.size > FOLD_CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
 }
 
 export interface Executed<S, E> extends Loaded<S> {
