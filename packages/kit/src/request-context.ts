@@ -8,13 +8,22 @@ export const CORRELATION_ID_HEADER = 'x-correlation-id';
 
 export type RequestVariables = { requestId: string; correlationId: string; log: Logger };
 
+/**
+ * `info` where a request enters docflow; `debug` for a service called in-process by the gateway in
+ * embedded mode, where the gateway's line (same request id) already records the request.
+ */
+export type AccessLogLevel = 'info' | 'debug';
+
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * Takes ids from the incoming headers when they look sane (a gateway hop keeps them), else makes new ones,
  * and echoes both on the response.
  */
-export function requestContext(logger: Logger): MiddlewareHandler<{ Variables: RequestVariables }> {
+export function requestContext(
+  logger: Logger,
+  accessLogLevel: AccessLogLevel = 'info',
+): MiddlewareHandler<{ Variables: RequestVariables }> {
   return async function requestContextMiddleware(c, next) {
     const incoming = c.req.header(REQUEST_ID_HEADER);
     const requestId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
@@ -27,9 +36,13 @@ export function requestContext(logger: Logger): MiddlewareHandler<{ Variables: R
     c.set('log', log);
     const started = performance.now();
     await next();
-    c.header(REQUEST_ID_HEADER, requestId);
-    c.header(CORRELATION_ID_HEADER, correlationId);
+    // On the response's own headers: `c.header()` after the handler would copy the response, turning
+    // @hono/node-server's lightweight response into a full web Response with a streamed body.
+    const headers = c.res.headers;
+    headers.set(REQUEST_ID_HEADER, requestId);
+    headers.set(CORRELATION_ID_HEADER, correlationId);
+    if (!log.isLevelEnabled(accessLogLevel)) return;
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms }, 'request');
+    log[accessLogLevel]({ method: c.req.method, path: c.req.path, status: c.res.status, ms }, 'request');
   };
 }

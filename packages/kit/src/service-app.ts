@@ -11,7 +11,7 @@ import type { Logger } from './logger';
 import { trustGatewayPrincipal } from './principal';
 import { handleError, handleNotFound } from './problem';
 import { startRelay } from './relay';
-import { requestContext } from './request-context';
+import { type AccessLogLevel, requestContext } from './request-context';
 
 export interface ServiceAppOptions {
   log: Logger;
@@ -20,6 +20,7 @@ export interface ServiceAppOptions {
   readiness: Record<string, ReadinessCheck>;
   /** Paths reached only with the internal token (default `/api/*`). */
   guarded?: string[];
+  accessLogLevel?: AccessLogLevel;
 }
 
 /** @example const app = createServiceApp({ log, internalToken, readiness: { eventStore: () => store.ping() } }); */
@@ -27,7 +28,7 @@ export function createServiceApp(options: ServiceAppOptions): Hono {
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
-  app.use(requestContext(options.log));
+  app.use(requestContext(options.log, options.accessLogLevel));
   app.route('/', healthRoutes(options.readiness));
   for (const path of options.guarded ?? ['/api/*'])
     app.use(path, trustGatewayPrincipal(options.internalToken));
@@ -44,6 +45,8 @@ export interface ServiceBaseDeps {
   /** Prefix of the bus topics and consumer groups (DOCFLOW_NAMESPACE). */
   namespace: string;
   internalToken: string;
+  /** `debug` when only the gateway calls the service, in-process (embedded mode); default `info`. */
+  accessLogLevel?: AccessLogLevel;
 }
 
 export interface OwnStreamsRelay {

@@ -36,6 +36,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const app = createServiceApp({
     log,
     internalToken: deps.internalToken,
+    accessLogLevel: deps.accessLogLevel,
     readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
   });
   app.route('/', formsApi(store));

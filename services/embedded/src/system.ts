@@ -45,7 +45,10 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       () => store.close(),
       () => db.close(),
     );
-    return { store, db, bus, log: log.child({ component: service }), namespace: NAMESPACE, internalToken };
+    const component = log.child({ component: service });
+    // The gateway logs each request once; the services it calls in-process log theirs at debug.
+    const accessLogLevel = service === 'gateway' ? ('info' as const) : ('debug' as const);
+    return { store, db, bus, log: component, namespace: NAMESPACE, internalToken, accessLogLevel };
   }
 
   const identity = createIdentityService({ ...engines('identity'), adminKey: config.DOCFLOW_ADMIN_KEY });

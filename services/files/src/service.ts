@@ -31,6 +31,7 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   const app = createServiceApp({
     log,
     internalToken: deps.internalToken,
+    accessLogLevel: deps.accessLogLevel,
     readiness: { eventStore: () => store.ping(), blobStore: () => blobs.ping(), bus: () => bus.ping() },
     guarded: ['/internal/*'],
   });

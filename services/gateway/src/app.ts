@@ -24,6 +24,7 @@ import {
   viewRoute,
 } from '@docflow/contracts';
 import {
+  type AccessLogLevel,
   handleError,
   handleNotFound,
   healthRoutes,
@@ -49,6 +50,7 @@ export interface GatewayDeps {
   accounts: AccountsReadModel;
   internalToken: string;
   log: Logger;
+  accessLogLevel?: AccessLogLevel;
   readiness: Record<string, ReadinessCheck>;
   /** How long a command's answer waits for the gateway's own read model to catch up. */
   readYourWritesTimeoutMs?: number;
@@ -95,7 +97,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<Env> {
   });
   app.onError(handleError);
   app.notFound(handleNotFound);
-  app.use(requestContext(deps.log));
+  app.use(requestContext(deps.log, deps.accessLogLevel));
   app.route('/', healthRoutes(deps.readiness));
   app.route('/', docsRoutes());
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {

@@ -1,7 +1,7 @@
 /** Composition of the gateway: its app, its read model of accounts and the bus consumer feeding it. */
 import type { Bus, Consumer } from '@docflow/bus';
 import { ADMIN_ACCOUNT_ID, topicsOf } from '@docflow/contracts';
-import type { LocalDb, Logger, ReadinessCheck, ServiceClient } from '@docflow/kit';
+import type { AccessLogLevel, LocalDb, Logger, ReadinessCheck, ServiceClient } from '@docflow/kit';
 import { createAccountsReadModel } from './accounts-read-model';
 import { createGatewayApp } from './app';
 
@@ -16,6 +16,7 @@ export interface GatewayServiceDeps {
   /** Each gateway instance keeps a whole read model, so each is its own consumer group. */
   instanceId: string;
   readiness: Record<string, ReadinessCheck>;
+  accessLogLevel?: AccessLogLevel;
 }
 
 export interface GatewayService {
@@ -33,6 +34,7 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
     accounts,
     internalToken: deps.internalToken,
     log: deps.log,
+    accessLogLevel: deps.accessLogLevel,
     readiness: {
       ...deps.readiness,
       bus: () => deps.bus.ping(),

@@ -21,6 +21,7 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
   const app = createServiceApp({
     log,
     internalToken: deps.internalToken,
+    accessLogLevel: deps.accessLogLevel,
     readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
     guarded: ['/api/*', '/internal/*'],
   });

@@ -30,6 +30,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   const app = createServiceApp({
     log,
     internalToken: deps.internalToken,
+    accessLogLevel: deps.accessLogLevel,
     readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
     guarded: ['/internal/*'],
   });

@@ -19,6 +19,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   const app = createServiceApp({
     log,
     internalToken: deps.internalToken,
+    accessLogLevel: deps.accessLogLevel,
     readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
     guarded: ['/internal/*'],
   });
