@@ -28,12 +28,13 @@ interface Row {
 }
 
 const CONSUMER = 'gateway-accounts';
+const KNOWN_KEYS_MAX = 10_000;
 
 const toRecord = (r: Row): AccountRecord => ({
   id: r.id,
   kind: r.kind,
   email: r.email,
-  roles: JSON.parse(r.roles) as Role[],
+  roles: Object.freeze(JSON.parse(r.roles)) as Role[],
   active: r.active === 1,
   keyHash: r.key_hash,
   rev: r.rev,
@@ -93,13 +94,24 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
   }
 
   const find = (row: Row | undefined) => (row ? toRecord(row) : undefined);
+  // Every request authenticates: known keys are answered from memory. Every handled identity event
+  // empties this (it only changes through handle(), here or in another instance sharing the file,
+  // whose events this instance handles too).
+  const knownKeys = new Map<string, AccountRecord>();
 
   return {
-    byKeyHash: (hash) => find(byKey.get(hash)),
+    byKeyHash(hash) {
+      const known = knownKeys.get(hash);
+      if (known) return known;
+      const found = find(byKey.get(hash));
+      if (found && knownKeys.size < KNOWN_KEYS_MAX) knownKeys.set(hash, Object.freeze(found));
+      return found;
+    },
     byId: (id) => find(byId.get(id)),
     byEmail: (email) => find(byEmail.get(email.trim().toLowerCase())),
     async handle(message) {
       const envelope = EventEnvelope.parse(message.value);
+      knownKeys.clear();
       if (applyOnce(db, CONSUMER, envelope.id, () => apply(envelope))) {
         updates.emit('changed', envelope.streamId.slice('account-'.length));
       }

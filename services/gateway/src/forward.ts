@@ -26,8 +26,9 @@ export function forward(
     method: c.req.method,
     path: url.pathname + url.search,
     internalToken,
-    principal: c.var.principal,
-    ids: c.var,
+    // c.get: `c.var` builds a new object of every variable on each access.
+    principal: c.get('principal'),
+    ids: { requestId: c.get('requestId'), correlationId: c.get('correlationId') },
     headers: { accept: 'application/json', ...options.headers },
     body: options.body,
   });
