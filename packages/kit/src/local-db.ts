@@ -1,6 +1,13 @@
 /**
- * A service's small local database (SQLite, WAL, fsync on commit) for what is not an event:
- * relay checkpoints, the ids of messages already handled, and read models.
+ * A service's small local database (SQLite, WAL) for what is not an event: relay checkpoints, the
+ * ids of messages already handled, and read models.
+ *
+ * Commits are not fsynced (`synchronous = NORMAL`): a killed process loses nothing (the commit is in
+ * the OS), and a power loss can only take the newest commits back, each whole (WAL). Everything here
+ * is derived from the event stores, which do fsync every commit: a checkpoint taken back makes the
+ * relay publish again, and every consumer whose effect lands in an event store dedupes there
+ * (source ids in the aggregate), so a handled-message mark taken back is harmless. The fsyncs this
+ * saves were most of a document create's (bench/RESULTS.md, "Create document").
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -12,8 +19,13 @@ export function openLocalDb(file: string): LocalDb {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
+  db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // Read models (the views: 100,000 documents are some 100 MB) are read through the page cache and
+  // mmap rather than a read() per page; sorts and DISTINCT stay in memory.
+  db.pragma(`cache_size = ${process.env.VC ?? -32768}`);
+  db.pragma('mmap_size = 268435456');
+  db.pragma('temp_store = MEMORY');
   db.exec(`
     CREATE TABLE IF NOT EXISTS checkpoints (name TEXT PRIMARY KEY, position TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS handled_messages (
