@@ -26,7 +26,7 @@ import Database from 'better-sqlite3';
 import { startEmbedded } from '../tests/support/targets';
 import { profiledRun } from './profile';
 import { machine, writeSection } from './results';
-import { fixed, load, loadNote, pct, verdict } from './support';
+import { fixed, load, loadNote, newLogFile, pct, verdict } from './support';
 
 const FILE_BYTES = 10 * 1024;
 const CONNECTIONS = 10;
@@ -69,7 +69,7 @@ function eventsByService(dataDir: string): Record<string, number> {
 
 async function docflowRun(env: Record<string, string>, seconds: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'docflow-bench-data-'));
-  const docflow = await startEmbedded({ env, dataDir });
+  const docflow = await startEmbedded({ env, dataDir, logFile: newLogFile('create-document') });
   try {
     const before = eventsByService(dataDir);
     let next = 0;

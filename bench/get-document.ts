@@ -9,7 +9,7 @@ import { startTsProcess } from '../tests/support/process';
 import { startEmbedded } from '../tests/support/targets';
 import { profiledRun } from './profile';
 import { machine, writeSection } from './results';
-import { fixed, type LoadFigures, load, loadNote, pct, verdict } from './support';
+import { fixed, type LoadFigures, load, loadNote, newLogFile, pct, verdict } from './support';
 
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
@@ -23,7 +23,7 @@ async function measure(url: string, headers: Record<string, string>): Promise<Lo
 
 /** Starts embedded docflow, creates one document, loads GET on it; `seconds` only when profiling. */
 async function gatewayRun(env: Record<string, string>, seconds?: number) {
-  const docflow = await startEmbedded({ env });
+  const docflow = await startEmbedded({ env, logFile: newLogFile('get-document') });
   try {
     const created = await createDoc(docflow.baseUrl, docflow.adminKey, 'memo', {
       docForm: {
@@ -70,7 +70,7 @@ const body = `## GET document: gateway beside bare Hono
 
 Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/get-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}
 autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s, 127.0.0.1. Docflow: embedded mode in its own
-process (\`LOG_LEVEL=info\`), \`GET /api/v2/docForm/{id}\` as the admin service account (API key auth, role check,
+process (\`LOG_LEVEL=info\`, its log written to a file), \`GET /api/v2/docForm/{id}\` as the admin service account (API key auth, role check,
 document read). Reference: a bare Hono route on @hono/node-server in its own process returning the same
 JSON document (${JSON.stringify(document).length} bytes). Load generator and server share the machine's cores.
 

@@ -1,5 +1,7 @@
 /** Shared by the benchmarks: an autocannon run reduced to the figures RESULTS.md shows, and formatting. */
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
 import autocannon, { type Request } from 'autocannon';
 
 export interface LoadOptions {
@@ -62,3 +64,13 @@ export const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
 /** The 1-minute load average when a benchmark started: other work on the machine skews its figures. */
 export const loadNote = (): string =>
   `load average at start ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`;
+
+/**
+ * A new file for a docflow process's log: it writes there itself, as it would to a log shipper, instead
+ * of through a pipe this process (which also runs the load generator) would have to read.
+ */
+export function newLogFile(name: string): string {
+  const dir = mkdtempSync(join(os.tmpdir(), 'docflow-bench-log-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, `${name}.log`);
+}

@@ -1,5 +1,6 @@
 /** Child processes for tests: started with tsx, output captured, stopped or killed for sure. */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 
 export const REPO_ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -19,30 +20,64 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-export function startTsProcess(entry: string, env: Record<string, string>, name = entry): Proc {
+export interface ProcessOptions {
+  /**
+   * Send stdout and stderr to this file instead of through a pipe into this process (benchmarks: the
+   * load generator then does not spend its time reading the server's logs).
+   */
+  logFile?: string;
+}
+
+const LOG_FILE_POLL_MS = 20;
+
+export function startTsProcess(
+  entry: string,
+  env: Record<string, string>,
+  name = entry,
+  options: ProcessOptions = {},
+): Proc {
+  const logFd = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd ?? 'pipe', logFd ?? 'pipe'],
   });
-  let output = '';
+  if (logFd !== undefined) closeSync(logFd);
+  let piped = '';
+  const output = () => (options.logFile === undefined ? piped : readFileSync(options.logFile, 'utf8'));
   const listeners = new Set<(line: string) => void>();
   let partial = '';
   const onData = (chunk: Buffer) => {
     const text = chunk.toString('utf8');
-    output += text;
+    piped += text;
     const lines = (partial + text).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) for (const l of listeners) l(line);
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A log file is read again while someone waits for a line.
+  let seen = 0;
+  const poll = setInterval(() => {
+    if (listeners.size === 0 || options.logFile === undefined) return;
+    const text = output();
+    const lines = text.slice(seen).split('\n');
+    lines.pop();
+    seen = text.lastIndexOf('\n') + 1 || seen;
+    for (const line of lines) for (const l of listeners) l(line);
+  }, LOG_FILE_POLL_MS);
+  poll.unref();
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      clearInterval(poll);
+      resolve(code);
+    }),
+  );
 
   return {
     child,
     exited,
-    output: () => output,
+    output,
     waitForLog(predicate, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const check = (line: string) => {
@@ -57,13 +92,15 @@ export function startTsProcess(entry: string, env: Record<string, string>, name 
         const timer = setTimeout(
           () =>
             finish(() =>
-              reject(new Error(`${name}: no matching log line in ${timeoutMs} ms:\n${output.slice(-3000)}`)),
+              reject(
+                new Error(`${name}: no matching log line in ${timeoutMs} ms:\n${output().slice(-3000)}`),
+              ),
             ),
           timeoutMs,
         );
         const onExit = (code: number | null) =>
           finish(() =>
-            reject(new Error(`${name} exited with ${code} before logging:\n${output.slice(-3000)}`)),
+            reject(new Error(`${name} exited with ${code} before logging:\n${output().slice(-3000)}`)),
           );
         function finish(fn: () => void) {
           clearTimeout(timer);
@@ -71,7 +108,7 @@ export function startTsProcess(entry: string, env: Record<string, string>, name 
           child.off('exit', onExit);
           fn();
         }
-        for (const line of output.split('\n')) check(line);
+        for (const line of output().split('\n')) check(line);
         listeners.add(check);
         child.once('exit', onExit);
       });

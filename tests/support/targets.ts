@@ -31,6 +31,8 @@ export interface TargetOptions {
   env?: Record<string, string>;
   /** Distributed mode: how many recognition processes share the OCR work (default 1). */
   recognitionInstances?: number;
+  /** Embedded mode: the process's log goes to this file rather than through a pipe (benchmarks). */
+  logFile?: string;
 }
 
 export function newAdminKey(): string {
@@ -48,7 +50,9 @@ export async function startEmbedded(options: TargetOptions = {}): Promise<Target
     DOCFLOW_ADMIN_KEY: adminKey ?? '',
     ...options.env,
   };
-  const proc = startTsProcess('services/embedded/src/main.ts', env, 'embedded docflow');
+  const proc = startTsProcess('services/embedded/src/main.ts', env, 'embedded docflow', {
+    logFile: options.logFile,
+  });
   const ready = await proc.waitForLog((l) => l.msg === 'docflow listening');
   return {
     name: 'embedded',
