@@ -23,7 +23,7 @@ export function openLocalDb(file: string): LocalDb {
   db.pragma('busy_timeout = 5000');
   // Read models (the views: 100,000 documents are some 100 MB) are read through the page cache and
   // mmap rather than a read() per page; sorts and DISTINCT stay in memory.
-  db.pragma(`cache_size = ${process.env.VC ?? -32768}`);
+  db.pragma('cache_size = -32768');
   db.pragma('mmap_size = 268435456');
   db.pragma('temp_store = MEMORY');
   db.exec(`
