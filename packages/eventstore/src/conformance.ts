@@ -173,6 +173,25 @@ export function describeEventStoreContract(
       );
     });
 
+    it('appends made together stand or fall alone: a stale one fails, the others are stored', {
+      skip,
+    }, async () => {
+      const streams = Array.from({ length: 4 }, () => uniqueName('contract-'));
+      await store.append(streams[2]!, [newEvent()], 0);
+      const outcomes = await Promise.allSettled(
+        streams.map((streamId) => store.append(streamId, [newEvent('Together')], 0)),
+      );
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['fulfilled', 'fulfilled', 'rejected', 'fulfilled'],
+      );
+      assert.ok((outcomes[2] as PromiseRejectedResult).reason instanceof WrongExpectedRevision);
+      for (const [i, streamId] of streams.entries()) {
+        const types = (await store.readStream(streamId)).map((e) => e.type);
+        assert.deepEqual(types, i === 2 ? ['ThingHappened'] : ['Together']);
+      }
+    });
+
     it('reads a stream in order from a revision, at most maxCount events', { skip }, async () => {
       const streamId = uniqueName('contract-');
       const events = Array.from({ length: 5 }, (_, i) => newEvent('Numbered', { n: i + 1 }));

@@ -126,6 +126,51 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     },
   );
 
+  /**
+   * Group commit: appends made in the same turn of the event loop are committed together, in one
+   * transaction and so with one fsync, each in its own savepoint (one append's wrong expected revision
+   * leaves the others in). Nothing is visible before its commit is durable, as with one at a time.
+   */
+  interface PendingAppend {
+    streamId: string;
+    events: readonly NewEvent[];
+    expected: ExpectedRevision;
+    resolve: (result: AppendResult) => void;
+    reject: (error: unknown) => void;
+  }
+  let pending: PendingAppend[] = [];
+  const batchTx = db.transaction((batch: PendingAppend[]) =>
+    batch.map((item) => {
+      try {
+        return { result: appendTx(item.streamId, item.events, item.expected) };
+      } catch (error) {
+        // The engine failing ends the whole batch; anything about this append (its expected
+        // revision, a duplicate event id) fails it alone.
+        if (error instanceof Database.SqliteError && UNAVAILABLE_CODES.test(error.code)) throw error;
+        return { error };
+      }
+    }),
+  );
+
+  function commitPending(): void {
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    let outcomes: Array<{ result?: AppendResult; error?: unknown }>;
+    try {
+      outcomes = guard('append', () => batchTx.immediate(batch));
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    batch.forEach((item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.result) item.resolve(outcome.result);
+      else item.reject(outcome.error);
+    });
+    for (const wake of waiters) wake();
+  }
+
   // Idle subscriptions park here; an append in this process wakes them at once, the poll timer
   // catches appends made by other processes.
   const waiters = new Set<() => void>();
@@ -188,11 +233,17 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   }
 
   return {
-    async append(streamId, events, expected) {
-      checkAppend(streamId, events, expected);
-      const result = guard('append', () => appendTx.immediate(streamId, events, expected));
-      for (const wake of waiters) wake();
-      return result;
+    append(streamId, events, expected) {
+      try {
+        checkAppend(streamId, events, expected);
+        if (closed) throw new StoreUnavailable('append: the event store is closed');
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return new Promise((resolve, reject) => {
+        if (pending.length === 0) setImmediate(commitPending);
+        pending.push({ streamId, events, expected, resolve, reject });
+      });
     },
 
     async readStream(streamId, options = {}) {
@@ -223,6 +274,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
     async close() {
       if (closed) return;
+      commitPending();
       closed = true;
       await subscriptions.stopAll();
       db.close();
