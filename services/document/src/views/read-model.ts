@@ -6,7 +6,8 @@
  *
  * A listing is driven by the range with the fewest rows (exact row counts per key are kept in
  * `view_counts`), ordered as the listing is (`created DESC, id DESC`); the other conditions are
- * checked on the range's own rows, a tag or membership not driving by an index probe.
+ * checked on the range's own rows, a tag or membership not driving by an index probe (the page) or,
+ * for the count when its range is of a similar size, by intersecting the two ranges (a merge).
  */
 import { STATE_CODES, STATUS_CODES, type ViewId, type ViewQuery } from '@docflow/contracts';
 import type { LocalDb, Principal } from '@docflow/kit';
@@ -47,6 +48,9 @@ const SCHEMA = `
 
 /** The rows a rebuild drops (deputies come from the identity service, not from document events). */
 const TABLES = ['view_docs', 'view_doc_tags', 'view_open_tasks', 'view_doc_readers', 'view_counts'];
+
+/** A membership range up to this many times the driving range's size is intersected with it to count. */
+const INTERSECT_RATIO = 4;
 
 /** view_counts keys: documents in all, and per author, form, state, tag, open-task assignee, reader. */
 const ALL = 'n';
@@ -202,6 +206,7 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
       repeats: false,
       condition: { kind: 'column', column: '', values: [] },
     };
+    const rows = new Map<Condition, number>();
     for (const condition of conditions) {
       let candidate: Driver | undefined;
       if (condition.kind === 'member') {
@@ -231,40 +236,69 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
           condition,
         };
       }
+      if (candidate) rows.set(condition, candidate.rows);
       if (candidate && candidate.rows < driver.rows) driver = candidate;
     }
 
-    const where: string[] = [];
-    const params: unknown[] = [];
-    const inList = (values: unknown[]) => {
-      params.push(...values);
-      return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
-    };
-    if (driver.column) where.push(`d.${driver.column} ${inList(driver.keys)}`);
-    for (const condition of conditions) {
-      if (condition === driver.condition) continue;
-      if (condition.kind === 'column') where.push(`d.${condition.column} ${inList(condition.values)}`);
-      else
-        where.push(
-          `EXISTS (SELECT 1 FROM ${condition.table} m WHERE m.id = d.id AND m.${condition.column} ${inList(condition.values)})`,
-        );
-    }
+    // The other conditions, checked on the driving range's rows: the columns first, the most selective
+    // first (estimated from the kept counts; 1/2 where none is kept), then the memberships (a probe each).
+    const all = Math.max(1, rowsOf([ALL]));
+    const selectivity = (c: Condition) => (c.kind === 'member' ? 2 : (rows.get(c) ?? all / 2) / all);
+    const rest = conditions
+      .filter((c) => c !== driver.condition)
+      .sort((x, y) => selectivity(x) - selectivity(y));
+    // A membership whose range is not much larger than the driving one is cheaper to count by
+    // intersecting the two ranges (both ordered by created, id) than by a probe per row.
+    const intersected = (c: Condition) =>
+      c.kind === 'member' && (rows.get(c) ?? Number.POSITIVE_INFINITY) <= INTERSECT_RATIO * driver.rows;
     const from = `${driver.table} d${driver.index ? ` INDEXED BY ${driver.index}` : ''}`;
-    const clause = where.length ? ` WHERE ${where.join(' AND ')}` : '';
-    // Only the driving range, every document once in it: its size is the total.
-    const exact = where.length === (driver.column ? 1 : 0) && !driver.repeats;
+    const select = (columns: string, checked: Condition[]) => {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const inList = (values: unknown[]) => {
+        params.push(...values);
+        return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
+      };
+      if (driver.column) where.push(`d.${driver.column} ${inList(driver.keys)}`);
+      for (const c of checked) {
+        if (c.kind === 'column') where.push(`d.${c.column} ${inList(c.values)}`);
+        else
+          where.push(
+            `EXISTS (SELECT 1 FROM ${c.table} m WHERE m.id = d.id AND m.${c.column} ${inList(c.values)})`,
+          );
+      }
+      return {
+        sql: `SELECT ${columns} FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
+        params,
+      };
+    };
+
+    // Only the driving range, every document once in it: its size is the total (count stays null).
+    let count: ViewPlan['count'] = null;
+    if (rest.length > 0 || driver.repeats) {
+      const ranges = rest.filter(intersected) as Extract<Condition, { kind: 'member' }>[];
+      if (ranges.length === 0) {
+        count = select(`count(${driver.repeats ? 'DISTINCT d.id' : '*'})`, rest);
+      } else {
+        const own = select(
+          'd.created, d.id',
+          rest.filter((c) => !intersected(c)),
+        );
+        const params = [...own.params];
+        const others = ranges.map((c) => {
+          params.push(...c.values);
+          return `SELECT created, id FROM ${c.table} WHERE ${c.column} IN (${c.values.map(() => '?').join(', ')})`;
+        });
+        count = { sql: `SELECT count(*) FROM (${[own.sql, ...others].join(' INTERSECT ')})`, params };
+      }
+    }
+    const page = select(`${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created`, rest);
     return {
-      count: exact
-        ? null
-        : {
-            sql: `SELECT count(${driver.repeats ? 'DISTINCT d.id' : '*'}) FROM ${from}${clause}`,
-            params,
-          },
+      count,
       countFromCounts: driver.rows,
       page: {
-        sql: `SELECT ${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created FROM ${from}${clause}
-          ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
-        params: [...params, query.pageSize, query.first],
+        sql: `${page.sql} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
+        params: [...page.params, query.pageSize, query.first],
       },
     };
   }
