@@ -26,12 +26,16 @@ const FILTERS =
   'form TEXT NOT NULL, author TEXT NOT NULL, state INTEGER NOT NULL, step INTEGER NOT NULL, iteration INTEGER NOT NULL, status INTEGER NOT NULL';
 const COVER = 'form, author, state, step, iteration, status';
 
-/** One row per (key, document): a key's documents lie in one range, newest last. */
+/**
+ * One row per (key, document): a key's documents lie in one range, newest last (pages are read from it).
+ * Counts use the second range, where a listing's form and author narrow it further.
+ */
 const keyedTable = (name: string, key: string) => `
   CREATE TABLE IF NOT EXISTS ${name} (
     ${key} TEXT NOT NULL, created TEXT NOT NULL, id TEXT NOT NULL, ${FILTERS},
     PRIMARY KEY (${key}, created, id)) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS ${name}_doc ON ${name} (id, ${key});`;
+  CREATE INDEX IF NOT EXISTS ${name}_doc ON ${name} (id, ${key});
+  CREATE INDEX IF NOT EXISTS ${name}_count ON ${name} (${key}, form, author, state, status, step, iteration);`;
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS view_docs (
@@ -251,8 +255,16 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
     // intersecting the two ranges (both ordered by created, id) than by a probe per row.
     const intersected = (c: Condition) =>
       c.kind === 'member' && (rows.get(c) ?? Number.POSITIVE_INFINITY) <= INTERSECT_RATIO * driver.rows;
-    const from = `${driver.table} d${driver.index ? ` INDEXED BY ${driver.index}` : ''}`;
-    const select = (columns: string, checked: Condition[]) => {
+    // view_docs: the driving key's index; a keyed table: its primary key (newest first) for pages, its
+    // filter index for counts.
+    const using = (counting: boolean) =>
+      driver.index
+        ? ` INDEXED BY ${driver.index}`
+        : counting
+          ? ` INDEXED BY ${driver.table}_count`
+          : ' NOT INDEXED';
+    const select = (columns: string, checked: Condition[], counting = true) => {
+      const from = `${driver.table} d${using(counting)}`;
       const where: string[] = [];
       const params: unknown[] = [];
       const inList = (values: unknown[]) => {
@@ -283,6 +295,7 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
         const own = select(
           'd.created, d.id',
           rest.filter((c) => !intersected(c)),
+          false, // ordered like the ranges it is merged with
         );
         const params = [...own.params];
         const others = ranges.map((c) => {
@@ -292,7 +305,7 @@ export function createViewsReadModel(db: LocalDb): ViewsReadModel {
         count = { sql: `SELECT count(*) FROM (${[own.sql, ...others].join(' INTERSECT ')})`, params };
       }
     }
-    const page = select(`${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created`, rest);
+    const page = select(`${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created`, rest, false);
     return {
       count,
       countFromCounts: driver.rows,
