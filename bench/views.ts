@@ -20,7 +20,7 @@ import { apiClient } from '../tests/support/http';
 import { newAdminKey, startEmbedded } from '../tests/support/targets';
 import { profiledRun } from './profile';
 import { machine, writeSection } from './results';
-import { fixed, type LoadFigures, load, loadNote, percentile, verdict } from './support';
+import { fixed, type LoadFigures, load, loadNote, newLogFile, percentile, verdict } from './support';
 
 const DOCUMENTS = 100_000;
 /** 1 in WORKFLOW_EVERY documents is a copy of the memo in approval (bob's open task), the rest drafts. */
@@ -147,7 +147,7 @@ try {
 
   console.log(`docflow again: the view projection catches up on ${events} events`);
   const catchUpStarted = performance.now();
-  const docflow = await startEmbedded({ dataDir, adminKey });
+  const docflow = await startEmbedded({ dataDir, adminKey, logFile: newLogFile('views') });
   const headers = { authorization: `Bearer ${adminKey}` };
   const list = async (path: string, extra: Record<string, string> = {}) => {
     const res = await fetch(`${docflow.baseUrl}/api/v2/docForm/view/${path}`, {
@@ -222,7 +222,7 @@ try {
   const profile = met
     ? ''
     : await profiledRun(PROFILE_S, async (env) => {
-        const again = await startEmbedded({ dataDir, adminKey, env });
+        const again = await startEmbedded({ dataDir, adminKey, env, logFile: newLogFile('views-profiled') });
         try {
           await load({
             url: `${again.baseUrl}/api/v2/docForm/view/${HEADLINE}`,
