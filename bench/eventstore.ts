@@ -1,6 +1,7 @@
 /**
  * Event store benchmark: the embedded SQLite adapter (@docflow/eventstore) beside raw better-sqlite3
- * on the same table, with the same durability (WAL, synchronous=FULL, one transaction per append).
+ * on the same table, with the same durability (WAL, every append durable before the next: raw
+ * synchronous=FULL, the adapter its commit plus an fdatasync of the WAL).
  * Append: APPENDS single-event appends to new streams, one after another (each awaited, so each is one
  * fsynced commit). Replay: a catch-up subscribeAll from the start over REPLAY_EVENTS events until it has
  * handled the last one, beside raw batched SELECTs over the same rows. Bounded by counts and MAX_MS.
@@ -168,7 +169,9 @@ try {
   const body = `## Event store: SQLite adapter beside raw better-sqlite3
 
 Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/eventstore.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}
-Same table, same file system (${tmpdir()}), WAL and \`synchronous=FULL\` on both sides. Append: ${APPENDS} single-event
+Same table, same file system (${tmpdir()}), WAL, each append durable before the next is made: raw
+\`synchronous=FULL\` (fsync inside the commit); the adapter \`synchronous=NORMAL\` then an fdatasync of the WAL
+on the thread pool before the append resolves (its group commit has nothing to group here). Append: ${APPENDS} single-event
 appends (≈ ${JSON.stringify(events[0]).length} bytes each) to new streams, one after another, one immediate transaction
 each, the two sides alternating in ${ROUNDS} rounds; the adapter also checks arguments and the expected revision. Replay: ${REPLAY_EVENTS} events; the adapter's
 catch-up \`subscribeAll\` from the start (rows parsed into events, a no-op handler awaited per event) until it handled

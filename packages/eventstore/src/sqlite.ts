@@ -1,6 +1,6 @@
 /** Embedded event store: one SQLite file in WAL mode, every commit fsynced before the append resolves. */
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -141,6 +141,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   let committed = durable;
   let requested = durable;
   let syncing: Promise<void> | undefined;
+  let walHandle: FileHandle | undefined;
 
   function durableUpTo(position: number): Promise<void> {
     if (position <= durable) return Promise.resolve();
@@ -155,12 +156,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     // Everything in the WAL when the fsync starts is covered, whoever wrote it.
     const target = Math.max(committed, requested);
     try {
-      const handle = await open(walFile, 'r');
-      try {
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
+      // Kept open: the WAL is not deleted while this connection is open.
+      walHandle ??= await open(walFile, 'r');
+      await walHandle.datasync();
     } catch (error) {
       throw new StoreUnavailable(`append: the WAL could not be synced: ${(error as Error).message}`, {
         cause: error,
@@ -327,6 +325,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       commitPending();
       closed = true;
       await syncing?.catch(noop);
+      await walHandle?.close();
       await subscriptions.stopAll();
       db.close();
     },
