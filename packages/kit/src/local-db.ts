@@ -55,15 +55,23 @@ export function checkpointStore(db: LocalDb): CheckpointStore {
   };
 }
 
+const applyOnceTxs = new WeakMap<LocalDb, (consumer: string, id: string, run: () => void) => boolean>();
+
 /**
  * Applies `apply` and records `messageId` as handled in one transaction, so a re-delivered message
  * changes nothing: exactly-once effect on top of at-least-once delivery. Returns false for a repeat.
  */
 export function applyOnce(db: LocalDb, consumer: string, messageId: string, apply: () => void): boolean {
-  const mark = db.prepare('INSERT OR IGNORE INTO handled_messages (consumer, message_id) VALUES (?, ?)');
-  return db.transaction(() => {
-    if (mark.run(consumer, messageId).changes === 0) return false;
-    apply();
-    return true;
-  })();
+  let applyOnceTx = applyOnceTxs.get(db);
+  if (!applyOnceTx) {
+    // Prepared once per database: every consumed message comes through here.
+    const mark = db.prepare('INSERT OR IGNORE INTO handled_messages (consumer, message_id) VALUES (?, ?)');
+    applyOnceTx = db.transaction((c: string, id: string, run: () => void) => {
+      if (mark.run(c, id).changes === 0) return false;
+      run();
+      return true;
+    });
+    applyOnceTxs.set(db, applyOnceTx);
+  }
+  return applyOnceTx(consumer, messageId, apply);
 }
