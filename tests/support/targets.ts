@@ -169,10 +169,17 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     }
   }
 
-  for (const service of DISTRIBUTED_SERVICES) await launch(service);
-  for (let i = 2; i <= (options.recognitionInstances ?? 1); i++)
-    await launch('recognition', `recognition-${i}`);
-  await untilReady();
+  try {
+    for (const service of DISTRIBUTED_SERVICES) await launch(service);
+    for (let i = 2; i <= (options.recognitionInstances ?? 1); i++)
+      await launch('recognition', `recognition-${i}`);
+    await untilReady();
+  } catch (error) {
+    // The processes already running would keep the test file alive after its suite failed.
+    await Promise.all(Object.values(procs).map((p) => p.stop()));
+    await containers?.stop();
+    throw error;
+  }
   const outputs: string[] = [];
   return {
     name: 'distributed',

@@ -54,6 +54,8 @@ export interface KafkaBusOptions {
 const MESSAGE_ID_HEADER = 'docflow-message-id';
 const ERROR_HEADER = 'docflow-error';
 const ORIGIN_HEADER = 'docflow-origin';
+const CREATE_TOPIC_ATTEMPTS = 5;
+const CREATE_TOPIC_RETRY_MS = 200;
 
 /** What the message value holds on the wire. */
 interface Envelope {
@@ -228,7 +230,18 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     if (!ready) {
       ready = (async () => {
         await connectAdmin();
-        await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor }] });
+        // Creating an existing topic is a no-op, so a retriable failure (a broker whose metadata
+        // does not show the new topic yet: "does not host this topic-partition") is tried again.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor }] });
+            return;
+          } catch (error) {
+            if (attempt >= CREATE_TOPIC_ATTEMPTS || !(error as { retriable?: boolean }).retriable)
+              throw error;
+            await sleep(CREATE_TOPIC_RETRY_MS * attempt);
+          }
+        }
       })().catch((error: unknown) => {
         topicsReady.delete(topic);
         throw error;
