@@ -1,6 +1,5 @@
 /** Embedded event store: one SQLite file in WAL mode, every commit fsynced before the append resolves. */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
-import { type FileHandle, open } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -24,6 +23,7 @@ import {
   WrongExpectedRevision,
 } from './port';
 import { checkAppend, checkRead } from './validate';
+import { sqliteWalSync, syncPath } from './wal-sync';
 
 export interface SqliteEventStoreOptions {
   /** Database file; it and its directory are created when missing. */
@@ -82,8 +82,6 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.exec(SQLITE_EVENTS_SCHEMA);
-  const walFile = `${options.file}-wal`;
-  syncFile(walFile); // whatever an earlier process left unsynced is durable before anyone reads it
 
   const currentRevision = db
     .prepare<[string], number>('SELECT COALESCE(MAX(revision), 0) FROM events WHERE stream_id = ?')
@@ -137,34 +135,37 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
    * process gets its events, only once they are durable: a reader that meets newer rows waits for
    * the fsync. (Another process reading the file may see a commit up to one fsync early.)
    */
+  // Read before the fsync below: whatever is in the file then (an earlier process may have left it
+  // unsynced) is durable once it returns.
   let durable = db.prepare<[], number | null>('SELECT MAX(position) FROM events').pluck().get() ?? 0;
+  syncPath(`${options.file}-wal`);
+  const wal = sqliteWalSync(options.file);
   let committed = durable;
   let requested = durable;
-  let syncing: Promise<void> | undefined;
-  let walHandle: FileHandle | undefined;
+  /** Set when an fsync failed: what is in the WAL may not be on disk, so the store stops (fail-stop). */
+  let failed: StoreUnavailable | undefined;
 
   function durableUpTo(position: number): Promise<void> {
+    if (failed) return Promise.reject(failed);
     if (position <= durable) return Promise.resolve();
     requested = Math.max(requested, position);
-    syncing ??= syncWal().finally(() => {
-      syncing = undefined;
-    });
-    return syncing.then(() => durableUpTo(position));
-  }
-
-  async function syncWal(): Promise<void> {
     // Everything in the WAL when the fsync starts is covered, whoever wrote it.
     const target = Math.max(committed, requested);
-    try {
-      // Kept open: the WAL is not deleted while this connection is open.
-      walHandle ??= await open(walFile, 'r');
-      await walHandle.datasync();
-    } catch (error) {
-      throw new StoreUnavailable(`append: the WAL could not be synced: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
-    durable = Math.max(durable, target);
+    return wal.sync().then(
+      () => {
+        durable = Math.max(durable, target);
+        return durableUpTo(position);
+      },
+      (error: unknown) => {
+        // After a failed fsync a later one may succeed without the data reaching the disk: an append
+        // whose caller saw an error must never turn up, so nothing is read or written until a restart.
+        failed ??= new StoreUnavailable(
+          `the event store's WAL could not be synced (${(error as Error).message}); restart the service`,
+          { cause: error },
+        );
+        throw failed;
+      },
+    );
   }
 
   /**
@@ -225,6 +226,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
   function guard<T>(what: string, run: () => T): T {
     if (closed) throw new StoreUnavailable(`${what}: the event store is closed`);
+    if (failed) throw failed;
     try {
       return run();
     } catch (error) {
@@ -313,7 +315,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       const patterns = (options.streamPrefixes ?? ['']).map((p) => `${p.replace(/[\\%_]/g, '\\$&')}%`);
       const heads = guard('headPosition', () => patterns.map((p) => headOf.get(p) ?? 0));
       const head = Math.max(0, ...heads);
-      return head > 0 ? encodePosition(head) : undefined;
+      if (head === 0) return undefined;
+      await durableUpTo(head);
+      return encodePosition(head);
     },
 
     async ping() {
@@ -324,26 +328,14 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       if (closed) return;
       commitPending();
       closed = true;
-      await syncing?.catch(noop);
-      await walHandle?.close();
       await subscriptions.stopAll();
+      await wal.close();
       db.close();
     },
   };
 }
 
 const noop = () => {};
-
-/** fsync of a file that may not exist yet (a WAL before the first write). */
-function syncFile(file: string): void {
-  if (!existsSync(file)) return;
-  const fd = openSync(file, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-}
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {

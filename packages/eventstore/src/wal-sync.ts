@@ -1,0 +1,74 @@
+/**
+ * Durability of SQLite commits made with `synchronous=NORMAL` (no fsync in the commit), off the event
+ * loop: `sync()` fdatasyncs the database's WAL file on the thread pool and resolves once every commit
+ * made before the call is on disk. Calls that arrive while an fsync runs share the next one.
+ * (NORMAL still fsyncs around checkpoints, so the WAL is never reused before the database has it.)
+ */
+import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export interface WalSync {
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function sqliteWalSync(databaseFile: string): WalSync {
+  const walFile = `${databaseFile}-wal`;
+  let handle: FileHandle | undefined;
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+
+  async function fsyncOnce(): Promise<void> {
+    if (!handle) {
+      // Kept open (SQLite does not delete the WAL while this connection is open); the directory entry
+      // of a WAL created since the last fsync of the directory is made durable once.
+      handle = await open(walFile, 'r');
+      syncPath(dirname(walFile));
+    }
+    await handle.datasync();
+  }
+
+  function start(): Promise<void> {
+    running = fsyncOnce().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  return {
+    sync() {
+      if (!running) return start();
+      // The fsync under way may have started before this caller's commit: wait for the next one.
+      next ??= running
+        .catch(() => {})
+        .then(() => {
+          next = undefined;
+          return start();
+        });
+      return next;
+    },
+    async close() {
+      await running?.catch(() => {});
+      await next?.catch(() => {});
+      await handle?.close();
+      handle = undefined;
+    },
+  };
+}
+
+/** fsync of a file or directory, synchronous (start-up only); a missing one is nothing to sync. */
+export function syncPath(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
