@@ -11,6 +11,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { sqliteWalSync, type WalSync } from '@docflow/eventstore';
 import Database from 'better-sqlite3';
 
 export type LocalDb = Database.Database;
@@ -74,4 +75,34 @@ export function applyOnce(db: LocalDb, consumer: string, messageId: string, appl
     applyOnceTxs.set(db, applyOnceTx);
   }
   return applyOnceTx(consumer, messageId, apply);
+}
+
+const walSyncs = new WeakMap<LocalDb, WalSync>();
+
+/**
+ * Resolves once every commit made so far on `db` is on disk (an fdatasync of its WAL off the event
+ * loop, shared by all who wait). A bus consumer awaits this before its handler returns: the bus then
+ * acknowledges the message (a Kafka offset, a relay checkpoint elsewhere), so the effect must not be
+ * one that a power loss could still take back.
+ */
+export function commitsDurable(db: LocalDb): Promise<void> {
+  if (db.memory) return Promise.resolve();
+  let wal = walSyncs.get(db);
+  if (!wal) {
+    wal = sqliteWalSync(db.name);
+    walSyncs.set(db, wal);
+  }
+  return wal.sync();
+}
+
+/** applyOnce for a bus consumer: resolves once the effect and the handled mark are durable. */
+export async function applyOnceDurably(
+  db: LocalDb,
+  consumer: string,
+  messageId: string,
+  apply: () => void,
+): Promise<boolean> {
+  const applied = applyOnce(db, consumer, messageId, apply);
+  await commitsDurable(db);
+  return applied;
 }

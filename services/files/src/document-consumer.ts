@@ -1,7 +1,7 @@
 /** Keeps the attachment index from the document service's events on the bus; other event types pass by. */
 import type { MessageHandler } from '@docflow/bus';
 import { DocumentEvents, EventEnvelope } from '@docflow/contracts';
-import { applyOnce, type LocalDb } from '@docflow/kit';
+import { applyOnceDurably, type LocalDb } from '@docflow/kit';
 import type { AttachmentIndex } from './attachment-index';
 
 const CONSUMER = 'files-attachments';
@@ -14,6 +14,6 @@ export function documentEventsHandler(db: LocalDb, index: AttachmentIndex): Mess
     const envelope = EventEnvelope.parse(message.value);
     if (envelope.type !== 'DocumentCreated') return;
     const { id, files } = CreatedFiles.parse(envelope.data);
-    applyOnce(db, CONSUMER, envelope.id, () => index.attach(id, files));
+    await applyOnceDurably(db, CONSUMER, envelope.id, () => index.attach(id, files));
   };
 }

@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { DeliveredMessage } from '@docflow/bus';
 import { EventEnvelope, parseIdentityEvent, type Role } from '@docflow/contracts';
-import { applyOnce, type LocalDb } from '@docflow/kit';
+import { applyOnceDurably, type LocalDb } from '@docflow/kit';
 
 export interface AccountRecord {
   id: string;
@@ -94,9 +94,8 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
   }
 
   const find = (row: Row | undefined) => (row ? toRecord(row) : undefined);
-  // Every request authenticates: known keys are answered from memory. Every handled identity event
-  // empties this (it only changes through handle(), here or in another instance sharing the file,
-  // whose events this instance handles too).
+  // Every request authenticates: known keys are answered from memory. The accounts change only
+  // through handle(), which empties this before it applies an event.
   const knownKeys = new Map<string, AccountRecord>();
 
   return {
@@ -112,7 +111,7 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
     async handle(message) {
       const envelope = EventEnvelope.parse(message.value);
       knownKeys.clear();
-      if (applyOnce(db, CONSUMER, envelope.id, () => apply(envelope))) {
+      if (await applyOnceDurably(db, CONSUMER, envelope.id, () => apply(envelope))) {
         updates.emit('changed', envelope.streamId.slice('account-'.length));
       }
     },

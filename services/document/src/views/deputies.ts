@@ -1,7 +1,7 @@
 /** Who stands in for whom, from the identity service's events: the inbox of a deputy lists the tasks. */
 import type { DeliveredMessage } from '@docflow/bus';
 import { EventEnvelope } from '@docflow/contracts';
-import { applyOnce, type LocalDb } from '@docflow/kit';
+import { applyOnceDurably, type LocalDb } from '@docflow/kit';
 
 const CONSUMER = 'document-deputies';
 
@@ -24,7 +24,7 @@ export function createDeputiesReadModel(db: LocalDb): DeputiesReadModel {
         ?.deputy;
       if (!deputy) return;
       const userId = envelope.streamId.slice('account-'.length);
-      applyOnce(db, CONSUMER, envelope.id, () => {
+      await applyOnceDurably(db, CONSUMER, envelope.id, () => {
         if (deputy.id) upsert.run(userId, deputy.id, deputy.enabled ? 1 : 0);
         else remove.run(userId);
       });
