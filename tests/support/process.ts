@@ -98,10 +98,13 @@ export function startTsProcess(
             ),
           timeoutMs,
         );
-        const onExit = (code: number | null) =>
+        const onExit = (code: number | null) => {
+          // A log file may hold lines the poll has not read yet (a settled promise ignores the reject).
+          for (const line of output().split('\n')) check(line);
           finish(() =>
             reject(new Error(`${name} exited with ${code} before logging:\n${output().slice(-3000)}`)),
           );
+        };
         function finish(fn: () => void) {
           clearTimeout(timer);
           listeners.delete(check);

@@ -176,7 +176,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     await untilReady();
   } catch (error) {
     // The processes already running would keep the test file alive after its suite failed.
-    await Promise.all(Object.values(procs).map((p) => p.stop()));
+    await Promise.allSettled(Object.values(procs).map((p) => p.stop()));
     await containers?.stop();
     throw error;
   }

@@ -225,22 +225,31 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     if (closed) throw new BusUnavailable('the Kafka bus is closed');
   }
 
+  async function everyPartitionLed(topic: string): Promise<boolean> {
+    const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+    const found = topics[0]?.partitions ?? [];
+    return found.length > 0 && found.every((p) => p.leader >= 0);
+  }
+
   function ensureTopic(topic: string): Promise<void> {
     let ready = topicsReady.get(topic);
     if (!ready) {
       ready = (async () => {
         await connectAdmin();
-        // Creating an existing topic is a no-op, so a retriable failure (a broker whose metadata
-        // does not show the new topic yet: "does not host this topic-partition") is tried again.
+        // A broker whose metadata does not show a new topic yet fails the leader wait inside
+        // createTopics ("does not host this topic-partition", retriable). Creating it again is a no-op
+        // that does not wait, so from then on the leaders are asked for until every partition has one.
         for (let attempt = 1; ; attempt++) {
           try {
             await admin.createTopics({ topics: [{ topic, numPartitions: partitions, replicationFactor }] });
-            return;
+            if (attempt === 1 || (await everyPartitionLed(topic))) return;
           } catch (error) {
-            if (attempt >= CREATE_TOPIC_ATTEMPTS || !(error as { retriable?: boolean }).retriable)
+            if (!(error as { retriable?: boolean }).retriable || attempt >= CREATE_TOPIC_ATTEMPTS)
               throw error;
-            await sleep(CREATE_TOPIC_RETRY_MS * attempt);
           }
+          if (attempt >= CREATE_TOPIC_ATTEMPTS)
+            throw new BusUnavailable(`topic ${topic}: no leader for every partition yet`);
+          await sleep(CREATE_TOPIC_RETRY_MS * attempt);
         }
       })().catch((error: unknown) => {
         topicsReady.delete(topic);

@@ -24,17 +24,19 @@ function appLogging(level: AccessLogLevel) {
   app.get('/built', (c) => c.json({ ok: true }));
   // A response made elsewhere, as the gateway passes on what a service answered.
   app.get('/handed-over', () => new Response('{}', { headers: { 'content-type': 'application/json' } }));
+  // Headers that cannot be changed.
+  app.get('/immutable', () => Response.redirect('http://localhost/elsewhere', 302));
   return { app, lines };
 }
 
 describe('requestContext', () => {
-  for (const path of ['/built', '/handed-over']) {
+  for (const path of ['/built', '/handed-over', '/immutable']) {
     it(`echoes the incoming ids on a ${path.slice(1)} response`, async () => {
       const { app } = appLogging('info');
       const res = await app.request(path, {
         headers: { [REQUEST_ID_HEADER]: 'req-1', [CORRELATION_ID_HEADER]: 'corr-1' },
       });
-      assert.equal(res.status, 200);
+      assert.equal(res.status, path === '/immutable' ? 302 : 200);
       assert.equal(res.headers.get(REQUEST_ID_HEADER), 'req-1');
       assert.equal(res.headers.get(CORRELATION_ID_HEADER), 'corr-1');
     });
