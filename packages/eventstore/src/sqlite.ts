@@ -145,27 +145,34 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   /** Set when an fsync failed: what is in the WAL may not be on disk, so the store stops (fail-stop). */
   let failed: StoreUnavailable | undefined;
 
+  let syncing: Promise<void> | undefined;
+
   function durableUpTo(position: number): Promise<void> {
     if (failed) return Promise.reject(failed);
     if (position <= durable) return Promise.resolve();
     requested = Math.max(requested, position);
+    // Join the fsync under way; if it started before this position was written, start the next.
+    syncing ??= syncWal().finally(() => {
+      syncing = undefined;
+    });
+    return syncing.then(() => durableUpTo(position));
+  }
+
+  async function syncWal(): Promise<void> {
     // Everything in the WAL when the fsync starts is covered, whoever wrote it.
     const target = Math.max(committed, requested);
-    return wal.sync().then(
-      () => {
-        durable = Math.max(durable, target);
-        return durableUpTo(position);
-      },
-      (error: unknown) => {
-        // After a failed fsync a later one may succeed without the data reaching the disk: an append
-        // whose caller saw an error must never turn up, so nothing is read or written until a restart.
-        failed ??= new StoreUnavailable(
-          `the event store's WAL could not be synced (${(error as Error).message}); restart the service`,
-          { cause: error },
-        );
-        throw failed;
-      },
-    );
+    try {
+      await wal.fsync();
+    } catch (error) {
+      // After a failed fsync a later one may succeed without the data reaching the disk: an append
+      // whose caller saw an error must never turn up, so nothing is read or written until a restart.
+      failed ??= new StoreUnavailable(
+        `the event store's WAL could not be synced (${(error as Error).message}); restart the service`,
+        { cause: error },
+      );
+      throw failed;
+    }
+    durable = Math.max(durable, target);
   }
 
   /**
@@ -329,6 +336,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       commitPending();
       closed = true;
       await subscriptions.stopAll();
+      await syncing?.catch(noop);
       await wal.close();
       db.close();
     },

@@ -9,7 +9,10 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
 export interface WalSync {
+  /** Resolves once every commit made before the call is on disk. */
   sync(): Promise<void>;
+  /** One fsync, started now (for a caller that tracks what each fsync covers itself). */
+  fsync(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export function sqliteWalSync(databaseFile: string): WalSync {
   }
 
   return {
+    fsync: fsyncOnce,
     sync() {
       if (!running) return start();
       // The fsync under way may have started before this caller's commit: wait for the next one.
