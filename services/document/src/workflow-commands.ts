@@ -31,6 +31,10 @@ export interface WorkflowFact {
   data: Record<string, unknown>;
 }
 
+/**
+ * Attempts beyond one per fact: the bus consumer records the same facts one message at a time, so
+ * while a command records all of them at once each of its attempts can lose to one more fact.
+ */
 const MAX_ATTEMPTS = 5;
 
 /** Appends the facts the document's stream does not hold yet as one WorkflowChanged; returns the state. */
@@ -54,7 +58,7 @@ export async function recordWorkflowFacts(
       await store.append(stream, [{ id: randomUUID(), version: 1, metadata, ...event }], revision);
       return docAggregate.evolve(state, event, { revision: revision + 1, metadata });
     } catch (err) {
-      if (!(err instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw err;
+      if (!(err instanceof WrongExpectedRevision) || attempt >= facts.length + MAX_ATTEMPTS) throw err;
     }
   }
 }
