@@ -8,30 +8,32 @@ import { Hono } from 'hono';
 import { healthRoutes, type ReadinessCheck } from './health';
 import { checkpointStore, type LocalDb } from './local-db';
 import type { Logger } from './logger';
-import { trustGatewayPrincipal } from './principal';
+import { type PrincipalVariables, trustGatewayPrincipal } from './principal';
 import { handleError, handleNotFound } from './problem';
 import { startRelay } from './relay';
-import { type AccessLogLevel, requestContext } from './request-context';
+import { type AccessLogLevel, type RequestVariables, requestContext } from './request-context';
 
 export interface ServiceAppOptions {
-  log: Logger;
-  internalToken: string;
-  /** What `/readyz` checks: every engine the service needs. */
-  readiness: Record<string, ReadinessCheck>;
   /** Paths reached only with the internal token (default `/api/*`). */
   guarded?: string[];
-  accessLogLevel?: AccessLogLevel;
+  /** Engines `/readyz` checks besides the event store and the bus, which every service has. */
+  readiness?: Record<string, ReadinessCheck>;
 }
 
-/** @example const app = createServiceApp({ log, internalToken, readiness: { eventStore: () => store.ping() } }); */
-export function createServiceApp(options: ServiceAppOptions): Hono {
+/** What a service's routes see: the request ids and log, and the principal the gateway passed on. */
+export type ServiceEnv = { Variables: RequestVariables & PrincipalVariables };
+
+/** @example const app = createServiceApp(deps, { guarded: ['/internal/*'] }); */
+export function createServiceApp(deps: ServiceBaseDeps, options: ServiceAppOptions = {}): Hono {
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
-  app.use(requestContext(options.log, options.accessLogLevel));
-  app.route('/', healthRoutes(options.readiness));
-  for (const path of options.guarded ?? ['/api/*'])
-    app.use(path, trustGatewayPrincipal(options.internalToken));
+  app.use(requestContext(deps.log, deps.accessLogLevel));
+  app.route(
+    '/',
+    healthRoutes({ eventStore: () => deps.store.ping(), bus: () => deps.bus.ping(), ...options.readiness }),
+  );
+  for (const path of options.guarded ?? ['/api/*']) app.use(path, trustGatewayPrincipal(deps.internalToken));
   return app;
 }
 

@@ -22,13 +22,12 @@ import {
   hexIdFromWebId,
   loadAggregate,
   newHexId,
-  type PrincipalVariables,
   parseWith,
   problemFromResponse,
   problems,
-  type RequestVariables,
   readJson,
   type ServiceClient,
+  type ServiceEnv,
   toProblemError,
   toWebStream,
 } from '@docflow/kit';
@@ -48,8 +47,6 @@ import {
   toDocResponse,
   type WorkflowCalls,
 } from './workflow-commands';
-
-type Env = { Variables: RequestVariables & PrincipalVariables };
 
 export interface DocumentsApiDeps {
   store: EventStore;
@@ -85,16 +82,16 @@ function parseJsonPart<S extends z.ZodType>(
   return parseWith(name, schema, value);
 }
 
-export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
+export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   const { store } = deps;
   const calls: WorkflowCalls = {
     workflow: deps.workflow,
     identity: deps.identity,
     internalToken: deps.internalToken,
   };
-  const app = new Hono<Env>();
+  const app = new Hono<ServiceEnv>();
   const call = (
-    c: Context<Env>,
+    c: Context<ServiceEnv>,
     client: ServiceClient,
     init: { method: string; path: string; body?: unknown; headers?: Record<string, string> },
   ) =>
@@ -106,7 +103,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
     });
 
   /** The document as the caller may see it, or 404 (also when the caller may not read it). */
-  async function readableDoc(c: Context<Env>, rawId: string): Promise<DocState> {
+  async function readableDoc(c: Context<ServiceEnv>, rawId: string): Promise<DocState> {
     const id = resolveDocId(rawId);
     const { state } = await loadAggregate(store, docFormStream(id), docAggregate);
     const principal = c.var.principal;
@@ -120,7 +117,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<Env> {
     throw problems.notFound('no such document');
   }
 
-  async function checkAuthor(c: Context<Env>, author: string | undefined): Promise<string> {
+  async function checkAuthor(c: Context<ServiceEnv>, author: string | undefined): Promise<string> {
     const principal = c.var.principal;
     if (author === undefined || author === principal.subject) return principal.subject;
     if (!principal.roles.includes('svcAdminDocsRW'))

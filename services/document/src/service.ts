@@ -33,12 +33,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const deputies = createDeputiesReadModel(db);
   const projection = createViewsProjection(store, db, views, log);
   const clients = { identity: deps.identity, files: deps.files, workflow: deps.workflow };
-  const app = createServiceApp({
-    log,
-    internalToken: deps.internalToken,
-    accessLogLevel: deps.accessLogLevel,
-    readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
-  });
+  const app = createServiceApp(deps);
   app.route('/', formsApi(store));
   app.route('/', viewsApi(views, projection));
   app.route('/', documentsApi({ store, ...clients, internalToken: deps.internalToken }));

@@ -11,11 +11,10 @@ import {
   commandMetadata,
   loadAggregate,
   newHexId,
-  type PrincipalVariables,
   parseWith,
   problems,
-  type RequestVariables,
   readJson,
+  type ServiceEnv,
 } from '@docflow/kit';
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -24,8 +23,6 @@ import { contentDisposition } from './content-disposition';
 import { type FileStored, fileAggregate } from './file';
 import { storeBody } from './upload-body';
 import { FILE_NAME_HEADER, parseContentType, parseFileName } from './upload-headers';
-
-type Env = { Variables: RequestVariables & PrincipalVariables };
 
 export interface FilesApiDeps {
   store: EventStore;
@@ -44,9 +41,9 @@ const AttachmentsBody = z.object({
   files: z.array(StoredFile.pick({ id: true, sha256: true })),
 });
 
-export function filesApi(deps: FilesApiDeps): Hono<Env> {
+export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
   const { store, blobs, index, maxUploadBytes } = deps;
-  const app = new Hono<Env>();
+  const app = new Hono<ServiceEnv>();
 
   app.post('/internal/v1/files', async (c) => {
     const allowDupl = parseWith('query.allowDupl', AllowDupl, c.req.query('allowDupl'));

@@ -25,15 +25,12 @@ export interface FilesService {
 }
 
 export function createFilesService(deps: FilesServiceDeps): FilesService {
-  const { store, blobs, bus, db, log } = deps;
+  const { store, blobs, bus, db } = deps;
   const topics = topicsOf(deps.namespace);
   const index = createAttachmentIndex(db);
-  const app = createServiceApp({
-    log,
-    internalToken: deps.internalToken,
-    accessLogLevel: deps.accessLogLevel,
-    readiness: { eventStore: () => store.ping(), blobStore: () => blobs.ping(), bus: () => bus.ping() },
+  const app = createServiceApp(deps, {
     guarded: ['/internal/*'],
+    readiness: { blobStore: () => blobs.ping() },
   });
   app.route('/', filesApi({ store, blobs, index, maxUploadBytes: deps.maxUploadBytes }));
 

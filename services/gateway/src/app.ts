@@ -29,13 +29,12 @@ import {
   handleNotFound,
   healthRoutes,
   type Logger,
-  type PrincipalVariables,
   parseWith,
   problems,
   type ReadinessCheck,
-  type RequestVariables,
   requestContext,
   type ServiceClient,
+  type ServiceEnv,
   validationProblem,
 } from '@docflow/kit';
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -55,8 +54,6 @@ export interface GatewayDeps {
   /** How long a command's answer waits for the gateway's own read model to catch up. */
   readYourWritesTimeoutMs?: number;
 }
-
-type Env = { Variables: RequestVariables & PrincipalVariables };
 
 /** Validation targets named as a client thinks of them. */
 const WHERE: Record<string, string> = {
@@ -87,10 +84,10 @@ const bodyType: MiddlewareHandler = async function bodyTypeMiddleware(c, next) {
   await next();
 };
 
-export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<Env> {
+export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   const { services, accounts, internalToken } = deps;
   const waitMs = deps.readYourWritesTimeoutMs ?? 5000;
-  const app = new OpenAPIHono<Env>({
+  const app = new OpenAPIHono<ServiceEnv>({
     defaultHook: (result) => {
       if (!result.success) throw validationProblem(WHERE[result.target] ?? result.target, result.error);
     },

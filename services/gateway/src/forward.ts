@@ -1,13 +1,8 @@
 /** Forwards a validated request to the service that owns it, with the principal and the ids. */
-import {
-  callService,
-  type PrincipalVariables,
-  type RequestVariables,
-  type ServiceClient,
-} from '@docflow/kit';
+import { callService, type ServiceClient, type ServiceEnv } from '@docflow/kit';
 import type { Context } from 'hono';
 
-export type GatewayContext = Context<{ Variables: RequestVariables & PrincipalVariables }>;
+export type GatewayContext = Context<ServiceEnv>;
 
 export interface ForwardOptions {
   /** A validated JSON body, or the raw body stream (sent on unparsed, with its content type). */

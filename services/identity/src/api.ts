@@ -9,11 +9,10 @@ import {
   executeCommand,
   loadAggregate,
   newUsrId,
-  type PrincipalVariables,
   parseWith,
   problems,
-  type RequestVariables,
   readJson,
+  type ServiceEnv,
 } from '@docflow/kit';
 import { Hono } from 'hono';
 import { type AccountState, accountAggregate, accountStream } from './account';
@@ -23,17 +22,15 @@ import { toAccount, toPerson } from './representation';
 import { resolveAccounts } from './resolve';
 import { hashApiKey, hashPassword, newApiKey } from './secrets';
 
-type Env = { Variables: RequestVariables & PrincipalVariables };
-
 async function loadAccount(store: EventStore, rawId: string): Promise<AccountState> {
   const id = parseWith('path', UsrId, rawId);
   const { state } = await loadAggregate(store, accountStream(id), accountAggregate);
   return { ...state, id };
 }
 
-export function identityApi(store: EventStore): Hono<Env> {
-  const app = new Hono<Env>();
-  const metadata = (c: { var: Env['Variables'] }) => commandMetadata(c.var.principal, c.var);
+export function identityApi(store: EventStore): Hono<ServiceEnv> {
+  const app = new Hono<ServiceEnv>();
+  const metadata = (c: { var: ServiceEnv['Variables'] }) => commandMetadata(c.var.principal, c.var);
 
   app.get('/api/:version{v1|v2}/person/:id', async (c) => {
     const account = await loadAccount(store, c.req.param('id'));

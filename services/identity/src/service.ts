@@ -17,14 +17,8 @@ export interface IdentityService {
 }
 
 export function createIdentityService(deps: IdentityServiceDeps): IdentityService {
-  const { store, bus, log } = deps;
-  const app = createServiceApp({
-    log,
-    internalToken: deps.internalToken,
-    accessLogLevel: deps.accessLogLevel,
-    readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
-    guarded: ['/api/*', '/internal/*'],
-  });
+  const { store } = deps;
+  const app = createServiceApp(deps, { guarded: ['/api/*', '/internal/*'] });
   app.route('/', identityApi(store));
 
   let relay: Subscription | undefined;

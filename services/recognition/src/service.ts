@@ -27,13 +27,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
     pool ??= createOcrPool({ size: deps.ocrWorkers });
     return pool;
   };
-  const app = createServiceApp({
-    log,
-    internalToken: deps.internalToken,
-    accessLogLevel: deps.accessLogLevel,
-    readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
-    guarded: ['/internal/*'],
-  });
+  const app = createServiceApp(deps, { guarded: ['/internal/*'] });
   let relay: Subscription | undefined;
   let consumer: Consumer | undefined;
   return {

@@ -16,12 +16,11 @@ import {
   executeCommand,
   loadAggregate,
   newHexId,
-  type PrincipalVariables,
   problemFromResponse,
   problems,
-  type RequestVariables,
   readJson,
   type ServiceClient,
+  type ServiceEnv,
 } from '@docflow/kit';
 import { type Context, Hono } from 'hono';
 import type { DeputiesOf } from './access';
@@ -36,19 +35,17 @@ import {
 } from './businessLogic';
 import { foldWorkflow, workflowAggregate } from './workflow';
 
-type Env = { Variables: RequestVariables & PrincipalVariables };
-
 export interface WorkflowApiDeps {
   store: EventStore;
   identity: ServiceClient;
   internalToken: string;
 }
 
-export function workflowApi(deps: WorkflowApiDeps): Hono<Env> {
+export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
   const { store } = deps;
-  const app = new Hono<Env>();
+  const app = new Hono<ServiceEnv>();
 
-  async function resolve(c: Context<Env>, refs: string[]): Promise<Record<string, ResolvedAccount>> {
+  async function resolve(c: Context<ServiceEnv>, refs: string[]): Promise<Record<string, ResolvedAccount>> {
     if (refs.length === 0) return {};
     const res = await callService(deps.identity, {
       method: 'POST',

@@ -15,14 +15,8 @@ export interface WorkflowService {
 }
 
 export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowService {
-  const { store, bus, log } = deps;
-  const app = createServiceApp({
-    log,
-    internalToken: deps.internalToken,
-    accessLogLevel: deps.accessLogLevel,
-    readiness: { eventStore: () => store.ping(), bus: () => bus.ping() },
-    guarded: ['/internal/*'],
-  });
+  const { store } = deps;
+  const app = createServiceApp(deps, { guarded: ['/internal/*'] });
   app.route('/', workflowApi({ store, identity: deps.identity, internalToken: deps.internalToken }));
   let relay: Subscription | undefined;
   return {

@@ -5,16 +5,13 @@ import {
   commandMetadata,
   executeCommand,
   loadAggregate,
-  type PrincipalVariables,
   parseWith,
   problems,
-  type RequestVariables,
   readJson,
+  type ServiceEnv,
 } from '@docflow/kit';
 import { Hono } from 'hono';
 import { decideDefineForm, type FormState, formAggregate } from './form';
-
-type Env = { Variables: RequestVariables & PrincipalVariables };
 
 const toStoredForm = (s: FormState) => ({
   _meta: { _created: s.created, _lastmodified: s.lastModified, _rev: s.rev },
@@ -26,8 +23,8 @@ export async function loadForm(store: EventStore, name: string) {
   return state;
 }
 
-export function formsApi(store: EventStore): Hono<Env> {
-  const app = new Hono<Env>();
+export function formsApi(store: EventStore): Hono<ServiceEnv> {
+  const app = new Hono<ServiceEnv>();
   app.put('/api/admin/v1/forms/:formName', async (c) => {
     const name = parseWith('path', FormName, c.req.param('formName'));
     const definition = await readJson(c, FormDefinition);

@@ -1,17 +1,15 @@
 /** `GET /api/v2/docForm/view/{viewId}` and the admin command that rebuilds the view read model. */
 import { ViewId, ViewQuery } from '@docflow/contracts';
-import { type PrincipalVariables, parseWith, type RequestVariables } from '@docflow/kit';
+import { parseWith, type ServiceEnv } from '@docflow/kit';
 import { Hono } from 'hono';
 import { toDocForm } from '../representation';
 import type { ViewsProjection } from './projection';
 import type { ViewsReadModel } from './read-model';
 
-type Env = { Variables: RequestVariables & PrincipalVariables };
-
 export const TOTAL_COUNT_HEADER = 'svc-total-count';
 
-export function viewsApi(views: ViewsReadModel, projection: ViewsProjection): Hono<Env> {
-  const app = new Hono<Env>();
+export function viewsApi(views: ViewsReadModel, projection: ViewsProjection): Hono<ServiceEnv> {
+  const app = new Hono<ServiceEnv>();
   app.get('/api/v2/docForm/view/:viewId', (c) => {
     const view = parseWith('path', ViewId, c.req.param('viewId'));
     const query = parseWith('query', ViewQuery, c.req.query());
