@@ -50,6 +50,24 @@ function openRaw(file: string) {
   return db;
 }
 
+/** The raw side's write of one event as the first of its stream, as the adapter stores it. */
+function rawInserter(db: Database.Database) {
+  const insert = db.prepare(
+    `INSERT INTO events (stream_id, revision, id, type, version, data, metadata, recorded_at)
+     VALUES (?, 1, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (streamId: string, e: NewEvent) =>
+    insert.run(
+      streamId,
+      e.id,
+      e.type,
+      e.version,
+      JSON.stringify(e.data),
+      JSON.stringify(e.metadata),
+      new Date().toISOString(),
+    );
+}
+
 /** Runs `step(i)` for i < count or until MAX_MS has passed; returns how many ran and in how long. */
 async function timed(count: number, step: (i: number) => unknown): Promise<{ done: number; ms: number }> {
   const started = performance.now();
@@ -70,10 +88,7 @@ try {
   console.log(`${APPENDS} appends each, adapter and raw better-sqlite3 alternating in ${ROUNDS} rounds`);
   const store = createSqliteEventStore({ file: join(dir, 'adapter.db') });
   const raw = openRaw(join(dir, 'raw.db'));
-  const insert = raw.prepare(
-    `INSERT INTO events (stream_id, revision, id, type, version, data, metadata, recorded_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = rawInserter(raw);
   const perRound = APPENDS / ROUNDS;
   const adapterAppend = { done: 0, ms: 0 };
   const rawAppend = { done: 0, ms: 0 };
@@ -84,21 +99,7 @@ try {
     adapterAppend.ms += a.ms;
     const r = await timed(perRound, (j) => {
       const i = offset + j;
-      const e = events[i]!;
-      raw
-        .transaction(() =>
-          insert.run(
-            `docForm-r${i}`,
-            1,
-            e.id,
-            e.type,
-            e.version,
-            JSON.stringify(e.data),
-            JSON.stringify(e.metadata),
-            new Date().toISOString(),
-          ),
-        )
-        .immediate();
+      raw.transaction(() => insert(`docForm-r${i}`, events[i]!)).immediate();
     });
     rawAppend.done += r.done;
     rawAppend.ms += r.ms;
@@ -111,23 +112,9 @@ try {
   // Replay data: REPLAY_EVENTS rows written in one go, read by both sides from the same file.
   const replayFile = join(dir, 'replay.db');
   const seed = openRaw(replayFile);
-  const seedInsert = seed.prepare(
-    `INSERT INTO events (stream_id, revision, id, type, version, data, metadata, recorded_at)
-     VALUES (?, 1, ?, ?, ?, ?, ?, ?)`,
-  );
+  const seedInsert = rawInserter(seed);
   seed.transaction(() => {
-    for (let i = 0; i < REPLAY_EVENTS; i++) {
-      const e = event(i);
-      seedInsert.run(
-        `docForm-s${i}`,
-        e.id,
-        e.type,
-        e.version,
-        JSON.stringify(e.data),
-        JSON.stringify(e.metadata),
-        new Date().toISOString(),
-      );
-    }
+    for (let i = 0; i < REPLAY_EVENTS; i++) seedInsert(`docForm-s${i}`, event(i));
   })();
   seed.close();
 
