@@ -1,6 +1,7 @@
 /** Child processes for tests: started with tsx, output captured, stopped or killed for sure. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 
 export const REPO_ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -47,24 +48,26 @@ export function startTsProcess(
   const output = () => (options.logFile === undefined ? piped : readFileSync(options.logFile, 'utf8'));
   const listeners = new Set<(line: string) => void>();
   let partial = '';
-  const onData = (chunk: Buffer) => {
-    const text = chunk.toString('utf8');
-    piped += text;
+  const feed = (text: string) => {
     const lines = (partial + text).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) for (const l of listeners) l(line);
   };
+  const onData = (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    piped += text;
+    feed(text);
+  };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
-  // A log file is read again while someone waits for a line.
-  let seen = 0;
+  // A log file: what was added since is read while someone waits for a line.
+  const decoder = new StringDecoder('utf8');
+  let offset = 0;
   const poll = setInterval(() => {
     if (listeners.size === 0 || options.logFile === undefined) return;
-    const text = output();
-    const lines = text.slice(seen).split('\n');
-    lines.pop();
-    seen = text.lastIndexOf('\n') + 1 || seen;
-    for (const line of lines) for (const l of listeners) l(line);
+    const added = readFrom(options.logFile, offset);
+    offset += added.length;
+    feed(decoder.write(added));
   }, LOG_FILE_POLL_MS);
   poll.unref();
   const exited = new Promise<number | null>((resolve) =>
@@ -130,4 +133,16 @@ export function startTsProcess(
       await exited;
     },
   };
+}
+
+/** The bytes of `file` from `offset` to its current end. */
+function readFrom(file: string, offset: number): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const added = Buffer.alloc(Math.max(0, fstatSync(fd).size - offset));
+    const n = readSync(fd, added, 0, added.length, offset);
+    return added.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -85,7 +85,7 @@ const walSyncs = new WeakMap<LocalDb, WalSync>();
  * acknowledges the message (a Kafka offset, a relay checkpoint elsewhere), so the effect must not be
  * one that a power loss could still take back.
  */
-export function commitsDurable(db: LocalDb): Promise<void> {
+function commitsDurable(db: LocalDb): Promise<void> {
   if (db.memory) return Promise.resolve();
   let wal = walSyncs.get(db);
   if (!wal) {
