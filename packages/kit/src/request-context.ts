@@ -38,14 +38,16 @@ export function requestContext(
     await next();
     // On the response's own headers: `c.header()` after the handler would copy the response, turning
     // @hono/node-server's lightweight response into a full web Response with a streamed body.
+    const setIds = (res: Response) => {
+      res.headers.set(REQUEST_ID_HEADER, requestId);
+      res.headers.set(CORRELATION_ID_HEADER, correlationId);
+    };
     try {
-      c.res.headers.set(REQUEST_ID_HEADER, requestId);
-      c.res.headers.set(CORRELATION_ID_HEADER, correlationId);
+      setIds(c.res);
     } catch {
       // Immutable headers (a fetch() answer, Response.redirect): a copy of the response takes them.
       c.res = new Response(c.res.body, c.res);
-      c.res.headers.set(REQUEST_ID_HEADER, requestId);
-      c.res.headers.set(CORRELATION_ID_HEADER, correlationId);
+      setIds(c.res);
     }
     if (!log.isLevelEnabled(accessLogLevel)) return;
     const ms = Math.round((performance.now() - started) * 10) / 10;
