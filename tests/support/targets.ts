@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { localBlobCount, minioBlobCount } from './blobs';
 import { containerRuntime, startEngineContainers } from './containers';
 import { type Proc, startTsProcess } from './process';
 
@@ -20,6 +21,8 @@ export interface Target {
   eventStoreFile(service: string): string;
   /** Process ids by name, e.g. to read their peak memory. */
   pids(): Record<string, number>;
+  /** How many blobs the blob store holds (what attachments take on disk). */
+  blobCount(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -63,6 +66,7 @@ export async function startEmbedded(options: TargetOptions = {}): Promise<Target
     output: () => proc.output(),
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
     pids: () => ({ docflow: proc.child.pid! }),
+    blobCount: async () => localBlobCount(dataDir),
     async stop() {
       await proc.stop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -190,6 +194,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     output: () => [...outputs, ...Object.values(procs).map((p) => p.output())].join('\n'),
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
     pids: () => Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.child.pid!])),
+    blobCount: () => minioBlobCount(common),
     async restart(service, restartOptions = {}) {
       const proc = procs[service]!;
       outputs.push(proc.output());

@@ -50,11 +50,22 @@ export const problems = {
     }),
   forbidden: (detail: string) => new ProblemError(403, 'forbidden', 'Forbidden', detail),
   notFound: (detail: string) => new ProblemError(404, 'not-found', 'Not found', detail),
+  methodNotAllowed: (detail: string, allow: readonly string[]) =>
+    new ProblemError(405, 'method-not-allowed', 'Method not allowed', detail, undefined, {
+      allow: allow.join(', '),
+    }),
   conflict: (detail: string) => new ProblemError(409, 'conflict', 'Conflict', detail),
-  tooLarge: (detail: string) => new ProblemError(413, 'too-large', 'Payload too large', detail),
+  // The rest of the refused body is not read: the connection closes, so no client sends its next
+  // request down a connection the server is about to drop.
+  tooLarge: (detail: string) =>
+    new ProblemError(413, 'too-large', 'Payload too large', detail, undefined, { connection: 'close' }),
   unsupportedMediaType: (detail: string) =>
     new ProblemError(415, 'unsupported-media-type', 'Unsupported media type', detail),
   unprocessable: (detail: string) => new ProblemError(422, 'not-processed', 'Nothing was changed', detail),
+  tooManyRequests: (detail: string, retryAfterSeconds: number) =>
+    new ProblemError(429, 'too-many-requests', 'Too many requests', detail, undefined, {
+      'retry-after': String(retryAfterSeconds),
+    }),
   unavailable: (detail: string) => new ProblemError(503, 'unavailable', 'Service unavailable', detail),
 };
 

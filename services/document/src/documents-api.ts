@@ -22,6 +22,7 @@ import {
   hexIdFromWebId,
   loadAggregate,
   newHexId,
+  ProblemError,
   parseWith,
   problemFromResponse,
   problems,
@@ -38,7 +39,7 @@ import { canRead, participantsOf } from './access';
 import { decideCreate, decideUpdateFields, decideValidateReco } from './businessLogic';
 import { type DocState, docAggregate } from './docForm';
 import { loadForm } from './forms/api';
-import { type IncomingFile, parseCreateMultipart } from './multipart';
+import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
 import { selectFields, toDocForm, toRecoData } from './representation';
 import {
   deputiesOf,
@@ -54,6 +55,8 @@ export interface DocumentsApiDeps {
   files: ServiceClient;
   workflow: ServiceClient;
   internalToken: string;
+  /** The largest create body, every file together. */
+  maxCreateBytes: number;
 }
 
 /** `_id` (24 hex) or `_id_web`; anything else names no document. */
@@ -144,6 +147,9 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const form = (await loadForm(store, formName)).definition;
     if (!form) throw problems.notFound(`no form ${formName}`);
 
+    // Every file stored for this request, so that a request refused before the document exists
+    // keeps none of them (what a crash leaves behind, the files service's sweeper collects).
+    const stored: StoredFile[] = [];
     const upload = async (file: IncomingFile): Promise<StoredFile> => {
       const res = await call(c, deps.files, {
         method: 'POST',
@@ -155,39 +161,67 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
         body: toWebStream(file.stream),
       });
       if (!res.ok) throw await problemFromResponse(res);
-      return (await res.json()) as StoredFile;
+      const storedFile = (await res.json()) as StoredFile;
+      stored.push(storedFile);
+      return storedFile;
     };
-    const parts = await parseCreateMultipart(c.req.raw, upload);
-    const docForm = parseJsonPart('docForm', parts.docForm, DocFormCreate, {});
-    const action =
-      parts.docResponse === undefined
-        ? undefined
-        : parseJsonPart('docResponse', parts.docResponse, CreateDocResponse, {});
-    const author = await checkAuthor(c, docForm.author);
-
+    const discardStored = async () => {
+      for (const file of stored) {
+        const res = await call(c, deps.files, {
+          method: 'DELETE',
+          path: `/internal/v1/files/${file.id}`,
+        }).catch(() => undefined);
+        if (!res?.ok)
+          c.var.log.warn(
+            { fileId: file.id },
+            'a file of a refused create was not discarded; the sweeper will',
+          );
+      }
+    };
     const id = newHexId();
     // One clock reading: datecreated (the event's timestamp) and datedue derive from it.
     const now = new Date();
-    const result = await executeCommand(
-      store,
-      docFormStream(id),
-      docAggregate,
-      (state) =>
-        decideCreate(
-          {
-            id,
-            form,
-            author,
-            valuesByTags: docForm.valuesByTags,
-            tags: docForm._tags,
-            files: parts.files,
-            now,
-            idp: { idpLangs: query.idpLangs, idpFrpr: query.idpFrpr },
-          },
-          state,
-        ),
-      commandMetadata(c.var.principal, c.var, now),
-    );
+    let appending = false;
+    let parts: ParsedCreate<StoredFile>;
+    let action: z.infer<typeof CreateDocResponse> | undefined;
+    let doc: DocState;
+    try {
+      parts = await parseCreateMultipart(c.req.raw, upload, { maxBodyBytes: deps.maxCreateBytes });
+      const docForm = parseJsonPart('docForm', parts.docForm, DocFormCreate, {});
+      action =
+        parts.docResponse === undefined
+          ? undefined
+          : parseJsonPart('docResponse', parts.docResponse, CreateDocResponse, {});
+      const author = await checkAuthor(c, docForm.author);
+      const files = parts.files;
+      appending = true;
+      const created = await executeCommand(
+        store,
+        docFormStream(id),
+        docAggregate,
+        (state) =>
+          decideCreate(
+            {
+              id,
+              form,
+              author,
+              valuesByTags: docForm.valuesByTags,
+              tags: docForm._tags,
+              files,
+              now,
+              idp: { idpLangs: query.idpLangs, idpFrpr: query.idpFrpr },
+            },
+            state,
+          ),
+        commandMetadata(c.var.principal, c.var, now),
+      );
+      doc = created.state;
+    } catch (err) {
+      // A refusal is decided before anything is appended; a failed append may still have been written,
+      // so its files are left to the sweeper, which keeps whatever a document holds.
+      if (!appending || err instanceof ProblemError) await discardStored();
+      throw err;
+    }
     if (parts.files.length) {
       // Read-your-writes for duplicate detection; the bus brings the same fact again later.
       const res = await call(c, deps.files, {
@@ -201,7 +235,6 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
           'files service did not take the attachments now; the bus will bring them',
         );
     }
-    let doc = result.state;
     if (action) {
       // The document exists whatever happens to the action; a refused action is reported in X-Error.
       try {

@@ -1,1 +1,2 @@
+export { DocumentEnv } from './config';
 export { createDocumentService, type DocumentService, type DocumentServiceDeps } from './service';

@@ -1,15 +1,16 @@
 /** The document service on its own (distributed mode). */
 import { DistributedEnv, httpClient, openServiceEngines, runService } from '@docflow/kit';
 import { z } from 'zod';
+import { DocumentEnv } from './config';
 import { createDocumentService } from './service';
 
-const DocumentEnv = DistributedEnv.extend({
+const DocumentServiceEnv = DistributedEnv.extend(DocumentEnv.shape).extend({
   IDENTITY_URL: z.url(),
   FILES_URL: z.url(),
   WORKFLOW_URL: z.url(),
 });
 
-await runService('document', DocumentEnv, async (config, log) => {
+await runService('document', DocumentServiceEnv, async (config, log) => {
   const engines = openServiceEngines('document', config);
   const document = createDocumentService({
     ...engines,
@@ -19,6 +20,7 @@ await runService('document', DocumentEnv, async (config, log) => {
     identity: httpClient(config.IDENTITY_URL),
     files: httpClient(config.FILES_URL),
     workflow: httpClient(config.WORKFLOW_URL),
+    maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
   });
   await document.start();
   return {

@@ -18,6 +18,8 @@ export interface DocumentServiceDeps extends ServiceBaseDeps {
   identity: ServiceClient;
   files: ServiceClient;
   workflow: ServiceClient;
+  /** Largest create request, every file together; a larger one is refused with 413 and keeps nothing. */
+  maxCreateBytes: number;
 }
 
 export interface DocumentService {
@@ -36,7 +38,15 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const app = createServiceApp(deps);
   app.route('/', formsApi(store));
   app.route('/', viewsApi(views, projection));
-  app.route('/', documentsApi({ store, ...clients, internalToken: deps.internalToken }));
+  app.route(
+    '/',
+    documentsApi({
+      store,
+      ...clients,
+      internalToken: deps.internalToken,
+      maxCreateBytes: deps.maxCreateBytes,
+    }),
+  );
 
   let relay: Subscription | undefined;
   let consumers: Consumer[] = [];

@@ -1,5 +1,7 @@
 /** Configuration of the embedded runner (every variable validated at start-up). */
+import { DocumentEnv } from '@docflow/document';
 import { FilesEnv } from '@docflow/files';
+import { EdgeEnv } from '@docflow/gateway';
 import { AdminKeyEnv } from '@docflow/identity';
 import { envFields } from '@docflow/kit';
 import { RecognitionEnv } from '@docflow/recognition';
@@ -7,6 +9,8 @@ import { z } from 'zod';
 
 export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape)
   .extend(RecognitionEnv.shape)
+  .extend(DocumentEnv.shape)
+  .extend(EdgeEnv.shape)
   .extend({
     DOCFLOW_MODE: z
       .literal('embedded', {

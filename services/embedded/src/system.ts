@@ -11,7 +11,7 @@ import { ADMIN_ACCOUNT_ID } from '@docflow/contracts';
 import { createDocumentService } from '@docflow/document';
 import { createSqliteEventStore } from '@docflow/eventstore';
 import { createFilesService } from '@docflow/files';
-import { createGatewayService } from '@docflow/gateway';
+import { createGatewayService, edgeOptions } from '@docflow/gateway';
 import { createIdentityService } from '@docflow/identity';
 import {
   inProcessClient,
@@ -64,7 +64,11 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     files: inProcessClient(files.app.fetch),
     workflow: inProcessClient(workflow.app.fetch),
   };
-  const document = createDocumentService({ ...engines('document'), ...clients });
+  const document = createDocumentService({
+    ...engines('document'),
+    ...clients,
+    maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
+  });
   const recognition = createRecognitionService({
     ...engines('recognition'),
     files: clients.files,
@@ -75,6 +79,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     ...engines('gateway'),
     services: { identity: clients.identity, document: documentClient },
     instanceId: 'embedded',
+    edge: edgeOptions(config),
     readiness: {
       identity: serviceReadiness(clients.identity),
       document: serviceReadiness(documentClient),

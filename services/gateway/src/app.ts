@@ -25,12 +25,13 @@ import {
 } from '@docflow/contracts';
 import {
   type AccessLogLevel,
+  CORRELATION_ID_HEADER,
   handleError,
-  handleNotFound,
   healthRoutes,
   type Logger,
   parseWith,
   problems,
+  REQUEST_ID_HEADER,
   type ReadinessCheck,
   requestContext,
   type ServiceClient,
@@ -39,10 +40,15 @@ import {
 } from '@docflow/kit';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
 import type { AccountsReadModel } from './accounts-read-model';
-import { authenticate, requireRole } from './authenticate';
+import { allowedMethods } from './allowed-methods';
+import { authFailureBrake } from './auth-failures';
+import { authenticate, RUN_AS_HEADER, requireRole } from './authenticate';
+import type { EdgeOptions } from './config';
 import { docsRoutes } from './docs';
 import { forward, type GatewayContext } from './forward';
+import { jsonBody } from './json-body';
 
 export interface GatewayDeps {
   services: { identity: ServiceClient; document: ServiceClient };
@@ -53,6 +59,7 @@ export interface GatewayDeps {
   readiness: Record<string, ReadinessCheck>;
   /** How long a command's answer waits for the gateway's own read model to catch up. */
   readYourWritesTimeoutMs?: number;
+  edge: EdgeOptions;
 }
 
 /** Validation targets named as a client thinks of them. */
@@ -69,6 +76,10 @@ const JSON_TYPE = /^application\/([a-z.+-]+\+)?json(\s*;.*)?$/i;
 const MULTIPART_TYPE = /^multipart\/form-data\s*;\s*boundary=/i;
 /** The one route whose body is multipart, streamed through unparsed. */
 const CREATE_DOCUMENT_PATH = /^\/api\/v2\/docForm\/form\/[^/]+$/;
+
+/** Account and person bodies are a few fields; documents and forms may carry large values. */
+const ACCOUNT_JSON_MAX_BYTES = 64 * 1024;
+const ACCOUNT_PATHS = /^\/api\/(admin\/v1\/accounts|v[12]\/person)(\/|$)/;
 
 /** 415 for a body of the wrong type, before validation would call it merely invalid. */
 const bodyType: MiddlewareHandler = async function bodyTypeMiddleware(c, next) {
@@ -92,8 +103,9 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
       if (!result.success) throw validationProblem(WHERE[result.target] ?? result.target, result.error);
     },
   });
+  const allowed = allowedMethods(app);
   app.onError(handleError);
-  app.notFound(handleNotFound);
+  app.notFound(allowed.notFound);
   app.use(requestContext(deps.log, deps.accessLogLevel));
   app.route('/', healthRoutes(deps.readiness));
   app.route('/', docsRoutes());
@@ -112,8 +124,40 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     security: [{ apiKey: [] }],
   });
 
-  app.use('/api/*', authenticate(accounts));
+  if (deps.edge.corsOrigins.length)
+    app.use(
+      '/api/*',
+      cors({
+        origin: deps.edge.corsOrigins.includes('*') ? '*' : deps.edge.corsOrigins,
+        allowHeaders: [
+          'authorization',
+          'content-type',
+          RUN_AS_HEADER,
+          REQUEST_ID_HEADER,
+          CORRELATION_ID_HEADER,
+        ],
+        exposeHeaders: [
+          'svc-total-count',
+          'x-error',
+          'content-disposition',
+          REQUEST_ID_HEADER,
+          CORRELATION_ID_HEADER,
+        ],
+        maxAge: 600,
+      }),
+    );
+  // Before authentication: a preflight or an OPTIONS carries no credentials.
+  app.use('/api/*', allowed.options);
+  app.use('/api/*', authenticate(accounts, authFailureBrake(deps.edge.authFailuresPerMinute)));
   app.use('/api/*', bodyType);
+  app.use(
+    '/api/*',
+    jsonBody((path) => {
+      // The multipart create streams through; the document service bounds it.
+      if (CREATE_DOCUMENT_PATH.test(path)) return undefined;
+      return ACCOUNT_PATHS.test(path) ? ACCOUNT_JSON_MAX_BYTES : deps.edge.maxJsonBytes;
+    }),
+  );
   app.use('/api/admin/*', requireRole('svcAdminSysRW'));
   // The service answers in the contract's shapes (validated there); the gateway passes the answer on
   // as it is, which the route's typed-response check cannot see: hence the cast to `never`.

@@ -7,23 +7,33 @@ import type { Role } from '@docflow/contracts';
 import { type Principal, type PrincipalVariables, problems } from '@docflow/kit';
 import type { MiddlewareHandler } from 'hono';
 import type { AccountsReadModel } from './accounts-read-model';
+import type { AuthFailureBrake } from './auth-failures';
 
 export const RUN_AS_HEADER = 'svc-run-as';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 export function authenticate(
   accounts: AccountsReadModel,
+  brake: AuthFailureBrake,
 ): MiddlewareHandler<{ Variables: PrincipalVariables }> {
   return async function authenticateMiddleware(c, next) {
+    await brake.check(c);
     const match = BEARER.exec(c.req.header('authorization') ?? '');
-    if (!match) throw problems.unauthorized('send Authorization: Bearer <api key>');
+    if (!match) {
+      await brake.failed(c);
+      throw problems.unauthorized('send Authorization: Bearer <api key>');
+    }
     const keyHash = createHash('sha256').update(match[1]!).digest('hex');
     const account = accounts.byKeyHash(keyHash);
-    if (!account?.active || account.kind !== 'service')
+    if (!account?.active || account.kind !== 'service') {
+      await brake.failed(c);
       throw problems.unauthorized('unknown or inactive API key', 'Bearer error="invalid_token"');
+    }
     const runAs = c.req.header(RUN_AS_HEADER)?.trim();
     let principal: Principal = { account: account.id, subject: account.id, roles: account.roles };
-    if (runAs) {
+    // Present but empty is a mistake of the caller, never a silent fall-back to the service account.
+    if (runAs === '') throw problems.badRequest(`${RUN_AS_HEADER} is empty: name a usr- id or an e-mail`);
+    if (runAs !== undefined) {
       const user = runAs.startsWith('usr-') ? accounts.byId(runAs) : accounts.byEmail(runAs);
       if (user?.kind !== 'person') throw problems.forbidden('svc-run-as names no known user');
       if (!user.active) throw problems.forbidden('svc-run-as names an inactive user');

@@ -1,1 +1,2 @@
+export { EdgeEnv, edgeOptions } from './config';
 export { createGatewayService, type GatewayService, type GatewayServiceDeps } from './service';

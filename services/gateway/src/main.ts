@@ -9,9 +9,10 @@ import {
   serviceReadiness,
 } from '@docflow/kit';
 import { z } from 'zod';
+import { EdgeEnv, edgeOptions } from './config';
 import { createGatewayService } from './service';
 
-const GatewayEnv = DistributedEnv.extend({
+const GatewayEnv = DistributedEnv.extend(EdgeEnv.shape).extend({
   IDENTITY_URL: z.url(),
   DOCUMENT_URL: z.url(),
   /** Each instance keeps its own read model: a stable name per instance keeps it across restarts. */
@@ -40,6 +41,7 @@ await runService('gateway', GatewayEnv, async (config, log) => {
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     instanceId: config.GATEWAY_INSTANCE_ID,
     readiness: { identity: serviceReadiness(identity), document: serviceReadiness(document) },
+    edge: edgeOptions(config),
   });
   await gateway.start();
   return {

@@ -4,6 +4,7 @@ import { ADMIN_ACCOUNT_ID, topicsOf } from '@docflow/contracts';
 import type { AccessLogLevel, LocalDb, Logger, ReadinessCheck, ServiceClient } from '@docflow/kit';
 import { createAccountsReadModel } from './accounts-read-model';
 import { createGatewayApp } from './app';
+import type { EdgeOptions } from './config';
 
 export interface GatewayServiceDeps {
   services: { identity: ServiceClient; document: ServiceClient };
@@ -17,6 +18,7 @@ export interface GatewayServiceDeps {
   instanceId: string;
   readiness: Record<string, ReadinessCheck>;
   accessLogLevel?: AccessLogLevel;
+  edge: EdgeOptions;
 }
 
 export interface GatewayService {
@@ -35,6 +37,7 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
     internalToken: deps.internalToken,
     log: deps.log,
     accessLogLevel: deps.accessLogLevel,
+    edge: deps.edge,
     readiness: {
       ...deps.readiness,
       bus: () => deps.bus.ping(),

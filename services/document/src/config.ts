@@ -1,0 +1,13 @@
+import { envFields } from '@docflow/kit';
+import { z } from 'zod';
+
+const FIVE_GIB = 5 * 1024 ** 3;
+
+/**
+ * DOCFLOW_MAX_CREATE_BYTES: the largest create request, every file together, in bytes (default 5 GiB);
+ * with DOCFLOW_MAX_UPLOAD_BYTES (one file) it bounds what one request can put on disk.
+ */
+export const DocumentEnv = z.object({
+  DOCFLOW_MAX_CREATE_BYTES: envFields.positiveInt.default(FIVE_GIB),
+});
+export type DocumentEnv = z.infer<typeof DocumentEnv>;

@@ -1,0 +1,31 @@
+/**
+ * JSON request bodies at the edge: bounded before they are read past the bound (413), and decoded
+ * strictly (invalid UTF-8 is 400, not silently replaced), before any validator reads them.
+ */
+import { decodeUtf8, problems } from '@docflow/kit';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * @param maxBytesFor the bound of a request path's body; undefined: not a JSON route, left alone
+ * @example app.use('/api/*', jsonBody((path) => (path.startsWith('/api/admin/') ? 64 * 1024 : 1024 ** 2)));
+ */
+export function jsonBody(maxBytesFor: (path: string) => number | undefined): MiddlewareHandler {
+  return async function jsonBodyMiddleware(c, next) {
+    const maxSize = maxBytesFor(c.req.path);
+    if (maxSize === undefined || !BODY_METHODS.has(c.req.method) || !c.req.raw.body) return next();
+    const limit = bodyLimit({
+      maxSize,
+      onError: () => {
+        throw problems.tooLarge(`the body may hold at most ${maxSize} bytes`);
+      },
+    });
+    return limit(c, async () => {
+      // Read once here (Hono keeps the bytes for the validator that parses them after).
+      decodeUtf8(await c.req.arrayBuffer());
+      await next();
+    });
+  };
+}

@@ -1,0 +1,28 @@
+/** How many blobs a target's blob store holds: the local directory of embedded mode, or a MinIO bucket. */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'minio';
+
+/** Blobs under `<dataDir>/files/blobs/sha256` (the local blob store's layout). */
+export function localBlobCount(dataDir: string): number {
+  const root = join(dataDir, 'files', 'blobs', 'sha256');
+  let count = 0;
+  for (const fanOut of readdirSync(root)) count += readdirSync(join(root, fanOut)).length;
+  return count;
+}
+
+/** Objects under `sha256/` in `env.MINIO_BUCKET` (the MinIO blob store's layout). */
+export async function minioBlobCount(env: Record<string, string>): Promise<number> {
+  const [endPoint, port] = env.MINIO_ENDPOINT!.split(':');
+  const client = new Client({
+    endPoint: endPoint!,
+    port: Number(port),
+    useSSL: env.MINIO_USE_SSL === 'true',
+    accessKey: env.MINIO_ACCESS_KEY!,
+    secretKey: env.MINIO_SECRET_KEY!,
+    region: 'us-east-1',
+  });
+  let count = 0;
+  for await (const _ of client.listObjectsV2(env.MINIO_BUCKET!, 'sha256/', true)) count++;
+  return count;
+}
