@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -41,6 +41,28 @@ describe('local blob store', () => {
   it('stores blobs under sha256/<aa>/<hash>', async () => {
     const stored = await store.put(Readable.from([Buffer.from('hello')]));
     assert.deepEqual(await readdir(join(dir, 'sha256', stored.key.slice(0, 2))), [stored.key]);
+  });
+
+  it('creates its directories 0700 and its blobs 0600', async () => {
+    const umask = process.umask(0o022); // the usual umask: only the store may make them private
+    const root = await mkdtemp(join(tmpdir(), 'docflow-blobstore-'));
+    try {
+      const blobs = await createLocalBlobStore({ dir: join(root, 'files', 'blobs') });
+      const { key } = await blobs.put(Readable.from([Buffer.from('private')]));
+      const mode = async (...path: string[]) => ((await stat(join(root, ...path))).mode & 0o777).toString(8);
+      for (const dir of [
+        ['files'],
+        ['files', 'blobs'],
+        ['files', 'blobs', 'tmp'],
+        ['files', 'blobs', 'sha256'],
+        ['files', 'blobs', 'sha256', key.slice(0, 2)],
+      ])
+        assert.equal(await mode(...dir), '700', dir.join('/'));
+      assert.equal(await mode('files', 'blobs', 'sha256', key.slice(0, 2), key), '600');
+    } finally {
+      process.umask(umask);
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('removes temp files left by a dead process when opened, and keeps those of live ones', async () => {

@@ -13,6 +13,10 @@ export interface LocalBlobStoreOptions {
   dir: string;
 }
 
+// Blobs are the owner's only: directories 0700, files 0600.
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
+
 // Temp files in progress in this process, so that opening a second store on the same directory
 // never removes them.
 const activeTemps = new Set<string>();
@@ -28,8 +32,8 @@ const activeTemps = new Set<string>();
 export async function createLocalBlobStore(options: LocalBlobStoreOptions): Promise<BlobStore> {
   const blobsDir = join(options.dir, 'sha256');
   const tmpDir = join(options.dir, 'tmp');
-  await mkdir(blobsDir, { recursive: true });
-  await mkdir(tmpDir, { recursive: true });
+  await mkdir(blobsDir, { recursive: true, mode: DIR_MODE });
+  await mkdir(tmpDir, { recursive: true, mode: DIR_MODE });
   await removeStaleTemps(tmpDir);
 
   const blobPath = (key: string) => join(blobsDir, key.slice(0, 2), key);
@@ -40,7 +44,7 @@ export async function createLocalBlobStore(options: LocalBlobStoreOptions): Prom
       await rm(tmp);
       return;
     }
-    const created = await mkdir(dirname(target), { recursive: true });
+    const created = await mkdir(dirname(target), { recursive: true, mode: DIR_MODE });
     await rename(tmp, target);
     // Make the rename (and a new fan-out directory) durable, not only the file's bytes.
     await syncDir(dirname(target));
@@ -53,7 +57,7 @@ export async function createLocalBlobStore(options: LocalBlobStoreOptions): Prom
       const tmp = join(tmpDir, `${process.pid}.${randomUUID()}`);
       activeTemps.add(tmp);
       try {
-        const handle = await storage(open(tmp, 'wx'));
+        const handle = await storage(open(tmp, 'wx', FILE_MODE));
         try {
           for await (const chunk of content) {
             digest.update(chunk);

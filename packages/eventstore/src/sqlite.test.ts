@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -33,6 +33,31 @@ describe('sqlite event store file', () => {
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('creates the file, its -wal and -shm 0600 and its directory 0700 (they hold key hashes)', async () => {
+    const umask = process.umask(0o022); // the usual umask: only the store may make them private
+    const folder = join(dir, 'private', 'identity');
+    const store = createSqliteEventStore({ file: join(folder, 'events.db') });
+    try {
+      const metadata = { correlationId: 'c', timestamp: new Date().toISOString() };
+      await store.append('account-1', [{ id: randomUUID(), type: 'T', version: 1, data: {}, metadata }], 0);
+      const names = (await readdir(folder)).sort();
+      assert.deepEqual(names, ['events.db', 'events.db-shm', 'events.db-wal']);
+      const modes = async (paths: string[]) =>
+        Promise.all(paths.map(async (p) => [p, ((await stat(p)).mode & 0o777).toString(8)]));
+      assert.deepEqual(
+        await modes(names.map((n) => join(folder, n))),
+        names.map((n) => [join(folder, n), '600']),
+      );
+      assert.deepEqual(await modes([folder, join(dir, 'private')]), [
+        [folder, '700'],
+        [join(dir, 'private'), '700'],
+      ]);
+    } finally {
+      process.umask(umask);
+      await store.close();
+    }
   });
 
   it('keeps an acknowledged append when the writer is killed with SIGKILL right after', async () => {

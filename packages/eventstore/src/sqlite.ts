@@ -1,6 +1,4 @@
 /** Embedded event store: one SQLite file in WAL mode, every commit fsynced before the append resolves. */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
   backoffMs,
@@ -22,11 +20,12 @@ import {
   type Subscription,
   WrongExpectedRevision,
 } from './port';
+import { createPrivateFile } from './private-file';
 import { checkAppend, checkRead } from './validate';
 import { sqliteWalSync, syncPath } from './wal-sync';
 
 export interface SqliteEventStoreOptions {
-  /** Database file; it and its directory are created when missing. */
+  /** Database file; it (0600) and its directory (0700) are created when missing. */
   file: string;
   /** How often an idle subscription looks for events appended by another process; default 1000 ms. */
   pollIntervalMs?: number;
@@ -74,7 +73,7 @@ interface EventRow {
  */
 export function createSqliteEventStore(options: SqliteEventStoreOptions): EventStore {
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;
-  mkdirSync(dirname(options.file), { recursive: true });
+  createPrivateFile(options.file);
   const db = new Database(options.file);
   db.pragma('journal_mode = WAL');
   // Commits write the WAL without fsync; `durableUpTo` fsyncs it off the event loop before an append

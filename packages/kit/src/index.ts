@@ -1,5 +1,6 @@
 export * from './aggregate';
 export * from './config';
+export * from './data-dir';
 export * from './engines';
 export * from './health';
 export * from './ids';

@@ -9,15 +9,13 @@
  * (source ids in the aggregate), so a handled-message mark taken back is harmless. The fsyncs this
  * saves were most of a document create's (bench/RESULTS.md, "Create document").
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { sqliteWalSync, type WalSync } from '@docflow/eventstore';
+import { createPrivateFile, sqliteWalSync, type WalSync } from '@docflow/eventstore';
 import Database from 'better-sqlite3';
 
 export type LocalDb = Database.Database;
 
 export function openLocalDb(file: string): LocalDb {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') createPrivateFile(file);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -1,10 +1,11 @@
 /**
- * The bootstrap service account `admin`, holding every role. DOCFLOW_ADMIN_KEY keys it at every
- * start; without it a key is generated at the very first start and handed back to be printed once.
+ * The bootstrap service account `admin`, holding every role. At every start it is made active with
+ * every role again; DOCFLOW_ADMIN_KEY keys it, and without that a key is generated at the very first
+ * start and handed back to be printed once.
  */
 
 import { randomUUID } from 'node:crypto';
-import { ADMIN_ACCOUNT_ID, ROLES } from '@docflow/contracts';
+import { ADMIN_ACCOUNT_ID } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit';
 import { accountAggregate, accountStream } from './account';
@@ -23,18 +24,16 @@ export async function bootstrapAdmin(
   adminKey: string | undefined,
 ): Promise<BootstrapResult> {
   const stream = accountStream(ADMIN_ACCOUNT_ID);
-  const { state, revision } = await loadAggregate(store, stream, accountAggregate);
-  if (state.exists && adminKey === undefined) return { revision };
-  const key = adminKey ?? newApiKey();
+  const { state } = await loadAggregate(store, stream, accountAggregate);
+  const generatedKey = state.exists || adminKey !== undefined ? undefined : newApiKey();
+  const key = adminKey ?? generatedKey;
   const id = randomUUID();
   const result = await executeCommand(
     store,
     stream,
     accountAggregate,
-    (s) => decideBootstrapAdmin({ id: ADMIN_ACCOUNT_ID, keyHash: hashApiKey(key), roles: [...ROLES] }, s),
+    (s) => decideBootstrapAdmin({ keyHash: key && hashApiKey(key) }, s),
     commandMetadata(undefined, { requestId: id, correlationId: id }),
   );
-  return adminKey === undefined
-    ? { revision: result.revision, generatedKey: key }
-    : { revision: result.revision };
+  return generatedKey ? { revision: result.revision, generatedKey } : { revision: result.revision };
 }

@@ -1,5 +1,6 @@
 /** Identity commands, one pure decision each: `(command, state) → events`, or a typed rejection. */
 import type { AccountCreate, IdentityEvent, Role } from '@docflow/contracts';
+import { ADMIN_ACCOUNT_ID, ROLES } from '@docflow/contracts';
 import { problems } from '@docflow/kit';
 import type { AccountState, Deputy } from './account';
 
@@ -83,8 +84,25 @@ export interface ChangeAccount {
   roles?: Role[];
 }
 
+/**
+ * The bootstrap account `admin` stays active with every role (DESIGN.md): it is the way back in when
+ * no other administrator is left. As it always holds `svcAdminSysRW`, an active holder of that role
+ * always exists, so no other account's change can lock the administrators out.
+ */
+function keepBootstrapAdmin(cmd: ChangeAccount, state: AccountState): void {
+  if (state.id !== ADMIN_ACCOUNT_ID) return;
+  if (cmd.active === false)
+    throw problems.conflict('the bootstrap account admin cannot be deactivated: it is the way back in');
+  const missing = ROLES.filter((role) => cmd.roles && !cmd.roles.includes(role));
+  if (missing.length > 0)
+    throw problems.conflict(
+      `the bootstrap account admin keeps every role: this change would remove ${missing.join(', ')}`,
+    );
+}
+
 export function decideChangeAccount(cmd: ChangeAccount, state: AccountState): IdentityEvent[] {
   if (!state.exists) throw problems.notFound('no such account');
+  keepBootstrapAdmin(cmd, state);
   const events: IdentityEvent[] = [];
   if (cmd.active !== undefined && cmd.active !== state.active)
     events.push({ type: 'AccountActivationChanged', data: { active: cmd.active } });
@@ -96,21 +114,23 @@ export function decideChangeAccount(cmd: ChangeAccount, state: AccountState): Id
   return events;
 }
 
-/** Bootstrap: (re)key the `admin` service account so that it holds `keyHash` and every role. */
-export function decideBootstrapAdmin(
-  cmd: { id: string; keyHash: string; roles: Role[] },
-  state: AccountState,
-): IdentityEvent[] {
+/**
+ * Bootstrap, at every start: the `admin` service account exists, active, with every role (which
+ * also repairs one an older version let be stripped). `keyHash` (re)keys it; without one (no
+ * DOCFLOW_ADMIN_KEY after the first start) its key stays.
+ */
+export function decideBootstrapAdmin(cmd: { keyHash?: string }, state: AccountState): IdentityEvent[] {
   if (!state.exists) {
+    if (!cmd.keyHash) throw new Error('the first bootstrap needs a key');
     return decideCreateAccount(
       {
-        id: cmd.id,
+        id: ADMIN_ACCOUNT_ID,
         input: {
           kind: 'service',
           email: 'admin@docflow.local',
           name_first: 'docflow',
           name_last: 'admin',
-          roles: cmd.roles,
+          roles: [...ROLES],
           active: true,
         },
         apiKeyHash: cmd.keyHash,
@@ -118,7 +138,8 @@ export function decideBootstrapAdmin(
       state,
     );
   }
-  const events = decideChangeAccount({ active: true, roles: cmd.roles }, state);
-  if (state.apiKeyHash !== cmd.keyHash) events.push({ type: 'ApiKeyIssued', data: { keyHash: cmd.keyHash } });
+  const events = decideChangeAccount({ active: true, roles: [...ROLES] }, state);
+  if (cmd.keyHash && state.apiKeyHash !== cmd.keyHash)
+    events.push({ type: 'ApiKeyIssued', data: { keyHash: cmd.keyHash } });
   return events;
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { IdentityEvent } from '@docflow/contracts';
+import { ADMIN_ACCOUNT_ID, type IdentityEvent, ROLES } from '@docflow/contracts';
 import { ProblemError } from '@docflow/kit';
 import { type AccountState, evolveAccount, initialAccount } from './account';
 import {
+  type ChangeAccount,
   decideBootstrapAdmin,
   decideChangeAccount,
   decideCreateAccount,
@@ -59,6 +60,11 @@ const svcCreated: IdentityEvent = {
     active: true,
   },
 };
+
+/** The bootstrap account as its first start leaves it (key hash `b…`), then `more`. */
+function bootstrapped(...more: IdentityEvent[]): AccountState {
+  return given(...decideBootstrapAdmin({ keyHash: 'b'.repeat(64) }, initialAccount), ...more);
+}
 
 function rejects(status: number, fn: () => unknown) {
   assert.throws(fn, (err: unknown) => err instanceof ProblemError && err.status === status);
@@ -174,48 +180,145 @@ describe('identity decisions', () => {
   });
 
   describe('change account', () => {
-    it('deactivate and change roles', () => {
-      assert.deepEqual(
-        decideChangeAccount({ active: false, roles: ['svcAdminDocsRW'] }, given(aliceCreated)),
-        [
+    const sysAdminCreated: IdentityEvent = {
+      ...svcCreated,
+      data: { ...svcCreated.data, roles: ['svcAdminSysRW'] },
+    };
+    const cases: Array<{
+      name: string;
+      given: AccountState;
+      when: ChangeAccount;
+      expect: IdentityEvent[] | { status: number; detail: RegExp };
+    }> = [
+      {
+        name: 'deactivate and change roles',
+        given: given(aliceCreated),
+        when: { active: false, roles: ['svcAdminDocsRW'] },
+        expect: [
           { type: 'AccountActivationChanged', data: { active: false } },
           { type: 'RolesChanged', data: { roles: ['svcAdminDocsRW'] } },
         ],
-      );
-    });
-    it('same values: no event', () => {
-      assert.deepEqual(decideChangeAccount({ active: true, roles: [] }, given(aliceCreated)), []);
-    });
-    it('unknown account: 404', () => {
-      rejects(404, () => decideChangeAccount({ active: false }, initialAccount));
-    });
+      },
+      {
+        name: 'same values: no event',
+        given: given(aliceCreated),
+        when: { active: true, roles: [] },
+        expect: [],
+      },
+      {
+        name: 'unknown account: 404',
+        given: initialAccount,
+        when: { active: false },
+        expect: { status: 404, detail: /no such account/ },
+      },
+      {
+        name: 'another holder of svcAdminSysRW may lose it (the bootstrap account keeps it)',
+        given: given(sysAdminCreated),
+        when: { roles: [] },
+        expect: [{ type: 'RolesChanged', data: { roles: [] } }],
+      },
+      {
+        name: 'another holder of svcAdminSysRW may be deactivated',
+        given: given(sysAdminCreated),
+        when: { active: false },
+        expect: [{ type: 'AccountActivationChanged', data: { active: false } }],
+      },
+      {
+        name: 'bootstrap: deactivating it is 409',
+        given: bootstrapped(),
+        when: { active: false },
+        expect: { status: 409, detail: /cannot be deactivated/ },
+      },
+      {
+        name: 'bootstrap: removing every role is 409 naming them',
+        given: bootstrapped(),
+        when: { roles: [] },
+        expect: {
+          status: 409,
+          detail: /would remove svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD$/,
+        },
+      },
+      {
+        name: 'bootstrap: removing svcAdminSysRW alone is 409',
+        given: bootstrapped(),
+        when: { active: true, roles: ['svcAdminDocsRW', 'svcAdminDocRW', 'svcAdminDocRWD'] },
+        expect: { status: 409, detail: /would remove svcAdminSysRW$/ },
+      },
+      {
+        name: 'bootstrap: removing another role is 409 as well (it holds every role)',
+        given: bootstrapped(),
+        when: { roles: ['svcAdminSysRW', 'svcAdminDocsRW', 'svcAdminDocRW'] },
+        expect: { status: 409, detail: /would remove svcAdminDocRWD$/ },
+      },
+      {
+        name: 'bootstrap: restating active and every role, in any order, is no change',
+        given: bootstrapped(),
+        when: { active: true, roles: [...ROLES].reverse() },
+        expect: [],
+      },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        if (Array.isArray(c.expect)) assert.deepEqual(decideChangeAccount(c.when, c.given), c.expect);
+        else {
+          const { status, detail } = c.expect;
+          assert.throws(
+            () => decideChangeAccount(c.when, c.given),
+            (err: unknown) =>
+              err instanceof ProblemError && err.status === status && detail.test(err.detail ?? ''),
+          );
+        }
+      });
+    }
   });
 
   describe('bootstrap admin', () => {
-    const roles = ['svcAdminSysRW', 'svcAdminDocsRW'] as const;
-    it('first start creates the service account with the key', () => {
-      const events = decideBootstrapAdmin(
-        { id: SVC, keyHash: 'b'.repeat(64), roles: [...roles] },
-        initialAccount,
-      );
+    const key = (c: string) => c.repeat(64);
+    it('first start creates the active service account with every role and the key', () => {
+      const events = decideBootstrapAdmin({ keyHash: key('b') }, initialAccount);
       assert.deepEqual(
         events.map((e) => e.type),
         ['AccountCreated', 'ApiKeyIssued'],
       );
+      const state = given(...events);
+      assert.equal(state.id, ADMIN_ACCOUNT_ID);
+      assert.equal(state.active, true);
+      assert.deepEqual(state.roles, [...ROLES]);
+      assert.equal(state.apiKeyHash, key('b'));
     });
-    it('a new key re-keys, the same key does nothing', () => {
-      const state = given(
-        { ...svcCreated, data: { ...svcCreated.data, roles: [...roles] } },
-        { type: 'ApiKeyIssued', data: { keyHash: 'b'.repeat(64) } },
-      );
-      assert.deepEqual(
-        decideBootstrapAdmin({ id: SVC, keyHash: 'b'.repeat(64), roles: [...roles] }, state),
-        [],
-      );
-      assert.deepEqual(decideBootstrapAdmin({ id: SVC, keyHash: 'c'.repeat(64), roles: [...roles] }, state), [
-        { type: 'ApiKeyIssued', data: { keyHash: 'c'.repeat(64) } },
-      ]);
+    it('first start without a key is a programming error', () => {
+      assert.throws(() => decideBootstrapAdmin({}, initialAccount), /needs a key/);
     });
+    const cases: Array<{
+      name: string;
+      given: AccountState;
+      when: { keyHash?: string };
+      expect: IdentityEvent[];
+    }> = [
+      { name: 'the same key: nothing', given: bootstrapped(), when: { keyHash: key('b') }, expect: [] },
+      { name: 'no key given: nothing, the key stays', given: bootstrapped(), when: {}, expect: [] },
+      {
+        name: 'a new key re-keys',
+        given: bootstrapped(),
+        when: { keyHash: key('c') },
+        expect: [{ type: 'ApiKeyIssued', data: { keyHash: key('c') } }],
+      },
+      {
+        name: 'an account stripped and deactivated by an older version is repaired, key kept',
+        given: bootstrapped(
+          { type: 'RolesChanged', data: { roles: [] } },
+          { type: 'AccountActivationChanged', data: { active: false } },
+        ),
+        when: {},
+        expect: [
+          { type: 'AccountActivationChanged', data: { active: true } },
+          { type: 'RolesChanged', data: { roles: [...ROLES].sort() } },
+        ],
+      },
+    ];
+    for (const c of cases) {
+      it(c.name, () => assert.deepEqual(decideBootstrapAdmin(c.when, c.given), c.expect));
+    }
   });
 
   describe('evolve', () => {

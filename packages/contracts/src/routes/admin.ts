@@ -2,7 +2,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { Account, AccountCreate, AccountPatch, CreatedAccount } from '../accounts';
 import { UsrId } from '../ids';
-import { problemsFor } from '../responses';
+import { problemResponses, problemsFor } from '../responses';
 
 export const createAccountRoute = createRoute({
   method: 'post',
@@ -22,6 +22,9 @@ export const patchAccountRoute = createRoute({
   path: '/api/admin/v1/accounts/{id}',
   tags: ['admin'],
   summary: 'Activate, deactivate or change the roles of an account',
+  description:
+    'The bootstrap account `admin` stays active and keeps every role, so an administrator always ' +
+    'remains: a change that would deactivate it or take a role from it is 409.',
   request: {
     params: z.object({ id: UsrId }),
     body: { required: true, content: { 'application/json': { schema: AccountPatch } } },
@@ -29,6 +32,11 @@ export const patchAccountRoute = createRoute({
   responses: {
     200: { description: 'The account.', content: { 'application/json': { schema: Account } } },
     ...problemsFor(400, 401, 403, 404, 415, 503),
+    409: {
+      ...problemResponses[409],
+      description:
+        'The change would deactivate the bootstrap account `admin` or take a role from it; or a concurrent write won.',
+    },
   },
 });
 
