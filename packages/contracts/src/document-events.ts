@@ -72,6 +72,15 @@ export function parseFormEvent(type: string, data: unknown): FormEvent {
 /** Events of the files service's `file-<fileId>` streams. */
 export const FileEvents = {
   FileStored: StoredFile.extend({ blobKey: z.string() }),
+  /**
+   * A stored file that no document holds was given up: `rejected` when the request that uploaded it
+   * failed (the document service said so), `unattached` when the orphan sweeper found no document
+   * holding it after the upload grace period. Its content goes once no other stored file shares it.
+   */
+  FileDiscarded: z.object({
+    id: StoredFile.shape.id,
+    reason: z.enum(['rejected', 'unattached']),
+  }),
 };
 
 export const docFormStream = (id: string) => `docForm-${id}`;

@@ -56,6 +56,8 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     ...engines('files'),
     blobs: await createLocalBlobStore({ dir: join(dataDir, 'files', 'blobs') }),
     maxUploadBytes: config.DOCFLOW_MAX_UPLOAD_BYTES,
+    uploadGraceSeconds: config.DOCFLOW_UPLOAD_GRACE_SECONDS,
+    orphanSweepSeconds: config.DOCFLOW_ORPHAN_SWEEP_SECONDS,
   });
   const identityClient = inProcessClient(identity.app.fetch);
   const workflow = createWorkflowService({ ...engines('workflow'), identity: identityClient });

@@ -1,6 +1,7 @@
 /**
  * The files service's internal HTTP API, reached by other services with the internal token: streamed
- * upload and download of one file, and the attachment facts behind `allowDupl=false`.
+ * upload and download of one file, the discard of a file no document holds, and the attachment facts
+ * behind `allowDupl=false`.
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -19,7 +20,9 @@ import {
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AttachmentIndex } from './attachment-index';
+import type { BlobHolders } from './blob-holders';
 import { contentDisposition } from './content-disposition';
+import type { DiscardFile } from './discard';
 import { type FileStored, fileAggregate } from './file';
 import { storeBody } from './upload-body';
 import { FILE_NAME_HEADER, parseContentType, parseFileName } from './upload-headers';
@@ -28,6 +31,8 @@ export interface FilesApiDeps {
   store: EventStore;
   blobs: BlobStore;
   index: AttachmentIndex;
+  holders: BlobHolders;
+  discard: DiscardFile;
   maxUploadBytes: number;
 }
 
@@ -42,7 +47,7 @@ const AttachmentsBody = z.object({
 });
 
 export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
-  const { store, blobs, index, maxUploadBytes } = deps;
+  const { store, blobs, index, holders, discard, maxUploadBytes } = deps;
   const app = new Hono<ServiceEnv>();
 
   app.post('/internal/v1/files', async (c) => {
@@ -56,18 +61,20 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
       throw problems.conflict('a file with the same content is already attached to a document');
     const { size, sha256 } = blob;
     const file: FileStored = { id: newHexId(), fileName, size, sha256, contentType, blobKey: blob.key };
-    await store.append(
-      fileStream(file.id),
-      [
-        {
-          id: randomUUID(),
-          type: 'FileStored',
-          version: 1,
-          data: file,
-          metadata: commandMetadata(c.var.principal, c.var),
-        },
-      ],
-      0,
+    await holders.hold(blob.key, () =>
+      store.append(
+        fileStream(file.id),
+        [
+          {
+            id: randomUUID(),
+            type: 'FileStored',
+            version: 1,
+            data: file,
+            metadata: commandMetadata(c.var.principal, c.var),
+          },
+        ],
+        0,
+      ),
     );
     const stored: StoredFile = { id: file.id, fileName, size, sha256, contentType };
     return c.json(stored, 201);
@@ -76,7 +83,7 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
   app.get('/internal/v1/files/:fileId', async (c) => {
     const id = parseWith('path.fileId', Hex24Id, c.req.param('fileId'));
     const { state } = await loadAggregate(store, fileStream(id), fileAggregate);
-    if (!state.stored) throw problems.notFound('no such file');
+    if (!state.stored || state.discarded) throw problems.notFound('no such file');
     const headers = {
       'content-type': 'application/octet-stream',
       'content-length': String(state.stored.size),
@@ -87,6 +94,13 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
     if (c.req.method === 'HEAD') return c.body(null, 200, headers);
     const content = await blobs.get(state.stored.blobKey);
     return c.body(Readable.toWeb(content) as ReadableStream<Uint8Array>, 200, headers);
+  });
+
+  // The document service discards the files it stored for a create that was then rejected.
+  app.delete('/internal/v1/files/:fileId', async (c) => {
+    const id = parseWith('path.fileId', Hex24Id, c.req.param('fileId'));
+    await discard(id, 'rejected', commandMetadata(c.var.principal, c.var));
+    return c.body(null, 204);
   });
 
   app.post('/internal/v1/attachments', async (c) => {

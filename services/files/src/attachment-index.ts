@@ -14,6 +14,8 @@ export interface AttachmentIndex {
   attach(docId: string, files: readonly AttachedFile[]): void;
   /** True when a live document holds a file with this content. */
   isAttached(sha256: string): boolean;
+  /** True when any document, deleted ones included, lists this file: such a file is never discarded. */
+  isFileAttached(fileId: string): boolean;
 }
 
 export function createAttachmentIndex(db: LocalDb): AttachmentIndex {
@@ -22,6 +24,7 @@ export function createAttachmentIndex(db: LocalDb): AttachmentIndex {
       doc_id TEXT NOT NULL, file_id TEXT NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (doc_id, file_id)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS file_attachments_by_sha256 ON file_attachments (sha256, doc_id);
+    CREATE INDEX IF NOT EXISTS file_attachments_by_file ON file_attachments (file_id);
     CREATE TABLE IF NOT EXISTS deleted_documents (doc_id TEXT PRIMARY KEY) WITHOUT ROWID;
   `);
   const insert = db.prepare(
@@ -31,6 +34,9 @@ export function createAttachmentIndex(db: LocalDb): AttachmentIndex {
     SELECT 1 AS found FROM file_attachments a
     WHERE a.sha256 = ? AND NOT EXISTS (SELECT 1 FROM deleted_documents d WHERE d.doc_id = a.doc_id)
     LIMIT 1`);
+  const listed = db.prepare<[string], { found: number }>(
+    'SELECT 1 AS found FROM file_attachments WHERE file_id = ? LIMIT 1',
+  );
   const attachAll = db.transaction((docId: string, files: readonly AttachedFile[]) => {
     for (const file of files) insert.run(docId, file.id, file.sha256);
   });
@@ -38,5 +44,6 @@ export function createAttachmentIndex(db: LocalDb): AttachmentIndex {
   return {
     attach: (docId, files) => attachAll(docId, files),
     isAttached: (sha256) => live.get(sha256) !== undefined,
+    isFileAttached: (fileId) => listed.get(fileId) !== undefined,
   };
 }

@@ -54,4 +54,15 @@ describe('attachment index', () => {
     db.prepare('INSERT INTO deleted_documents (doc_id) VALUES (?)').run(DOC_B);
     assert.equal(index.isAttached(hash('e')), false);
   });
+
+  it('knows a file once any document lists it, deleted documents included', () => {
+    const db = openLocalDb(':memory:');
+    const index = createAttachmentIndex(db);
+    assert.equal(index.isFileAttached(FILE_1), false);
+    index.attach(DOC_A, [{ id: FILE_1, sha256: hash('e') }]);
+    assert.equal(index.isFileAttached(FILE_1), true);
+    assert.equal(index.isFileAttached(FILE_2), false, 'same document, another file');
+    db.prepare('INSERT INTO deleted_documents (doc_id) VALUES (?)').run(DOC_A);
+    assert.equal(index.isFileAttached(FILE_1), true);
+  });
 });

@@ -1,20 +1,39 @@
-/** A stored file: the `file-<id>` stream holds one FileStored event. */
+/** A stored file: the `file-<id>` stream holds its FileStored event, and FileDiscarded once it is given up. */
 import { FileEvents } from '@docflow/contracts';
 import type { Aggregate } from '@docflow/kit';
 import type { z } from 'zod';
 
 export type FileStored = z.infer<typeof FileEvents.FileStored>;
-export type FileEvent = { type: 'FileStored'; data: FileStored };
+export type FileDiscarded = z.infer<typeof FileEvents.FileDiscarded>;
+export type DiscardReason = FileDiscarded['reason'];
+export type FileEvent =
+  | { type: 'FileStored'; data: FileStored }
+  | { type: 'FileDiscarded'; data: FileDiscarded };
 
 export interface FileState {
   stored?: FileStored;
+  /** True once the file was discarded: it is no longer served. */
+  discarded: boolean;
 }
 
 export const fileAggregate: Aggregate<FileState, FileEvent> = {
-  initial: {},
-  evolve: (_state, event) => ({ stored: event.data }),
+  initial: { discarded: false },
+  evolve(state, event) {
+    switch (event.type) {
+      case 'FileStored':
+        return { ...state, stored: event.data };
+      case 'FileDiscarded':
+        return { ...state, discarded: true };
+    }
+  },
   parse(type, data) {
-    if (type !== 'FileStored') throw new Error(`unknown file event type ${type}`);
-    return { type, data: FileEvents.FileStored.parse(data) };
+    switch (type) {
+      case 'FileStored':
+        return { type, data: FileEvents.FileStored.parse(data) };
+      case 'FileDiscarded':
+        return { type, data: FileEvents.FileDiscarded.parse(data) };
+      default:
+        throw new Error(`unknown file event type ${type}`);
+    }
   },
 };

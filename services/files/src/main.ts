@@ -15,6 +15,8 @@ await runService('files', FilesServiceEnv, async (config, log) => {
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     maxUploadBytes: config.DOCFLOW_MAX_UPLOAD_BYTES,
+    uploadGraceSeconds: config.DOCFLOW_UPLOAD_GRACE_SECONDS,
+    orphanSweepSeconds: config.DOCFLOW_ORPHAN_SWEEP_SECONDS,
   });
   await files.start();
   return {

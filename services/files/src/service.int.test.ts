@@ -6,9 +6,12 @@ import type { DeliveredMessage } from '@docflow/bus';
 import { type EventEnvelope, type Problem, type StoredFile, topicsOf } from '@docflow/contracts';
 import { newHexId, PROBLEM_CONTENT_TYPE } from '@docflow/kit';
 import {
+  attach as attachTo,
   authHeaders,
+  call,
   fileEvents,
   type Harness,
+  json,
   NAMESPACE,
   startHarness,
   until,
@@ -16,8 +19,6 @@ import {
 } from './test-harness';
 
 const MAX_BYTES = 1024 * 1024;
-/** The JSON body of an answer, typed as the test expects it. */
-const json = async <T>(res: Response | Promise<Response>) => (await (await res).json()) as T;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 function documentCreated(docId: string, files: { id: string; sha256: string }[]): EventEnvelope {
@@ -45,18 +46,13 @@ function documentCreated(docId: string, files: { id: string; sha256: string }[])
 describe('files service', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness(MAX_BYTES);
+    h = await startHarness({ maxUploadBytes: MAX_BYTES });
   });
   after(() => h.close());
 
-  const request = (path: string, init: RequestInit = {}) =>
-    Promise.resolve(h.service.app.fetch(new Request(`http://files${path}`, init)));
+  const request = (path: string, init: RequestInit = {}) => call(h.service, path, init);
   const attach = (docId: string, files: { id: string; sha256: string }[]) =>
-    request('/internal/v1/attachments', {
-      method: 'POST',
-      headers: { ...authHeaders, 'content-type': 'application/json' },
-      body: JSON.stringify({ docId, files }),
-    });
+    attachTo(h.service, docId, files);
   const handled = (messageId: string) =>
     h.db.prepare('SELECT 1 FROM handled_messages WHERE message_id = ?').get(messageId) !== undefined;
 

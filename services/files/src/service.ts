@@ -7,7 +7,13 @@ import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflo
 import type { Hono } from 'hono';
 import { filesApi } from './api';
 import { createAttachmentIndex } from './attachment-index';
+import { createBlobHolders } from './blob-holders';
+import { fileDiscarder } from './discard';
 import { documentEventsHandler } from './document-consumer';
+import { createKeyedLock } from './keyed-lock';
+import { createOrphanSweeper, type SweepReport } from './orphan-sweeper';
+import { createStoredFilesTable } from './stored-files';
+import { createStoredFilesProjection } from './stored-files-projection';
 
 const FILE_STREAM_PREFIX = 'file-';
 
@@ -15,39 +21,63 @@ export interface FilesServiceDeps extends ServiceBaseDeps {
   blobs: BlobStore;
   /** Largest accepted upload in bytes; a larger one is refused with 413 and stores nothing. */
   maxUploadBytes: number;
+  /** A file no document holds is discarded this long after its upload ended (DOCFLOW_UPLOAD_GRACE_SECONDS). */
+  uploadGraceSeconds: number;
+  /** How often the orphan sweeper runs (DOCFLOW_ORPHAN_SWEEP_SECONDS). */
+  orphanSweepSeconds: number;
 }
 
 export interface FilesService {
   app: Hono;
-  /** Starts the relay of `file-` events and the consumer of document events. */
+  /** Starts the relay of `file-` events, the consumer of document events and the orphan sweeper. */
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** One pass of the orphan sweeper now, with the grace period counted back from `now` (ms). */
+  sweepOrphans(now?: number): Promise<SweepReport>;
 }
 
 export function createFilesService(deps: FilesServiceDeps): FilesService {
-  const { store, blobs, bus, db } = deps;
+  const { store, blobs, bus, db, log } = deps;
   const topics = topicsOf(deps.namespace);
   const index = createAttachmentIndex(db);
+  const table = createStoredFilesTable(db);
+  const projection = createStoredFilesProjection(store, db, table, log);
+  const holders = createBlobHolders({ blobs, locks: createKeyedLock(), table, projection });
+  const discard = fileDiscarder({ store, index, holders });
+  const sweeper = createOrphanSweeper({
+    table,
+    index,
+    discard,
+    holders,
+    graceMs: deps.uploadGraceSeconds * 1000,
+    intervalMs: deps.orphanSweepSeconds * 1000,
+    log,
+  });
   const app = createServiceApp(deps, {
     guarded: ['/internal/*'],
     readiness: { blobStore: () => blobs.ping() },
   });
-  app.route('/', filesApi({ store, blobs, index, maxUploadBytes: deps.maxUploadBytes }));
+  app.route('/', filesApi({ store, blobs, index, holders, discard, maxUploadBytes: deps.maxUploadBytes }));
 
   let relay: Subscription | undefined;
   let consumer: Consumer | undefined;
   return {
     app,
     async start() {
+      await projection.start();
       relay = relayOwnStreams('files', deps, { prefixes: [FILE_STREAM_PREFIX], topic: topics.files });
       consumer = await bus.subscribe(
         { groupId: `${deps.namespace}.files`, topics: [topics.document], fromBeginning: true },
         documentEventsHandler(db, index),
       );
+      sweeper.start();
     },
     async stop() {
+      await sweeper.stop();
       await consumer?.stop();
       await relay?.stop();
+      await projection.stop();
     },
+    sweepOrphans: (now) => sweeper.run(now),
   };
 }

@@ -30,48 +30,69 @@ export const authHeaders = {
   }),
 };
 
+export interface HarnessOptions {
+  /** Default 1 MiB. */
+  maxUploadBytes?: number;
+  /** Default 3600 (the sweeper's timer never fires in a test; tests run its passes themselves). */
+  uploadGraceSeconds?: number;
+  /** Wraps the blob store the service is given, e.g. to hold an operation at a chosen moment. */
+  wrapBlobs?: (blobs: BlobStore) => BlobStore;
+}
+
 export interface Harness {
   service: FilesService;
   store: EventStore;
+  /** The blob store itself, not the wrapped one the service uses. */
   blobs: BlobStore;
   bus: Bus;
   db: LocalDb;
+  /** Stops the service and its engines, and starts them again on the same directory. */
+  restart(whileStopped?: (engines: Pick<Harness, 'store' | 'blobs'>) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startHarness(maxUploadBytes = 1024 * 1024): Promise<Harness> {
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'docflow-files-'));
-  const store = createSqliteEventStore({ file: join(dir, 'events.db') });
-  const blobs = await createLocalBlobStore({ dir: join(dir, 'blobs') });
-  const bus = createInProcessBus();
-  const db = openLocalDb(join(dir, 'local.db'));
-  const log = createLogger('files-test', 'silent');
-  const service = createFilesService({
-    store,
-    blobs,
-    bus,
-    db,
-    log,
-    namespace: NAMESPACE,
-    internalToken: TOKEN,
-    maxUploadBytes,
-  });
-  await service.start();
-  return {
-    service,
-    store,
-    blobs,
-    bus,
-    db,
+  const open = async () => {
+    const store = createSqliteEventStore({ file: join(dir, 'events.db') });
+    const blobs = await createLocalBlobStore({ dir: join(dir, 'blobs') });
+    const bus = createInProcessBus();
+    const db = openLocalDb(join(dir, 'local.db'));
+    const service = createFilesService({
+      store,
+      blobs: options.wrapBlobs?.(blobs) ?? blobs,
+      bus,
+      db,
+      log: createLogger('files-test', 'silent'),
+      namespace: NAMESPACE,
+      internalToken: TOKEN,
+      maxUploadBytes: options.maxUploadBytes ?? 1024 * 1024,
+      uploadGraceSeconds: options.uploadGraceSeconds ?? 3600,
+      orphanSweepSeconds: 3600,
+    });
+    await service.start();
+    return { service, store, blobs, bus, db };
+  };
+  const shut = async (h: Harness, whileStopped?: Parameters<Harness['restart']>[0]) => {
+    await h.service.stop();
+    if (whileStopped) await whileStopped(h);
+    await h.bus.close();
+    await h.blobs.close();
+    await h.store.close();
+    h.db.close();
+  };
+  const harness: Harness = {
+    ...(await open()),
+    async restart(whileStopped) {
+      await shut(harness, whileStopped);
+      Object.assign(harness, await open());
+    },
     async close() {
-      await service.stop();
-      await bus.close();
-      await blobs.close();
-      await store.close();
-      db.close();
+      await shut(harness);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return harness;
 }
 
 export interface UploadOptions {
@@ -101,6 +122,27 @@ export function upload(
   } as RequestInit;
   return Promise.resolve(service.app.fetch(new Request(`http://files/internal/v1/files${query}`, init)));
 }
+
+/** A request to the service's app, in-process. */
+export function call(service: FilesService, path: string, init: RequestInit = {}): Promise<Response> {
+  return Promise.resolve(service.app.fetch(new Request(`http://files${path}`, init)));
+}
+
+/** POST /internal/v1/attachments: `docId` holds `files`. */
+export function attach(
+  service: FilesService,
+  docId: string,
+  files: { id: string; sha256: string }[],
+): Promise<Response> {
+  return call(service, '/internal/v1/attachments', {
+    method: 'POST',
+    headers: { ...authHeaders, 'content-type': 'application/json' },
+    body: JSON.stringify({ docId, files }),
+  });
+}
+
+/** The JSON body of an answer, typed as the test expects it. */
+export const json = async <T>(res: Response | Promise<Response>) => (await (await res).json()) as T;
 
 /** Every event of the `file-` streams, read through a catch-up subscription up to a marker event. */
 export async function fileEvents(store: EventStore): Promise<RecordedEvent[]> {

@@ -28,7 +28,7 @@ async function peakRssGrowth(work: () => Promise<void>): Promise<number> {
 describe('streaming through the files service', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness(TOTAL_MIB * MiB);
+    h = await startHarness({ maxUploadBytes: TOTAL_MIB * MiB });
   });
   after(() => h.close());
 
