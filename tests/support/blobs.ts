@@ -22,6 +22,8 @@ export async function minioBlobCount(env: Record<string, string>): Promise<numbe
     secretKey: env.MINIO_SECRET_KEY!,
     region: 'us-east-1',
   });
+  // The files service makes its bucket at the first upload.
+  if (!(await client.bucketExists(env.MINIO_BUCKET!))) return 0;
   let count = 0;
   for await (const _ of client.listObjectsV2(env.MINIO_BUCKET!, 'sha256/', true)) count++;
   return count;

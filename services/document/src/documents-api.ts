@@ -22,7 +22,6 @@ import {
   hexIdFromWebId,
   loadAggregate,
   newHexId,
-  ProblemError,
   parseWith,
   problemFromResponse,
   problems,
@@ -37,7 +36,7 @@ import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { canRead, participantsOf } from './access';
 import { decideCreate, decideUpdateFields, decideValidateReco } from './businessLogic';
-import { type DocState, docAggregate } from './docForm';
+import { type DocState, docAggregate, initialDoc } from './docForm';
 import { loadForm } from './forms/api';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
 import { selectFields, toDocForm, toRecoData } from './representation';
@@ -193,47 +192,41 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
           ? undefined
           : parseJsonPart('docResponse', parts.docResponse, CreateDocResponse, {});
       const author = await checkAuthor(c, docForm.author);
-      const files = parts.files;
+      const command = {
+        id,
+        form,
+        author,
+        valuesByTags: docForm.valuesByTags,
+        tags: docForm._tags,
+        files: parts.files,
+        now,
+        idp: { idpLangs: query.idpLangs, idpFrpr: query.idpFrpr },
+      };
+      // Decided on the new document first, so a refusal still finds its files unattached to discard.
+      decideCreate(command, initialDoc);
+      // The files service learns the attachments before the document exists: its orphan sweeper
+      // never takes a file a document holds, even if this service then stops before its relay
+      // publishes the document (a failed append leaves the files attached: kept, not lost).
+      if (parts.files.length) {
+        const res = await call(c, deps.files, {
+          method: 'POST',
+          path: '/internal/v1/attachments',
+          body: { docId: id, files: parts.files.map((f) => ({ id: f.id, sha256: f.sha256 })) },
+        });
+        if (!res.ok) throw await problemFromResponse(res);
+      }
       appending = true;
       const created = await executeCommand(
         store,
         docFormStream(id),
         docAggregate,
-        (state) =>
-          decideCreate(
-            {
-              id,
-              form,
-              author,
-              valuesByTags: docForm.valuesByTags,
-              tags: docForm._tags,
-              files,
-              now,
-              idp: { idpLangs: query.idpLangs, idpFrpr: query.idpFrpr },
-            },
-            state,
-          ),
+        (state) => decideCreate(command, state),
         commandMetadata(c.var.principal, c.var, now),
       );
       doc = created.state;
     } catch (err) {
-      // A refusal is decided before anything is appended; a failed append may still have been written,
-      // so its files are left to the sweeper, which keeps whatever a document holds.
-      if (!appending || err instanceof ProblemError) await discardStored();
+      if (!appending) await discardStored();
       throw err;
-    }
-    if (parts.files.length) {
-      // Read-your-writes for duplicate detection; the bus brings the same fact again later.
-      const res = await call(c, deps.files, {
-        method: 'POST',
-        path: '/internal/v1/attachments',
-        body: { docId: id, files: parts.files.map((f) => ({ id: f.id, sha256: f.sha256 })) },
-      }).catch(() => undefined);
-      if (!res?.ok)
-        c.var.log.warn(
-          { docId: id },
-          'files service did not take the attachments now; the bus will bring them',
-        );
     }
     if (action) {
       // The document exists whatever happens to the action; a refused action is reported in X-Error.
