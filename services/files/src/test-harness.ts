@@ -47,6 +47,7 @@ export async function startHarness(maxUploadBytes = 1024 * 1024): Promise<Harnes
   const db = openLocalDb(join(dir, 'local.db'));
   const log = createLogger('files-test', 'silent');
   const service = createFilesService({
+    service: 'files',
     store,
     blobs,
     bus,
