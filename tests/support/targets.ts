@@ -23,6 +23,8 @@ export interface Target {
   pids(): Record<string, number>;
   /** How many blobs the blob store holds (what attachments take on disk). */
   blobCount(): Promise<number>;
+  /** Base URL of each process by name: each serves its own `/metrics`. */
+  processUrls(): Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startEmbedded(options: TargetOptions = {}): Promise<Target
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
     pids: () => ({ docflow: proc.child.pid! }),
     blobCount: async () => localBlobCount(dataDir),
+    processUrls: () => ({ docflow: `http://127.0.0.1:${ready.port}` }),
     async stop() {
       await proc.stop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -195,6 +198,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
     pids: () => Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.child.pid!])),
     blobCount: () => minioBlobCount(common),
+    processUrls: () => Object.fromEntries(Object.keys(procs).map((name) => [name, url(name)])),
     async restart(service, restartOptions = {}) {
       const proc = procs[service]!;
       outputs.push(proc.output());

@@ -16,6 +16,16 @@ export const DEFAULT_HANDLER_RETRY: HandlerRetryOptions = {
   maxDelayMs: 2000,
 };
 
+/** Told what the consumers do, for metrics. Called synchronously: keep it cheap. */
+export interface DeliveryObserver {
+  /** One handler call ended (`ok` false: it threw). */
+  handled(groupId: string, topic: string, seconds: number, ok: boolean): void;
+  /** A failed message is tried again after a pause. */
+  retrying(groupId: string, topic: string): void;
+  /** A message that kept failing went to `<topic>.dlq`. */
+  deadLettered(groupId: string, topic: string): void;
+}
+
 /** What a message on `<topic>.dlq` carries: the original message's id and key, and this value. */
 export interface DeadLetterValue {
   [field: string]: unknown;

@@ -2,6 +2,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  type DeliveryObserver,
   deadLetterOf,
   deadLetterTopic,
   type HandlerRetryOptions,
@@ -13,6 +14,7 @@ import {
   type BusMessage,
   BusUnavailable,
   type Consumer,
+  type ConsumerLag,
   type ConsumerOptions,
   type MessageHandler,
 } from './port.js';
@@ -26,6 +28,7 @@ export interface InProcessBusOptions {
   /** Messages kept per topic for groups that join later or resume after a stop (default 100 000). */
   retainedPerTopic?: number;
   retry?: Partial<HandlerRetryOptions>;
+  observer?: DeliveryObserver;
 }
 
 interface Entry {
@@ -61,6 +64,7 @@ interface Lane {
 
 /** One consumer group's position in one topic. */
 interface GroupTopic {
+  groupId: string;
   log: TopicLog;
   members: Member[];
   lanes: Lane[];
@@ -107,6 +111,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError('partitions must be >= 1');
   if (!Number.isInteger(retained) || retained < 1) throw new RangeError('retainedPerTopic must be >= 1');
   const retry = resolveRetry(options.retry);
+  const { observer } = options;
   // Trimming in chunks keeps publish O(1) amortised; the log holds at most retained + chunk entries.
   const trimChunk = Math.max(1, Math.ceil(retained / 10));
 
@@ -225,6 +230,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   async function drain(lane: Lane): Promise<void> {
     lane.running = true;
     const topic = lane.group.log.name;
+    const { groupId } = lane.group;
     let failures = 0;
     try {
       while (!closing.signal.aborted) {
@@ -233,14 +239,20 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
         const { members: candidates } = lane.group;
         const member = candidates[entry.hash % candidates.length];
         if (!member) break;
+        const started = performance.now();
         const outcome = await handle(member, entry, topic);
+        observer?.handled(groupId, topic, (performance.now() - started) / 1000, outcome.ok);
         if (closing.signal.aborted && !outcome.ok) break;
         if (outcome.ok || ++failures >= retry.attempts) {
-          if (!outcome.ok) deadLetter(topic, entry, outcome.error, failures);
+          if (!outcome.ok) {
+            deadLetter(topic, entry, outcome.error, failures);
+            observer?.deadLettered(groupId, topic);
+          }
           failures = 0;
           advance(lane, lane.next + 1);
           continue;
         }
+        observer?.retrying(groupId, topic);
         await sleep(retryDelayMs(failures, retry), undefined, { signal: closing.signal }).catch(() => {});
       }
     } finally {
@@ -264,7 +276,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     if (!group) {
       const log = topicLog(topic);
       const start = fromBeginning ? log.base : log.base + log.entries.length;
-      const created: GroupTopic = { log, members: [], lanes: [] };
+      const created: GroupTopic = { groupId, log, members: [], lanes: [] };
       for (let partition = 0; partition < partitions; partition++) {
         created.lanes.push({ group: created, partition, next: start, running: false, waiters: [] });
       }
@@ -272,6 +284,18 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       group = created;
     }
     return group;
+  }
+
+  /** Entries of each lane at or after its position, from one pass over the group's unhandled tail. */
+  function lagOf(group: GroupTopic): ConsumerLag[] {
+    const { log, lanes, groupId } = group;
+    const counts = lanes.map(() => 0);
+    const start = Math.max(log.base, Math.min(...lanes.map((lane) => lane.next)));
+    for (let offset = start; offset < log.base + log.entries.length; offset++) {
+      const { partition } = log.entries[offset - log.base]!;
+      if (offset >= lanes[partition]!.next) counts[partition]!++;
+    }
+    return counts.map((lag, partition) => ({ groupId, topic: log.name, partition, lag }));
   }
 
   function stopMember(member: Member): Promise<void> {
@@ -317,6 +341,10 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       members.add(member);
       for (const group of member.groups) for (const lane of group.lanes) wake(lane);
       return { stop: () => stopMember(member) };
+    },
+
+    async consumerLag(): Promise<ConsumerLag[]> {
+      return [...groupsByTopic.values()].flatMap((groups) => [...groups.values()].map(lagOf)).flat();
     },
 
     async ping(): Promise<void> {

@@ -1,6 +1,7 @@
 export {
   DEFAULT_HANDLER_RETRY,
   type DeadLetterValue,
+  type DeliveryObserver,
   deadLetterTopic,
   type HandlerRetryOptions,
 } from './delivery.js';
@@ -11,6 +12,7 @@ export {
   type BusMessage,
   BusUnavailable,
   type Consumer,
+  type ConsumerLag,
   type ConsumerOptions,
   type DeliveredMessage,
   type MessageHandler,

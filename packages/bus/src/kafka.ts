@@ -14,6 +14,7 @@ import {
   type RetryOptions,
 } from 'kafkajs';
 import {
+  type DeliveryObserver,
   deadLetterOf,
   deadLetterTopic,
   errorMessage,
@@ -26,6 +27,7 @@ import {
   type BusMessage,
   BusUnavailable,
   type Consumer,
+  type ConsumerLag,
   type ConsumerOptions,
   type DeliveredMessage,
   type MessageHandler,
@@ -49,6 +51,7 @@ export interface KafkaBusOptions {
   requestRetry?: RetryOptions;
   /** Retries of a failing handler before its message goes to `<topic>.dlq`. */
   retry?: Partial<HandlerRetryOptions>;
+  observer?: DeliveryObserver;
 }
 
 const MESSAGE_ID_HEADER = 'docflow-message-id';
@@ -219,6 +222,8 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   const connectAdmin = lazily(() => admin.connect());
   const topicsReady = new Map<string, Promise<void>>();
   const consumers = new Set<KafkaConsumer>();
+  /** Topics of each group this bus subscribed, for consumerLag(). */
+  const subscribedTopics = new Map<string, Set<string>>();
   let closed = false;
 
   function assertOpen(): void {
@@ -288,25 +293,33 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   }
 
   /** Never throws for a handler error, so kafkajs commits the offset only once the message is dealt with. */
-  function eachMessage(handler: MessageHandler) {
+  function eachMessage(groupId: string, handler: MessageHandler) {
+    const observer = options.observer;
     return async (payload: EachMessagePayload): Promise<void> => {
       let delivered: DeliveredMessage;
       try {
         delivered = decode(payload.topic, payload.message);
       } catch (error) {
         await deadLetter(payload, error, 1);
+        observer?.deadLettered(groupId, payload.topic);
         return;
       }
+      const { topic } = payload;
       for (let attempt = 1; ; attempt++) {
+        const started = performance.now();
         try {
           await handler({ ...delivered, value: structuredClone(delivered.value) });
+          observer?.handled(groupId, topic, (performance.now() - started) / 1000, true);
           return;
         } catch (error) {
+          observer?.handled(groupId, topic, (performance.now() - started) / 1000, false);
           if (attempt >= handlerRetry.attempts) {
             await deadLetter(payload, error, attempt, delivered);
+            observer?.deadLettered(groupId, topic);
             return;
           }
         }
+        observer?.retrying(groupId, topic);
         await sleep(retryDelayMs(attempt, handlerRetry));
         await payload.heartbeat();
       }
@@ -336,7 +349,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     });
     try {
       // run() returns once the group is joined, or after a crash while joining; the join may come later.
-      await Promise.all([consumer.run({ eachMessage: eachMessage(handler) }), joined]);
+      await Promise.all([consumer.run({ eachMessage: eachMessage(subscription.groupId, handler) }), joined]);
     } finally {
       for (const stop of stopListening) stop();
     }
@@ -364,6 +377,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         maxWaitTimeInMs: 1_000,
       });
       consumers.add(consumer);
+      const groupTopics = subscribedTopics.get(subscription.groupId) ?? new Set();
+      for (const topic of subscription.topics) groupTopics.add(topic);
+      subscribedTopics.set(subscription.groupId, groupTopics);
       const doing = `joining group ${subscription.groupId}`;
       try {
         await withTimeout(subscribeTimeoutMs, doing, () => startConsumer(consumer, subscription, handler));
@@ -378,6 +394,39 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           await consumer.disconnect();
         },
       };
+    },
+
+    async consumerLag(): Promise<ConsumerLag[]> {
+      assertOpen();
+      // Committed offsets against the partitions' ends: two admin requests per group and topic.
+      return withTimeout(pingTimeoutMs, 'reading consumer lag', async () => {
+        await connectAdmin();
+        const ends = new Map<string, Map<number, { high: number; low: number }>>();
+        const endsOf = async (topic: string) => {
+          let found = ends.get(topic);
+          if (!found) {
+            const offsets = await admin.fetchTopicOffsets(topic);
+            found = new Map(offsets.map((p) => [p.partition, { high: Number(p.high), low: Number(p.low) }]));
+            ends.set(topic, found);
+          }
+          return found;
+        };
+        const lags: ConsumerLag[] = [];
+        for (const [groupId, topics] of subscribedTopics) {
+          const committed = await admin.fetchOffsets({ groupId, topics: [...topics] });
+          for (const { topic, partitions: parts } of committed) {
+            const topicEnds = await endsOf(topic);
+            for (const { partition, offset } of parts) {
+              const end = topicEnds.get(partition);
+              if (!end) continue;
+              // '-1': nothing committed yet, so the group starts from the oldest retained message.
+              const from = Number(offset) < 0 ? end.low : Number(offset);
+              lags.push({ groupId, topic, partition, lag: Math.max(0, end.high - from) });
+            }
+          }
+        }
+        return lags;
+      });
     },
 
     async ping(): Promise<void> {

@@ -32,10 +32,20 @@ export interface Consumer {
   stop(): Promise<void>;
 }
 
+/** Messages a consumer group has not handled yet in one partition of a topic. */
+export interface ConsumerLag {
+  groupId: string;
+  topic: string;
+  partition: number;
+  lag: number;
+}
+
 export interface Bus {
   /** Resolves once the bus has accepted every message durably (Kafka: acks=all). */
   publish(topic: string, messages: BusMessage[]): Promise<void>;
   subscribe(options: ConsumerOptions, handler: MessageHandler): Promise<Consumer>;
+  /** The lag of every group this bus has subscribed, per partition (a stopped member's group too). */
+  consumerLag(): Promise<ConsumerLag[]>;
   /** Resolves when the broker answers; throws BusUnavailable otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

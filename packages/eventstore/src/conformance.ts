@@ -315,6 +315,24 @@ export function describeEventStoreContract(
       assert.ok(head !== undefined && head >= second.position);
     });
 
+    it('counts the events after a position in streams with given prefixes, up to a limit', {
+      skip,
+    }, async () => {
+      const prefix = uniqueName('count-') + '-';
+      const other = uniqueName('count-') + '-';
+      assert.equal(await store.countAfter({ streamPrefixes: [prefix], limit: 10 }), 0);
+      const first = await store.append(`${prefix}a`, [newEvent(), newEvent()], 0);
+      await store.append(`${other}a`, [newEvent()], 0);
+      await store.append(`${prefix}b`, [newEvent(), newEvent()], 0);
+      assert.equal(await store.countAfter({ streamPrefixes: [prefix], limit: 10 }), 4);
+      assert.equal(await store.countAfter({ after: first.position, streamPrefixes: [prefix], limit: 10 }), 2);
+      assert.equal(
+        await store.countAfter({ after: first.position, streamPrefixes: [prefix, other], limit: 10 }),
+        3,
+      );
+      assert.equal(await store.countAfter({ streamPrefixes: [prefix], limit: 3 }), 3);
+    });
+
     it('resumes after a stored position without repeating or skipping', { skip }, async () => {
       const prefix = uniqueName('sub-') + '-';
       const events = [newEvent(), newEvent(), newEvent()];

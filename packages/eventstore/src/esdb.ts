@@ -8,6 +8,7 @@ import {
   type RecordedEvent as EsdbRecordedEvent,
   EventStoreDBClient,
   excludeSystemEvents,
+  FORWARDS,
   isCommandError,
   jsonEvent,
   NO_STREAM,
@@ -58,6 +59,7 @@ const UNAVAILABLE_ERROR_TYPES = new Set([
   'not-leader',
 ]);
 const POSITION_DIGITS = 20;
+const COUNT_SCAN_LIMIT = 10_000;
 const POSITION_PATTERN = /^(\d{20})-(\d{20})$/;
 
 /**
@@ -189,6 +191,31 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
             }
           }
           return undefined;
+        },
+        () => void read.cancel().catch(() => {}),
+      );
+    },
+
+    async countAfter({ after, streamPrefixes, limit }) {
+      // $all has no server-side filter on reads: the scan is bounded, so a store busy with other
+      // services' streams reports at most what it saw in COUNT_SCAN_LIMIT events.
+      const read = client.readAll({
+        direction: FORWARDS,
+        fromPosition: after === undefined ? START : decodePosition(after),
+        maxCount: COUNT_SCAN_LIMIT,
+      });
+      return call(
+        'countAfter',
+        async () => {
+          let count = 0;
+          for await (const resolved of read) {
+            const event = resolved.event;
+            if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) continue;
+            // Reading from a position includes the event at it.
+            if (after !== undefined && encodePosition(requirePosition(event.position)) <= after) continue;
+            if (matchesPrefixes(event.streamId, streamPrefixes) && ++count >= limit) break;
+          }
+          return count;
         },
         () => void read.cancel().catch(() => {}),
       );

@@ -69,6 +69,13 @@ export interface SubscribeAllOptions {
  */
 export type EventHandler = (event: RecordedEvent) => Promise<void>;
 
+export interface CountAfterOptions {
+  after?: string;
+  streamPrefixes?: string[];
+  /** Counting stops here: a backlog this large is reported as this number. */
+  limit: number;
+}
+
 export interface Subscription {
   /** Stops after the event in hand; resolves once no handler call runs. */
   stop(): Promise<void>;
@@ -86,6 +93,11 @@ export interface EventStore {
    * or undefined when there is none: a catch-up subscription has caught up once it handled it.
    */
   headPosition(options?: { streamPrefixes?: string[] }): Promise<string | undefined>;
+  /**
+   * How many events in streams with one of `streamPrefixes` (any stream when absent) come after
+   * `after` (all when undefined), counted up to `limit`: how far a catch-up subscription is behind.
+   */
+  countAfter(options: CountAfterOptions): Promise<number>;
   /** Resolves when the engine answers; throws StoreUnavailable otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

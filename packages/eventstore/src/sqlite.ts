@@ -1,5 +1,5 @@
 /** Embedded event store: one SQLite file in WAL mode, every commit fsynced before the append resolves. */
-import Database from 'better-sqlite3';
+import Database, { type Statement } from 'better-sqlite3';
 import {
   backoffMs,
   deliver,
@@ -100,6 +100,21 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
   );
   const ping = db.prepare('SELECT 1');
+  /** COUNT statements by number of prefixes (a catch-up subscription has one or two). */
+  const countStatements = new Map<number, Statement<unknown[], number>>();
+  function countStatement(prefixCount: number) {
+    let statement = countStatements.get(prefixCount);
+    if (!statement) {
+      const match = Array.from({ length: prefixCount }, () => "stream_id LIKE ? ESCAPE '\\'").join(' OR ');
+      statement = db
+        .prepare<unknown[], number>(
+          `SELECT COUNT(*) FROM (SELECT 1 FROM events WHERE position > ?${prefixCount ? ` AND (${match})` : ''} LIMIT ?)`,
+        )
+        .pluck();
+      countStatements.set(prefixCount, statement);
+    }
+    return statement;
+  }
   const headOf = db
     .prepare<[string], number | null>("SELECT MAX(position) FROM events WHERE stream_id LIKE ? ESCAPE '\\'")
     .pluck();
@@ -318,12 +333,18 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     },
 
     async headPosition(options = {}) {
-      const patterns = (options.streamPrefixes ?? ['']).map((p) => `${p.replace(/[\\%_]/g, '\\$&')}%`);
+      const patterns = (options.streamPrefixes ?? ['']).map(likePrefix);
       const heads = guard('headPosition', () => patterns.map((p) => headOf.get(p) ?? 0));
       const head = Math.max(0, ...heads);
       if (head === 0) return undefined;
       await durableUpTo(head);
       return encodePosition(head);
+    },
+
+    async countAfter({ after, streamPrefixes = [], limit }) {
+      const from = after === undefined ? 0 : decodePosition(after);
+      const patterns = streamPrefixes.map(likePrefix);
+      return guard('countAfter', () => countStatement(patterns.length).get(from, ...patterns, limit) ?? 0);
     },
 
     async ping() {
@@ -343,6 +364,11 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 }
 
 const noop = () => {};
+
+/** A LIKE pattern matching the stream ids that start with `prefix`. */
+function likePrefix(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
+}
 
 function toRecorded(row: EventRow): RecordedEvent {
   return {

@@ -6,6 +6,16 @@
 import { randomUUID } from 'node:crypto';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
+import { Counter } from 'prom-client';
+import { storeOwner } from './event-store-metrics';
+import { metricsRegistry } from './metrics';
+
+const foldCacheLookups = new Counter({
+  name: 'docflow_fold_cache_lookups_total',
+  help: 'Aggregate loads by whether a folded state was cached (hit: only newer events are read), by service',
+  labelNames: ['service', 'result'],
+  registers: [metricsRegistry],
+});
 
 export interface DomainEvent {
   type: string;
@@ -73,6 +83,7 @@ export async function loadAggregate<S, E extends DomainEvent>(
   const cached = cache.get(streamId);
   // A read up to a revision older than the cached one folds from the start.
   const from = cached && (upToRevision === undefined || cached.revision <= upToRevision) ? cached : undefined;
+  foldCacheLookups.inc({ service: storeOwner(store) ?? 'unknown', result: from ? 'hit' : 'miss' });
   const after = from?.revision ?? 0;
   const events = await store.readStream(streamId, {
     fromRevision: after + 1,

@@ -8,14 +8,22 @@ import { type BlobStore, createMinioBlobStore } from '@docflow/blobstore';
 import { type Bus, createKafkaBus } from '@docflow/bus';
 import { createEsdbEventStore, createSqliteEventStore, type EventStore } from '@docflow/eventstore';
 import { z } from 'zod';
+import { busMetricsObserver, trackConsumerLag } from './bus-metrics';
 import { envFields } from './config';
+import { instrumentEventStore } from './event-store-metrics';
 import { type LocalDb, openLocalDb } from './local-db';
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
+/** Who may read `/metrics`, in either mode. */
+export const MetricsEnv = z.object({
+  /** When set, `/metrics` needs `Authorization: Bearer <it>`; unset, it is open to whoever reaches the port. */
+  DOCFLOW_METRICS_TOKEN: optional(z.string().min(16, 'at least 16 characters')),
+});
+
 /** Variables every distributed service reads. */
-export const DistributedEnv = z.object({
+export const DistributedEnv = MetricsEnv.extend({
   DOCFLOW_MODE: z.literal('distributed', {
     message: 'a service started on its own runs in distributed mode',
   }),
@@ -50,14 +58,23 @@ type StoreEnv = Pick<DistributedEnv, 'DOCFLOW_DATA_DIR' | 'EVENTSTORE_CONNECTION
 
 const serviceDir = (service: string, env: StoreEnv) => resolve(env.DOCFLOW_DATA_DIR, service);
 
+/** The service's event store, instrumented for metrics. */
 export function openEventStore(service: string, env: StoreEnv): EventStore {
-  return env.EVENTSTORE_CONNECTION_STRING
+  const store = env.EVENTSTORE_CONNECTION_STRING
     ? createEsdbEventStore({ connectionString: env.EVENTSTORE_CONNECTION_STRING })
     : createSqliteEventStore({ file: join(serviceDir(service, env), 'events.db') });
+  return instrumentEventStore(store, service);
 }
 
+/** The Kafka bus, reporting its consumers to the metrics. */
 export function openKafkaBus(service: string, env: DistributedEnv): Bus {
-  return createKafkaBus({ brokers: env.KAFKA_BROKERS, clientId: `docflow-${service}` });
+  const bus = createKafkaBus({
+    brokers: env.KAFKA_BROKERS,
+    clientId: `docflow-${service}`,
+    observer: busMetricsObserver,
+  });
+  trackConsumerLag(bus);
+  return bus;
 }
 
 /** The service's local database: relay checkpoints, handled message ids, read models. */
@@ -66,6 +83,8 @@ export function openServiceDb(service: string, env: StoreEnv): LocalDb {
 }
 
 export interface ServiceEngines {
+  service: string;
+  metricsToken?: string;
   store: EventStore;
   bus: Bus;
   db: LocalDb;
@@ -79,6 +98,8 @@ export function openServiceEngines(service: string, env: DistributedEnv): Servic
   const bus = openKafkaBus(service, env);
   const db = openServiceDb(service, env);
   return {
+    service,
+    metricsToken: env.DOCFLOW_METRICS_TOKEN,
     store,
     bus,
     db,

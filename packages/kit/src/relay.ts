@@ -6,8 +6,25 @@
 import type { Bus } from '@docflow/bus';
 import type { EventEnvelope } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
+import { Histogram } from 'prom-client';
+import { storeOwner } from './event-store-metrics';
 import type { CheckpointStore } from './local-db';
 import type { Logger } from './logger';
+import { BACKLOG_COUNT_LIMIT, DURATION_BUCKETS, measuredGauge, metricsRegistry } from './metrics';
+
+const publishDuration = new Histogram({
+  name: 'docflow_relay_publish_duration_seconds',
+  help: 'Time for the bus to accept one event the relay publishes, by service',
+  labelNames: ['service'],
+  buckets: DURATION_BUCKETS,
+  registers: [metricsRegistry],
+});
+
+const backlog = measuredGauge(
+  'docflow_relay_backlog_events',
+  'Events stored but not yet published by the relay, by service (measured on scrape)',
+  ['service'],
+);
 
 export interface RelayRoute {
   topic: string;
@@ -35,13 +52,32 @@ export function startRelay(options: RelayOptions): Subscription {
   const { name, store, bus, checkpoints, route, log } = options;
   const after = checkpoints.load(name);
   log.info({ relay: name, after: after ?? 'start' }, 'relay starting');
-  return store.subscribeAll({ after, streamPrefixes: options.streamPrefixes }, async (event) => {
-    const target = route(event);
-    if (target) {
-      await bus.publish(target.topic, [
-        { id: event.id, key: target.key, value: toEnvelope(event) as unknown as Record<string, unknown> },
-      ]);
-    }
-    checkpoints.save(name, event.position);
-  });
+  const service = storeOwner(store) ?? name;
+  const untrack = backlog.track({ service }, () =>
+    store.countAfter({
+      after: checkpoints.load(name),
+      streamPrefixes: options.streamPrefixes,
+      limit: BACKLOG_COUNT_LIMIT,
+    }),
+  );
+  const subscription = store.subscribeAll(
+    { after, streamPrefixes: options.streamPrefixes },
+    async (event) => {
+      const target = route(event);
+      if (target) {
+        const started = performance.now();
+        await bus.publish(target.topic, [
+          { id: event.id, key: target.key, value: toEnvelope(event) as unknown as Record<string, unknown> },
+        ]);
+        publishDuration.observe({ service }, (performance.now() - started) / 1000);
+      }
+      checkpoints.save(name, event.position);
+    },
+  );
+  return {
+    stop() {
+      untrack();
+      return subscription.stop();
+    },
+  };
 }

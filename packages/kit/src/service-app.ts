@@ -1,13 +1,15 @@
 /**
- * The skeleton every service app shares: problem+json errors, request ids and logs, `/healthz` and
- * `/readyz`, and the internal-token guard in front of its API paths.
+ * The skeleton every service app shares: problem+json errors, request ids and logs, `/healthz`,
+ * `/readyz` and `/metrics`, and the internal-token guard in front of its API paths.
  */
 import type { Bus } from '@docflow/bus';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import { Hono } from 'hono';
 import { healthRoutes, type ReadinessCheck } from './health';
+import { httpMetrics } from './http-metrics';
 import { checkpointStore, type LocalDb } from './local-db';
 import type { Logger } from './logger';
+import { metricsRoutes } from './metrics';
 import { type PrincipalVariables, trustGatewayPrincipal } from './principal';
 import { handleError, handleNotFound } from './problem';
 import { startRelay } from './relay';
@@ -29,16 +31,22 @@ export function createServiceApp(deps: ServiceBaseDeps, options: ServiceAppOptio
   app.onError(handleError);
   app.notFound(handleNotFound);
   app.use(requestContext(deps.log, deps.accessLogLevel));
+  app.use(httpMetrics(deps.service));
   app.route(
     '/',
     healthRoutes({ eventStore: () => deps.store.ping(), bus: () => deps.bus.ping(), ...options.readiness }),
   );
+  app.route('/', metricsRoutes(deps.metricsToken));
   for (const path of options.guarded ?? ['/api/*']) app.use(path, trustGatewayPrincipal(deps.internalToken));
   return app;
 }
 
 /** What every service is built from: its own engines, its log, and where it belongs. */
 export interface ServiceBaseDeps {
+  /** The service's name: the `service` label of its metrics. */
+  service: string;
+  /** When set, `/metrics` answers only to `Authorization: Bearer <it>` (DOCFLOW_METRICS_TOKEN). */
+  metricsToken?: string;
   store: EventStore;
   bus: Bus;
   /** Local database: relay checkpoint, handled message ids, read models. */

@@ -3,7 +3,7 @@ import { DocumentEnv } from '@docflow/document';
 import { FilesEnv } from '@docflow/files';
 import { EdgeEnv } from '@docflow/gateway';
 import { AdminKeyEnv } from '@docflow/identity';
-import { envFields } from '@docflow/kit';
+import { envFields, MetricsEnv } from '@docflow/kit';
 import { RecognitionEnv } from '@docflow/recognition';
 import { z } from 'zod';
 
@@ -11,6 +11,7 @@ export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape)
   .extend(RecognitionEnv.shape)
   .extend(DocumentEnv.shape)
   .extend(EdgeEnv.shape)
+  .extend(MetricsEnv.shape)
   .extend({
     DOCFLOW_MODE: z
       .literal('embedded', {

@@ -14,11 +14,14 @@ import { createFilesService } from '@docflow/files';
 import { createGatewayService, edgeOptions } from '@docflow/gateway';
 import { createIdentityService } from '@docflow/identity';
 import {
+  busMetricsObserver,
   inProcessClient,
+  instrumentEventStore,
   type Logger,
   openLocalDb,
   type RunnableService,
   serviceReadiness,
+  trackConsumerLag,
 } from '@docflow/kit';
 import { createRecognitionService } from '@docflow/recognition';
 import { createWorkflowService } from '@docflow/workflow';
@@ -36,10 +39,12 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   const dataDir = resolve(config.DOCFLOW_DATA_DIR);
   // In one process nobody else can reach the services, so a per-process secret is enough.
   const internalToken = randomBytes(32).toString('base64url');
-  const bus = createInProcessBus();
+  const bus = createInProcessBus({ observer: busMetricsObserver });
+  trackConsumerLag(bus);
   const closers: Array<() => unknown> = [];
   function engines(service: string) {
-    const store = createSqliteEventStore({ file: join(dataDir, service, 'events.db') });
+    const sqlite = createSqliteEventStore({ file: join(dataDir, service, 'events.db') });
+    const store = instrumentEventStore(sqlite, service);
     const db = openLocalDb(join(dataDir, service, 'local.db'));
     closers.push(
       () => store.close(),
@@ -48,7 +53,18 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     const component = log.child({ component: service });
     // The gateway logs each request once; the services it calls in-process log theirs at debug.
     const accessLogLevel = service === 'gateway' ? ('info' as const) : ('debug' as const);
-    return { store, db, bus, log: component, namespace: NAMESPACE, internalToken, accessLogLevel };
+    return {
+      service,
+      store,
+      db,
+      bus,
+      log: component,
+      namespace: NAMESPACE,
+      internalToken,
+      accessLogLevel,
+      // Only the gateway's /metrics is reachable: it reports every service of the process.
+      metricsToken: config.DOCFLOW_METRICS_TOKEN,
+    };
   }
 
   const identity = createIdentityService({ ...engines('identity'), adminKey: config.DOCFLOW_ADMIN_KEY });

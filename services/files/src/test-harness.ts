@@ -59,6 +59,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const bus = createInProcessBus();
     const db = openLocalDb(join(dir, 'local.db'));
     const service = createFilesService({
+      service: 'files',
       store,
       blobs: options.wrapBlobs?.(blobs) ?? blobs,
       bus,

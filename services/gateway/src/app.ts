@@ -28,7 +28,9 @@ import {
   CORRELATION_ID_HEADER,
   handleError,
   healthRoutes,
+  httpMetrics,
   type Logger,
+  metricsRoutes,
   parseWith,
   problems,
   REQUEST_ID_HEADER,
@@ -60,6 +62,8 @@ export interface GatewayDeps {
   /** How long a command's answer waits for the gateway's own read model to catch up. */
   readYourWritesTimeoutMs?: number;
   edge: EdgeOptions;
+  /** When set, `/metrics` needs it as a bearer token. */
+  metricsToken?: string;
 }
 
 /** Validation targets named as a client thinks of them. */
@@ -107,7 +111,9 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.onError(handleError);
   app.notFound(allowed.notFound);
   app.use(requestContext(deps.log, deps.accessLogLevel));
+  app.use(httpMetrics('gateway'));
   app.route('/', healthRoutes(deps.readiness));
+  app.route('/', metricsRoutes(deps.metricsToken));
   app.route('/', docsRoutes());
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'http',

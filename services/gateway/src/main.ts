@@ -42,6 +42,7 @@ await runService('gateway', GatewayEnv, async (config, log) => {
     instanceId: config.GATEWAY_INSTANCE_ID,
     readiness: { identity: serviceReadiness(identity), document: serviceReadiness(document) },
     edge: edgeOptions(config),
+    metricsToken: config.DOCFLOW_METRICS_TOKEN,
   });
   await gateway.start();
   return {

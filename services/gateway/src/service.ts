@@ -19,6 +19,8 @@ export interface GatewayServiceDeps {
   readiness: Record<string, ReadinessCheck>;
   accessLogLevel?: AccessLogLevel;
   edge: EdgeOptions;
+  /** When set, `/metrics` needs it as a bearer token. */
+  metricsToken?: string;
 }
 
 export interface GatewayService {
@@ -38,6 +40,7 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
     log: deps.log,
     accessLogLevel: deps.accessLogLevel,
     edge: deps.edge,
+    metricsToken: deps.metricsToken,
     readiness: {
       ...deps.readiness,
       bus: () => deps.bus.ping(),

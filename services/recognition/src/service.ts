@@ -5,6 +5,7 @@ import type { Subscription } from '@docflow/eventstore';
 import { createServiceApp, relayOwnStreams, type ServiceBaseDeps, type ServiceClient } from '@docflow/kit';
 import type { Hono } from 'hono';
 import { documentCreatedHandler } from './jobs';
+import { instrumentOcrPool } from './ocr-metrics';
 import { createOcrPool, type OcrPool } from './ocr-pool';
 
 export interface RecognitionServiceDeps extends ServiceBaseDeps {
@@ -24,7 +25,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   // Workers take seconds to start and warm up, and most starts never need them: start them on first use.
   let pool: Promise<OcrPool> | undefined;
   const lazyPool = () => {
-    pool ??= createOcrPool({ size: deps.ocrWorkers });
+    pool ??= createOcrPool({ size: deps.ocrWorkers }).then(instrumentOcrPool);
     return pool;
   };
   const app = createServiceApp(deps, { guarded: ['/internal/*'] });

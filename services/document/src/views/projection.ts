@@ -7,7 +7,14 @@
  * `rebuild()` drops everything and replays from the first event.
  */
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
-import { applyOnce, checkpointStore, type LocalDb, type Logger } from '@docflow/kit';
+import {
+  applyOnce,
+  BACKLOG_COUNT_LIMIT,
+  checkpointStore,
+  type LocalDb,
+  type Logger,
+  measuredGauge,
+} from '@docflow/kit';
 import { docAggregate, initialDoc } from '../docForm';
 import { VIEWS_PROJECTION, type ViewsReadModel } from './read-model';
 
@@ -17,6 +24,12 @@ const CATCH_UP_POLL_MS = 20;
 /** Events per transaction at most (one fsync each). */
 const BATCH_SIZE = 500;
 const FLUSH_RETRY_MS = 1_000;
+
+const behind = measuredGauge(
+  'docflow_views_behind_events',
+  'Document events stored but not yet applied to the views read model (measured on scrape)',
+  ['service'],
+);
 
 export interface ViewsProjection {
   start(): void;
@@ -35,6 +48,7 @@ export function createViewsProjection(
 ): ViewsProjection {
   const checkpoints = checkpointStore(db);
   let subscription: Subscription | undefined;
+  let untrackBehind: (() => void) | undefined;
   let applied = 0;
   let progress: ((applied: number) => void) | undefined;
   /** Delivered, not yet applied: the checkpoint is before them, so a crash replays them. */
@@ -104,6 +118,13 @@ export function createViewsProjection(
   }
 
   function start() {
+    untrackBehind = behind.track({ service: 'document' }, () =>
+      store.countAfter({
+        after: checkpoints.load(NAME),
+        streamPrefixes: PREFIXES,
+        limit: BACKLOG_COUNT_LIMIT,
+      }),
+    );
     subscription = store.subscribeAll(
       { after: checkpoints.load(NAME), streamPrefixes: PREFIXES },
       async (recorded) => {
@@ -132,6 +153,7 @@ export function createViewsProjection(
   }
 
   async function stop() {
+    untrackBehind?.();
     await subscription?.stop();
     subscription = undefined;
     cancelFlush();
