@@ -51,7 +51,11 @@ describe('metrics', () => {
     const text = await metricsRegistry.getSingleMetricAsString('docflow_http_requests_total');
     assert.doesNotMatch(text, /a1|b2|c3|4711|PROPFIND/);
     assert.equal(
-      await sampleValue('docflow_http_requests_total', { service: 'unit-http', method: 'other', status: '404' }),
+      await sampleValue('docflow_http_requests_total', {
+        service: 'unit-http',
+        method: 'other',
+        status: '404',
+      }),
       1,
     );
   });
@@ -81,7 +85,10 @@ describe('metrics', () => {
     assert.equal(ok?.value, 1);
     assert.equal(await sampleValue('docflow_eventstore_conflicts_total', { service: 'unit-store' }), 1);
     assert.equal(
-      await sampleValue('docflow_eventstore_errors_total', { service: 'unit-store', operation: 'readStream' }),
+      await sampleValue('docflow_eventstore_errors_total', {
+        service: 'unit-store',
+        operation: 'readStream',
+      }),
       1,
     );
     assert.equal(
