@@ -11,11 +11,12 @@ import { RE2JS } from 're2js';
 export type UserPattern = RE2JS;
 
 /**
- * The largest compiled program accepted, in RE2 instructions. A 1000-character alternation of names
- * compiles to about 900; repetition multiplies (`(.*a){1000}` is 5,002, and eleven characters), and the
- * cost of a match grows with the program, so larger programs are refused.
+ * The largest compiled program accepted, in RE2 instructions: about what 1000 characters of plain text
+ * compile to (an alternation of names that long is about 900). Repetition multiplies a program
+ * (`(.*a){1000}`, eleven characters, is 5,002), and a run costs up to program × text: at this bound one
+ * run over the most text recognition gives a pattern (one page) took 0.5 to 2 s (bench/patterns.ts).
  */
-export const MAX_PATTERN_PROGRAM = 2000;
+export const MAX_PATTERN_PROGRAM = 1000;
 
 export interface UserPatternOptions {
   /** `^` and `$` at every line (RE2's flag `m`); without it they anchor the whole text. */
