@@ -29,6 +29,8 @@ export class PatternBudget {
   /** Drives `steps` to its end in slices; rejects with a TimeoutError once the budget is spent. */
   async run<T>(steps: Steps<T>): Promise<T> {
     for (;;) {
+      // A turn before every slice, the first too: work done before the call may have held the loop.
+      await nextTurn();
       const started = performance.now();
       let step = steps.next();
       while (!step.done && performance.now() - started < SLICE_MS) step = steps.next();
@@ -36,7 +38,6 @@ export class PatternBudget {
       if (step.done) return step.value;
       if (this.spentMs > this.budgetMs)
         throw new TimeoutError(`the recognition forms' patterns took longer than ${this.budgetMs} ms`);
-      await nextTurn();
     }
   }
 }
