@@ -123,6 +123,74 @@ for (const factory of targets()) {
       assert.equal((await recognized(next._id)).body.recoStatus, 'done');
     });
 
+    it('a form whose field pattern backtracks exponentially: recognised, and /healthz answers all the while', async () => {
+      const formWith = (run: string) => ({
+        name: 'redos',
+        title: 'Hostile pattern',
+        formsystype: 9,
+        tags: { invoiceNo: 'string', run: 'string' },
+        recognition: {
+          forms: [
+            {
+              id: 'inv',
+              name: 'Invoice',
+              match: ['invoice'],
+              fields: { invoiceNo: 'Invoice\\s+No\\.?\\s+(\\S+)', run },
+            },
+          ],
+        },
+      });
+      const refused = await api('PUT', '/api/admin/v1/forms/redos', { key: admin, body: formWith('(a)\\1') });
+      assert.equal(refused.status, 400, refused.text);
+      const issue = refused.body.errors.find((e: any) => e.pointer === 'body.recognition.forms.0.fields.run');
+      assert.match(issue?.message ?? refused.text, /not supported by the RE2 engine/);
+      const put = await api('PUT', '/api/admin/v1/forms/redos', { key: admin, body: formWith('(a+)+$') });
+      assert.equal(put.status, 201, put.text);
+
+      // A backtracking engine takes about 2^40 steps over this page (40 a's, then a ! that fails `$`).
+      const pdf = textPdf([
+        [{ text: 'INVOICE' }, { text: 'Invoice No. R-1' }, { text: `${'a'.repeat(40)}!` }],
+      ]);
+      const created = await createDoc(target.baseUrl, admin, 'redos', {
+        docForm: {},
+        files: [{ name: 'hostile.pdf', content: pdf, type: 'application/pdf' }],
+      });
+      assert.equal(created.status, 201, created.text);
+
+      // Liveness, not speed: every probe must be answered within its own bound while recognition runs.
+      const unanswered: string[] = [];
+      let probes = 0;
+      let recognising = true;
+      const probing = (async () => {
+        while (recognising) {
+          try {
+            const res = await fetch(`${target.baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
+            await res.arrayBuffer();
+            if (res.status !== 200) unanswered.push(`status ${res.status}`);
+          } catch (err) {
+            unanswered.push(String(err));
+          }
+          probes++;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      })();
+      const outcome = await recognized(created.body._id)
+        .then(
+          (read) => ({ read }),
+          (err: unknown) => ({ err }),
+        )
+        .finally(() => {
+          recognising = false;
+        });
+      await probing;
+      assert.deepEqual(unanswered, [], `/healthz did not answer ${unanswered.length} of ${probes} probes`);
+      assert.ok(probes > 0);
+      assert.ok('read' in outcome, `the document could not be read: ${'err' in outcome ? outcome.err : ''}`);
+      const res = outcome.read;
+      assert.equal(res.body.recoStatus, 'done', JSON.stringify(res.body));
+      assert.deepEqual(res.body.recoData[0].valuesByTags, { invoiceNo: 'R-1' });
+    });
+
     it('only installed OCR languages are accepted (400)', async () => {
       for (const q of ['?idpLangs=deu', '?idpLangs=eng%2Bdeu']) {
         const res = await createDoc(target.baseUrl, admin, 'invoice', { docForm: {} }, { query: q });

@@ -4,7 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { DocTags, ValuesByTags } from './documents';
-import { FormDefinition, WorkflowConfig } from './forms';
+import { RecordedFormDefinition, WorkflowConfig } from './forms';
 import { RecognitionEvents } from './recognition-events';
 
 export const StoredFile = z.object({
@@ -30,7 +30,9 @@ export const DocumentEvents = {
     /** The form's workflow configuration when the document was created (absent: the form has none). */
     workflow: WorkflowConfig.optional(),
     /** When the form has recognition forms and files came: what the recognition service needs. */
-    recognition: z.object({ form: FormDefinition, idpLangs: z.string(), idpFrpr: z.boolean() }).optional(),
+    recognition: z
+      .object({ form: RecordedFormDefinition, idpLangs: z.string(), idpFrpr: z.boolean() })
+      .optional(),
   }),
   /** The recognition service's result for one attachment (`sourceId`: its event id). */
   RecognitionRecorded: RecognitionEvents.FileRecognized.extend({ sourceId: z.string() }),
@@ -60,7 +62,7 @@ export function parseDocumentEvent(type: string, data: unknown): DocumentEvent {
 }
 
 export const FormEvents = {
-  FormDefined: z.object({ definition: FormDefinition }),
+  FormDefined: z.object({ definition: RecordedFormDefinition }),
 };
 export type FormEvent = { type: 'FormDefined'; data: z.infer<typeof FormEvents.FormDefined> };
 

@@ -1,6 +1,7 @@
 /** Form definitions (DESIGN.md, "Forms"): tags, workflow phases, recognition forms. */
 import { z } from '@hono/zod-openapi';
 import { Meta } from './person';
+import { userPatternProblem } from './user-pattern';
 
 export const FORM_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const FormName = z
@@ -39,44 +40,48 @@ export const RecognitionForm = z.strictObject({
   name: z.string().min(1).max(200),
   /** Keywords that identify the form on a page (case-insensitive). */
   match: z.array(z.string().min(1).max(200)).min(1).max(50),
-  /** Tag → regular expression whose first group is the value (case-insensitive). */
+  /** Tag → RE2 regular expression whose first group is the value (case-insensitive; see user-pattern.ts). */
   fields: z.record(z.string().regex(TAG_NAME_PATTERN), z.string().min(1).max(1000)).default({}),
 });
 
-export const FormDefinition = z
-  .strictObject({
-    name: FormName,
-    title: z.string().min(1).max(200),
-    formsystype: z.number().int().min(0).max(1_000_000),
-    tags: z.record(z.string().regex(TAG_NAME_PATTERN, 'a tag name: letters, digits, _ . -'), TagKind),
-    workflow: WorkflowConfig.optional(),
-    recognition: z.strictObject({ forms: z.array(RecognitionForm).max(50) }).optional(),
-  })
-  .superRefine((form, ctx) => {
-    for (const [i, rf] of (form.recognition?.forms ?? []).entries()) {
-      for (const [tag, pattern] of Object.entries(rf.fields)) {
-        try {
-          new RegExp(pattern, 'i');
-        } catch {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['recognition', 'forms', i, 'fields', tag],
-            message: 'not a valid regular expression',
-          });
-        }
-      }
-    }
-    for (const phase of ['approval', 'sign', 'execution'] as const) {
-      const next = form.workflow?.[phase]?.next;
-      if (next && next !== 'archive' && next !== 'repository' && !form.workflow?.[next])
+/**
+ * A form definition as events carry it (`FormDefined`, `DocumentCreated`): the shape only. The checks
+ * of FormDefinition ran when the form was defined, under the rules of that time; a definition recorded
+ * then must stay readable even if a check grows stricter later (recognition skips a pattern it cannot run).
+ */
+export const RecordedFormDefinition = z.strictObject({
+  name: FormName,
+  title: z.string().min(1).max(200),
+  formsystype: z.number().int().min(0).max(1_000_000),
+  tags: z.record(z.string().regex(TAG_NAME_PATTERN, 'a tag name: letters, digits, _ . -'), TagKind),
+  workflow: WorkflowConfig.optional(),
+  recognition: z.strictObject({ forms: z.array(RecognitionForm).max(50) }).optional(),
+});
+
+/** A form definition as `PUT /api/admin/v1/forms/{name}` accepts it. */
+export const FormDefinition = RecordedFormDefinition.superRefine((form, ctx) => {
+  for (const [i, rf] of (form.recognition?.forms ?? []).entries()) {
+    for (const [tag, pattern] of Object.entries(rf.fields)) {
+      // Compiled as recognition runs it: a table tag reads every line (multiline).
+      const problem = userPatternProblem(pattern, { multiline: form.tags[tag] === 'table' });
+      if (problem)
         ctx.addIssue({
           code: 'custom',
-          path: ['workflow', phase, 'next'],
-          message: `names the phase ${next}, which is not configured`,
+          path: ['recognition', 'forms', i, 'fields', tag],
+          message: `not supported by the RE2 engine: ${problem}`,
         });
     }
-  })
-  .openapi('FormDefinition');
+  }
+  for (const phase of ['approval', 'sign', 'execution'] as const) {
+    const next = form.workflow?.[phase]?.next;
+    if (next && next !== 'archive' && next !== 'repository' && !form.workflow?.[next])
+      ctx.addIssue({
+        code: 'custom',
+        path: ['workflow', phase, 'next'],
+        message: `names the phase ${next}, which is not configured`,
+      });
+  }
+}).openapi('FormDefinition');
 export type FormDefinition = z.infer<typeof FormDefinition>;
 
 export const StoredForm = z.object({ _meta: Meta }).and(FormDefinition).openapi('StoredForm');

@@ -16,4 +16,5 @@ export * from './routes/admin';
 export * from './routes/documents';
 export * from './routes/forms';
 export * from './routes/person';
+export * from './user-pattern';
 export * from './workflow-events';

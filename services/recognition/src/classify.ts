@@ -13,7 +13,8 @@
  */
 import type { RecognitionForm } from '@docflow/contracts';
 import type { z } from 'zod';
-import { fieldPattern, keywordPattern } from './patterns';
+import { runSteps, type Steps } from './pattern-steps';
+import { fieldMatches, hasKeyword } from './patterns';
 
 export type RecoFormDef = z.infer<typeof RecognitionForm>;
 
@@ -50,14 +51,7 @@ export interface ClassifyOptions {
 
 /** How well a page's text fits one recognition form. */
 export function scorePage(text: string, form: RecoFormDef): FormScore {
-  const keywords = [...new Set(form.match.map((k) => k.trim().toLowerCase()))];
-  const keywordsFound = keywords.filter((k) => keywordPattern(k).test(text)).length;
-  const k = keywords.length ? keywordsFound / keywords.length : 0;
-  const patterns = Object.values(form.fields);
-  const f = patterns.length
-    ? patterns.filter((p) => fieldPattern(p)?.test(text) ?? false).length / patterns.length
-    : k;
-  return { recoFormId: form.id, score: 100 * (KEYWORD_WEIGHT * k + FIELD_WEIGHT * f), keywordsFound };
+  return runSteps(scorePageSteps(text, form));
 }
 
 /** The best-fitting form of a page, or null when none reaches `minScore`. */
@@ -66,14 +60,7 @@ export function classifyPage(
   forms: readonly RecoFormDef[],
   minScore = DEFAULT_MIN_SCORE,
 ): FormScore | null {
-  let best: FormScore | null = null;
-  for (const form of forms) {
-    const s = scorePage(text, form);
-    if (s.keywordsFound === 0 || s.score < minScore) continue;
-    if (!best || s.score > best.score || (s.score === best.score && s.keywordsFound > best.keywordsFound))
-      best = s;
-  }
-  return best;
+  return runSteps(classifyPageSteps(text, forms, minScore));
 }
 
 /** Groups a file's pages into parts, one per run of consecutive pages of the same recognition form. */
@@ -82,14 +69,23 @@ export function classifyPages(
   forms: readonly RecoFormDef[],
   options: ClassifyOptions = {},
 ): ClassifiedPart[] {
+  return runSteps(classifyPagesSteps(pages, forms, options));
+}
+
+/** classifyPages in steps, one per pattern run (pattern-steps.ts). */
+export function* classifyPagesSteps(
+  pages: readonly PageText[],
+  forms: readonly RecoFormDef[],
+  options: ClassifyOptions = {},
+): Steps<ClassifiedPart[]> {
   const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
   const parts: Array<ClassifiedPart & { sum: number }> = [];
   let open: (ClassifiedPart & { sum: number }) | undefined;
-  pages.forEach((page, idx) => {
-    const best = classifyPage(page.text, forms, minScore);
+  for (const [idx, page] of pages.entries()) {
+    const best = yield* classifyPageSteps(page.text, forms, minScore);
     if (!best) {
       open = undefined;
-      return;
+      continue;
     }
     const weighted = (best.score * clampPercent(page.confidence)) / 100;
     if (open?.recoFormId === best.recoFormId) {
@@ -105,11 +101,44 @@ export function classifyPages(
       };
       parts.push(open);
     }
-  });
+  }
   return parts.map(({ sum, ...part }) => ({
     ...part,
     confidence: Math.round((sum / (part.pageIdxEnd - part.pageIdxStart + 1)) * 10) / 10,
   }));
+}
+
+function* classifyPageSteps(
+  text: string,
+  forms: readonly RecoFormDef[],
+  minScore: number,
+): Steps<FormScore | null> {
+  let best: FormScore | null = null;
+  for (const form of forms) {
+    const s = yield* scorePageSteps(text, form);
+    if (s.keywordsFound === 0 || s.score < minScore) continue;
+    if (!best || s.score > best.score || (s.score === best.score && s.keywordsFound > best.keywordsFound))
+      best = s;
+  }
+  return best;
+}
+
+function* scorePageSteps(text: string, form: RecoFormDef): Steps<FormScore> {
+  const keywords = [...new Set(form.match.map((k) => k.trim().toLowerCase()))];
+  let keywordsFound = 0;
+  for (const keyword of keywords) {
+    if (hasKeyword(text, keyword)) keywordsFound++;
+    yield;
+  }
+  const patterns = Object.values(form.fields);
+  let fieldsFound = 0;
+  for (const pattern of patterns) {
+    if (fieldMatches(text, pattern)) fieldsFound++;
+    yield;
+  }
+  const k = keywords.length ? keywordsFound / keywords.length : 0;
+  const f = patterns.length ? fieldsFound / patterns.length : k;
+  return { recoFormId: form.id, score: 100 * (KEYWORD_WEIGHT * k + FIELD_WEIGHT * f), keywordsFound };
 }
 
 function clampPercent(n: number): number {

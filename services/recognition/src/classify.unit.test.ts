@@ -28,6 +28,35 @@ describe('scorePage', () => {
       assert.equal(s.recoFormId, form.id);
     });
 
+  it('a keyword is a whole word in any script: letters, digits and _ may not touch it', () => {
+    const form = { id: 'x', name: 'X', match: ['rechnung', 'café'], fields: {} };
+    assert.equal(
+      scorePage('Rechnung (CAFÉ)', form).keywordsFound,
+      2,
+      'punctuation and the text ends bound it',
+    );
+    assert.equal(scorePage('Rechnungsnummer cafés', form).keywordsFound, 0);
+    assert.equal(scorePage('ÜRechnung 1café _rechnung', form).keywordsFound, 0);
+    assert.equal(scorePage('Rechnung_', form).keywordsFound, 0);
+  });
+
+  it('a phrase matches across any whitespace, no-break spaces included', () => {
+    const form = { id: 'x', name: 'X', match: ['purchase order'], fields: {} };
+    for (const text of ['purchase\u00a0order', 'purchase\t \r\norder', 'purchase\u2003order'])
+      assert.equal(scorePage(text, form).keywordsFound, 1, JSON.stringify(text));
+  });
+
+  it('a keyword with pattern characters is matched literally', () => {
+    const form = { id: 'x', name: 'X', match: ['Nr. (a+)+$'], fields: {} };
+    assert.equal(scorePage('see nr. (A+)+$ here', form).keywordsFound, 1);
+    assert.equal(scorePage('see nrx aaaa', form).keywordsFound, 0);
+  });
+
+  it('a hostile field pattern over 10,000 a\u2019s and a ! finishes', () => {
+    const form = { id: 'x', name: 'X', match: ['code'], fields: { run: '(a+)+$' } };
+    assert.equal(scorePage(`code ${'a'.repeat(10_000)}!`, form).score, 75);
+  });
+
   it('a multi-word keyword matches as a phrase', () => {
     const form = { id: 'x', name: 'X', match: ['purchase order'], fields: {} };
     assert.equal(scorePage('PURCHASE   ORDER 7', form).score, 100);

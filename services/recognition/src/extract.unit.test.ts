@@ -87,3 +87,46 @@ describe('extractValues: tables', () => {
     assert.equal(ValuesByTagsSchema.safeParse(values).success, true);
   });
 });
+
+describe('extractValues: patterns run on RE2, in linear time', () => {
+  const form = { id: 'x', name: 'X', match: ['x'], fields: { run: '(a+)+$', code: 'Code:\\s+(\\w+)' } };
+  // A backtracking engine takes about 2^n steps for n a's followed by a character that fails `$`.
+  const hostile = `Code: A1 ${'a'.repeat(10_000)}!`;
+
+  it('(a+)+$ over 10,000 a\u2019s and a ! finishes and finds nothing, the other fields still apply', () => {
+    assert.deepEqual(extractValues(form, hostile), { code: 'A1' });
+  });
+
+  it('(a+)+$ as a table over the same text finishes too', () => {
+    assert.deepEqual(extractValues(form, hostile, { run: 'table' }), { code: 'A1' });
+  });
+
+  it('(a+)+$ reads normal input as before: the first group of the first match', () => {
+    assert.deepEqual(extractValues(form, 'Code: B2\nrun aaa'), { run: 'aaa', code: 'B2' });
+  });
+});
+
+describe('extractValues: a part of several pages', () => {
+  const form = {
+    id: 'inv',
+    name: 'Invoice',
+    match: ['invoice'],
+    fields: { items: '^(\\d+)\\s+(.+?)\\s+([0-9][0-9.,]*)$', total: 'Total:?\\s+([0-9][0-9.,]*)' },
+  };
+
+  it('a string tag takes the first match in page order; a table collects the rows of every page', () => {
+    const pages = ['INVOICE\n1 Widget 10.00', 'no total here\n2 Gadget 5.50', 'Total: 15.50', 'Total: 99.00'];
+    assert.deepEqual(extractValues(form, pages, { items: 'table' }), {
+      items: [
+        ['1', 'Widget', '10.00'],
+        ['2', 'Gadget', '5.50'],
+      ],
+      total: '15.50',
+    });
+  });
+
+  it('rows over several pages stay within the contract bounds', () => {
+    const page = Array.from({ length: 600 }, (_, i) => `${i} item 1.00`).join('\n');
+    assert.equal((extractValues(form, [page, page], { items: 'table' }).items as string[][]).length, 1000);
+  });
+});

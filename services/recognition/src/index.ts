@@ -31,6 +31,7 @@ export {
   type OcrResult,
   OcrUnavailableError,
 } from './ocr-pool';
+export { MAX_PAGE_TEXT } from './patterns';
 export { hasTextLayer, OCR_DPI, openPdf, type PdfFile, type PdfOptions, PdfUnreadableError } from './pdf';
 export {
   type Attachment,

@@ -124,6 +124,29 @@ describe('recognizeFile: PDFs', () => {
     assert.equal(result.ok && result.ocrPageCount, 0);
   });
 
+  it('a hostile field pattern over a text layer of 5,000 a\u2019s and a !: recognised, in linear time', async () => {
+    const hostile: FormDefinition = {
+      ...INVOICE_FORM,
+      recognition: {
+        forms: [
+          {
+            ...INVOICE_FORM.recognition!.forms[0]!,
+            fields: { ...INVOICE_FORM.recognition!.forms[0]!.fields, run: '(a+)+$' },
+          },
+        ],
+      },
+    };
+    // 50 lines of 100 a's (a longer line runs off the page, where pdf.js drops it), the last with a !.
+    const run = Array.from({ length: 50 }, (_, i) => ({
+      text: `${'a'.repeat(100)}${i === 49 ? '!' : ''}`,
+      size: 4,
+    }));
+    const pdf = textPdf([[...INVOICE_LINES, ...run]]);
+    const [invoice] = parts(await recognizeFile({ data: pdf }, hostile, pool));
+    // Both keywords and two of three fields: the run of a's ends in a ! and so never matches.
+    assertPart(invoice, 'inv', [0, 0], INVOICE_VALUES, 91);
+  });
+
   it('idpFrpr forces OCR of a text PDF', async () => {
     const result = await recognizeFile(streamed('invoice-text.pdf'), INVOICE_FORM, pool, { idpFrpr: true });
     const [invoice] = parts(result);

@@ -3,18 +3,22 @@
  * without a text layer (all pages when `idpFrpr`), classification, extraction. A file that cannot be
  * read, or OCR that cannot run, is a returned failure, never a throw.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FormDefinition, ValuesByTags } from '@docflow/contracts';
 import { ProblemError, problems } from '@docflow/kit';
-import { type ClassifyOptions, classifyPages, type PageText } from './classify';
-import { extractValues } from './extract';
+import { type ClassifyOptions, classifyPagesSteps, type PageText } from './classify';
+import { extractValuesSteps } from './extract';
 import { declaredFileKind, sniffFileKind } from './file-kind';
 import { resolveIdpLangs } from './languages';
 import { OcrImageError, OcrOverloadedError, type OcrPool, OcrUnavailableError } from './ocr-pool';
+import { PatternBudget } from './pattern-steps';
+import { patternText } from './patterns';
 import { hasTextLayer, openPdf, PdfUnreadableError } from './pdf';
 import { TimeoutError } from './timeout';
 
 const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 const DEFAULT_MAX_PAGES = 200;
+const DEFAULT_PATTERN_BUDGET_MS = 30_000;
 /** The text of a text-layer page is exact: it counts as fully confident. */
 const TEXT_LAYER_CONFIDENCE = 100;
 
@@ -36,6 +40,9 @@ export interface RecognizeFileOptions extends ClassifyOptions {
   maxPages?: number;
   /** Bound on opening a PDF and on each page's text or rendering; default 30 s. */
   pdfTimeoutMs?: number;
+  /** Time the recognition forms' patterns may take over the whole file (classification and
+   * extraction); default 30 s, then the file fails with `timeout`. */
+  patternBudgetMs?: number;
 }
 
 /** One recognised part of a file, shaped as the contract's RecoData without its ids and `validated`. */
@@ -103,21 +110,23 @@ export async function recognizeFile(
     const recoForms = form.recognition?.forms ?? [];
     if (recoForms.length === 0) return { ok: true, parts: [], pageCount: 0, ocrPageCount: 0 };
     const bytes = await readAll(file.data, options.maxBytes ?? DEFAULT_MAX_BYTES);
-    const pages = await pageTexts(bytes, file, pool, options);
-    const parts = classifyPages(pages, recoForms, options).map((part): RecoPart => {
+    const pages = (await pageTexts(bytes, file, pool, options)).map((p) => ({
+      ...p,
+      text: patternText(p.text),
+    }));
+    const budget = new PatternBudget(options.patternBudgetMs ?? DEFAULT_PATTERN_BUDGET_MS);
+    const parts: RecoPart[] = [];
+    for (const part of await budget.run(classifyPagesSteps(pages, recoForms, options))) {
       const recoForm = recoForms.find((f) => f.id === part.recoFormId)!;
-      const text = pages
-        .slice(part.pageIdxStart, part.pageIdxEnd + 1)
-        .map((p) => p.text)
-        .join('\n');
-      return {
+      const partPages = pages.slice(part.pageIdxStart, part.pageIdxEnd + 1).map((p) => p.text);
+      parts.push({
         recoForm: { form: null, id: recoForm.id, name: recoForm.name },
         pageIdxStart: part.pageIdxStart,
         pageIdxEnd: part.pageIdxEnd,
         confidence: part.confidence,
-        valuesByTags: extractValues(recoForm, text, form.tags),
-      };
-    });
+        valuesByTags: await budget.run(extractValuesSteps(recoForm, partPages, form.tags)),
+      });
+    }
     return { ok: true, parts, pageCount: pages.length, ocrPageCount: pages.filter((p) => p.ocr).length };
   } catch (err) {
     return toFailure(err);
@@ -223,6 +232,8 @@ async function pdfPageTexts(
     const inFlight = new Set<Promise<void>>();
     let ocrError: unknown;
     for (let idx = 0; idx < pdf.pageCount && ocrError === undefined; idx++) {
+      // pdf.js answers a page's text without the event loop turning: 200 dense pages held it 2.3 s.
+      await nextTurn();
       if (!options.idpFrpr) {
         const text = await pdf.pageText(idx);
         if (hasTextLayer(text)) {
