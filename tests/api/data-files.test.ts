@@ -58,7 +58,9 @@ for (const factory of targets()) {
 
       const modes = modesBelow(dataDir);
       // The walk saw what holds the secrets (and, embedded, the blob), so it is not vacuous.
-      for (const path of ['identity/events.db', 'identity/events.db-wal', 'gateway/local.db'])
+      // The gateway keeps its read model under its instance's name in distributed mode.
+      const gatewayDb = target.name === 'embedded' ? 'gateway/local.db' : 'gateway-g1/local.db';
+      for (const path of ['identity/events.db', 'identity/events.db-wal', gatewayDb])
         assert.ok(modes.has(path), `${path} exists`);
       if (target.name === 'embedded')
         assert.ok(

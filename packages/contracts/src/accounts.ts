@@ -9,7 +9,7 @@ export const ADMIN_ACCOUNT_ID = 'usr-00000000-0000-0000-0000-000000000001';
 
 export const AccountKind = z.enum(['person', 'service']);
 
-export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
+export const Email = z.string().trim().toLowerCase().max(254).pipe(z.email()).openapi({ format: 'email' });
 
 export const AccountCreate = z
   .strictObject({
@@ -26,7 +26,7 @@ export type AccountCreate = z.infer<typeof AccountCreate>;
 export const AccountPatch = z
   .strictObject({ active: z.boolean().optional(), roles: z.array(Role).max(4).optional() })
   .refine((p) => p.active !== undefined || p.roles !== undefined, 'give active, roles or both')
-  .openapi('AccountPatch');
+  .openapi('AccountPatch', { minProperties: 1 });
 export type AccountPatch = z.infer<typeof AccountPatch>;
 
 export const Account = z

@@ -121,6 +121,7 @@ export const ViewQuery = z.object({
 export type ViewQuery = z.infer<typeof ViewQuery>;
 
 export const EMBED_NAMES = ['docResponse', 'recoData', 'recoResult', 'valuesByTags', 'filesList'] as const;
+const EMBED_NAME = `(${EMBED_NAMES.join('|')})`;
 
 export const DocQuery = z.object({
   fields: csv
@@ -129,7 +130,11 @@ export const DocQuery = z.object({
   embed: csv
     .pipe(z.array(z.enum(EMBED_NAMES)))
     .optional()
-    .openapi({ type: 'string', description: `Comma-separated: ${EMBED_NAMES.join(', ')}.` }),
+    .openapi({
+      type: 'string',
+      pattern: `^${EMBED_NAME}(,${EMBED_NAME})*$`,
+      description: `Comma-separated: ${EMBED_NAMES.join(', ')}.`,
+    }),
   rev: intParam(1, 2147483646)
     .optional()
     .openapi({ description: 'The document as it was at this `_meta._rev`.' }),

@@ -84,4 +84,8 @@ export const FormDefinition = RecordedFormDefinition.superRefine((form, ctx) => 
 }).openapi('FormDefinition');
 export type FormDefinition = z.infer<typeof FormDefinition>;
 
-export const StoredForm = z.object({ _meta: Meta }).and(FormDefinition).openapi('StoredForm');
+/**
+ * A form as GET and PUT answer it: one object of its definition's keys and `_meta`. (An intersection
+ * with the strict FormDefinition would forbid `_meta` itself.)
+ */
+export const StoredForm = z.strictObject({ ...FormDefinition.shape, _meta: Meta }).openapi('StoredForm');

@@ -1,6 +1,7 @@
 export * from './accounts';
 export * from './codes';
 export * from './document-events';
+export * from './document-read';
 export * from './documents';
 export * from './envelope';
 export * from './forms';

@@ -14,9 +14,10 @@ export const problemResponses = {
   403: problem('Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user).'),
   404: problem('No such resource, or one the caller may not read.'),
   409: problem('Conflict: the resource exists already, or a concurrent write won.'),
-  413: problem('The upload is larger than the configured maximum.'),
+  413: problem('The body (or an uploaded file) is larger than the configured maximum.'),
   422: problem('A valid request that changed nothing: the move is not possible from the current state.'),
   415: problem('The request body is not `application/json`.'),
+  429: problem('Too many failed authentications from this client; retry after the `Retry-After` seconds.'),
   503: problem('A dependency is down; retry after the `Retry-After` seconds.'),
 } as const;
 

@@ -4,7 +4,16 @@ import { Account, AccountCreate, AccountPatch, CreatedAccount } from '../account
 import { UsrId } from '../ids';
 import { problemResponses, problemsFor } from '../responses';
 
+/** Where an account's id leads (OpenAPI links: a client's, and the fuzzer's stateful phase, next steps). */
+const accountLinks = {
+  GetAccount: { operationId: 'getAccount', parameters: { id: '$response.body#/_id_sys' } },
+  PatchAccount: { operationId: 'patchAccount', parameters: { id: '$response.body#/_id_sys' } },
+  GetPerson: { operationId: 'getPersonV2', parameters: { id: '$response.body#/_id_sys' } },
+  UpdatePerson: { operationId: 'updatePersonV2', requestBody: { _id_sys: '$response.body#/_id_sys' } },
+};
+
 export const createAccountRoute = createRoute({
+  operationId: 'createAccount',
   method: 'post',
   path: '/api/admin/v1/accounts',
   tags: ['admin'],
@@ -12,12 +21,17 @@ export const createAccountRoute = createRoute({
   description: 'A service account\u2019s API key is returned once, in this answer; only its hash is kept.',
   request: { body: { required: true, content: { 'application/json': { schema: AccountCreate } } } },
   responses: {
-    201: { description: 'Created.', content: { 'application/json': { schema: CreatedAccount } } },
-    ...problemsFor(400, 401, 403, 409, 415, 503),
+    201: {
+      description: 'Created.',
+      content: { 'application/json': { schema: CreatedAccount } },
+      links: accountLinks,
+    },
+    ...problemsFor(400, 401, 403, 409, 413, 415, 429, 503),
   },
 });
 
 export const patchAccountRoute = createRoute({
+  operationId: 'patchAccount',
   method: 'patch',
   path: '/api/admin/v1/accounts/{id}',
   tags: ['admin'],
@@ -30,8 +44,12 @@ export const patchAccountRoute = createRoute({
     body: { required: true, content: { 'application/json': { schema: AccountPatch } } },
   },
   responses: {
-    200: { description: 'The account.', content: { 'application/json': { schema: Account } } },
-    ...problemsFor(400, 401, 403, 404, 415, 503),
+    200: {
+      description: 'The account.',
+      content: { 'application/json': { schema: Account } },
+      links: { GetAccount: accountLinks.GetAccount },
+    },
+    ...problemsFor(400, 401, 403, 404, 413, 415, 429, 503),
     409: {
       ...problemResponses[409],
       description:
@@ -41,13 +59,18 @@ export const patchAccountRoute = createRoute({
 });
 
 export const getAccountRoute = createRoute({
+  operationId: 'getAccount',
   method: 'get',
   path: '/api/admin/v1/accounts/{id}',
   tags: ['admin'],
   summary: 'Read an account (persons and service accounts)',
   request: { params: z.object({ id: UsrId }) },
   responses: {
-    200: { description: 'The account.', content: { 'application/json': { schema: Account } } },
-    ...problemsFor(400, 401, 403, 404, 503),
+    200: {
+      description: 'The account.',
+      content: { 'application/json': { schema: Account } },
+      links: { PatchAccount: accountLinks.PatchAccount, GetPerson: accountLinks.GetPerson },
+    },
+    ...problemsFor(400, 401, 403, 404, 429, 503),
   },
 });

@@ -1,8 +1,10 @@
 /** Document routes of the contract (v2 only), declared once for validation and the OpenAPI document. */
 import { createRoute, z } from '@hono/zod-openapi';
+import { DocFormRead } from '../document-read';
 import {
   AnswerRequest,
   CreateDocQuery,
+  CreateDocResponse,
   DocForm,
   DocFormCreate,
   DocQuery,
@@ -22,7 +24,32 @@ const DocId = z
   .max(64)
   .openapi({ description: '`_id` (24 hex) or `_id_web` of the document.' });
 
+/**
+ * Where a document leads: OpenAPI links from an answer holding one at `$response.body#<doc>` (`''`: the
+ * body itself; `'/0'`: a list's first). Clients and the fuzzer's stateful phase follow them.
+ */
+const documentLinks = (doc: string) => ({
+  GetDocument: { operationId: 'getDocument', parameters: { id: `$response.body#${doc}/_id` } },
+  GetDocumentByWebId: { operationId: 'getDocument', parameters: { id: `$response.body#${doc}/_id_web` } },
+  // As the same principal (run-as), which the open task shown depends on.
+  GetDocumentTask: {
+    operationId: 'getDocument',
+    parameters: {
+      id: `$response.body#${doc}/_id`,
+      embed: 'docResponse,recoData',
+      'header.svc-run-as': '$request.header.svc-run-as',
+    },
+  },
+  DocumentHistory: { operationId: 'documentHistory', parameters: { id: `$response.body#${doc}/_id` } },
+  DownloadFile: {
+    operationId: 'downloadFile',
+    parameters: { id: `$response.body#${doc}/_id`, fileId: `$response.body#${doc}/filesList/0/id` },
+  },
+  ManageDocument: { operationId: 'manageDocument', parameters: { id: `$response.body#${doc}/_id` } },
+});
+
 export const createDocumentRoute = createRoute({
+  operationId: 'createDocument',
   method: 'post',
   path: '/api/v2/docForm/form/{formName}',
   tags: ['docForm'],
@@ -42,7 +69,7 @@ export const createDocumentRoute = createRoute({
         'multipart/form-data': {
           schema: z.object({
             docForm: DocFormCreate.optional(),
-            docResponse: z.object({ taskstatus: z.number().int() }).optional(),
+            docResponse: CreateDocResponse.optional(),
             files: z.array(z.string().openapi({ format: 'binary' })).optional(),
           }),
         },
@@ -57,12 +84,14 @@ export const createDocumentRoute = createRoute({
         'X-Error': { schema: { type: 'string' }, description: 'Why a workflow action was not applied.' },
       },
       content: { 'application/json': { schema: DocForm } },
+      links: documentLinks(''),
     },
-    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 429, 503),
   },
 });
 
 export const getDocumentRoute = createRoute({
+  operationId: 'getDocument',
   method: 'get',
   path: '/api/v2/docForm/{id}',
   tags: ['docForm'],
@@ -70,12 +99,31 @@ export const getDocumentRoute = createRoute({
   request: { params: z.object({ id: DocId }), query: DocQuery },
   parameters: [runAsHeader],
   responses: {
-    200: { description: 'The document.', content: { 'application/json': { schema: DocForm } } },
-    ...problemsFor(400, 401, 403, 404, 503),
+    200: {
+      description: 'The document, with what `embed` adds; with `fields`, only the fields named.',
+      content: { 'application/json': { schema: DocFormRead } },
+      links: {
+        ...documentLinks(''),
+        AnswerTask: {
+          operationId: 'answerTask',
+          parameters: {
+            id: '$response.body#/_id',
+            respId: '$response.body#/docResponse/respId',
+            'header.svc-run-as': '$request.header.svc-run-as',
+          },
+        },
+        ValidateRecoData: {
+          operationId: 'validateRecoData',
+          parameters: { id: '$response.body#/_id', recoId: '$response.body#/recoData/0/_id' },
+        },
+      },
+    },
+    ...problemsFor(400, 401, 403, 404, 429, 503),
   },
 });
 
 export const documentHistoryRoute = createRoute({
+  operationId: 'documentHistory',
   method: 'get',
   path: '/api/v2/docForm/{id}/history',
   tags: ['docForm'],
@@ -84,11 +132,12 @@ export const documentHistoryRoute = createRoute({
   parameters: [runAsHeader],
   responses: {
     200: { description: 'The events.', content: { 'application/json': { schema: z.array(HistoryEntry) } } },
-    ...problemsFor(401, 403, 404, 503),
+    ...problemsFor(400, 401, 403, 404, 429, 503),
   },
 });
 
 export const downloadFileRoute = createRoute({
+  operationId: 'downloadFile',
   method: 'get',
   path: '/api/v2/docForm/{id}/file/{fileId}',
   tags: ['docForm'],
@@ -100,11 +149,12 @@ export const downloadFileRoute = createRoute({
       description: "The file's bytes, with `Content-Disposition: attachment; filename*=UTF-8''…`.",
       content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
     },
-    ...problemsFor(400, 401, 403, 404, 503),
+    ...problemsFor(400, 401, 403, 404, 429, 503),
   },
 });
 
 export const viewRoute = createRoute({
+  operationId: 'listView',
   method: 'get',
   path: '/api/v2/docForm/view/{viewId}',
   tags: ['docForm'],
@@ -119,12 +169,14 @@ export const viewRoute = createRoute({
       description: 'The page of documents; `svc-total-count` is the number matching before paging.',
       headers: { 'svc-total-count': { schema: { type: 'integer' } } },
       content: { 'application/json': { schema: z.array(DocForm) } },
+      links: documentLinks('/0'),
     },
-    ...problemsFor(400, 401, 403, 503),
+    ...problemsFor(400, 401, 403, 429, 503),
   },
 });
 
 export const manageDocumentRoute = createRoute({
+  operationId: 'manageDocument',
   method: 'post',
   path: '/api/v2/docForm/{id}/docResponse',
   tags: ['workflow'],
@@ -142,12 +194,14 @@ export const manageDocumentRoute = createRoute({
     200: {
       description: 'Processed: the document as it is now.',
       content: { 'application/json': { schema: DocForm } },
+      links: documentLinks(''),
     },
-    ...problemsFor(400, 401, 403, 404, 409, 415, 422, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
   },
 });
 
 export const answerTaskRoute = createRoute({
+  operationId: 'answerTask',
   method: 'put',
   path: '/api/v2/docForm/{id}/docResponse/{respId}',
   tags: ['workflow'],
@@ -164,12 +218,14 @@ export const answerTaskRoute = createRoute({
     200: {
       description: 'Processed: the document as it is now.',
       content: { 'application/json': { schema: DocForm } },
+      links: documentLinks(''),
     },
-    ...problemsFor(400, 401, 403, 404, 409, 415, 422, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
   },
 });
 
 export const validateRecoDataRoute = createRoute({
+  operationId: 'validateRecoData',
   method: 'put',
   path: '/api/v2/docForm/{id}/recoData/{recoId}',
   tags: ['recognition'],
@@ -183,6 +239,6 @@ export const validateRecoDataRoute = createRoute({
   parameters: [runAsHeader],
   responses: {
     200: { description: 'The validated entry.', content: { 'application/json': { schema: RecoData } } },
-    ...problemsFor(400, 401, 403, 404, 409, 415, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 429, 503),
   },
 });

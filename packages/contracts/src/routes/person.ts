@@ -7,8 +7,12 @@ import { problemsFor, runAsHeader } from '../responses';
 export const PERSON_API_VERSIONS = ['v1', 'v2'] as const;
 export type PersonApiVersion = (typeof PERSON_API_VERSIONS)[number];
 
+/** `getPersonV1`, `updatePersonV2`, ...: one operation id per version. */
+const operationId = (name: string, version: PersonApiVersion) => `${name}${version.toUpperCase()}`;
+
 export const getPersonRoute = (version: PersonApiVersion) =>
   createRoute({
+    operationId: operationId('getPerson', version),
     method: 'get',
     path: `/api/${version}/person/{id}`,
     tags: ['person'],
@@ -19,12 +23,13 @@ export const getPersonRoute = (version: PersonApiVersion) =>
     parameters: [runAsHeader],
     responses: {
       200: { description: 'The person.', content: { 'application/json': { schema: Person } } },
-      ...problemsFor(400, 401, 403, 404, 503),
+      ...problemsFor(400, 401, 403, 404, 429, 503),
     },
   });
 
 export const updatePersonRoute = (version: PersonApiVersion) =>
   createRoute({
+    operationId: operationId('updatePerson', version),
     method: 'post',
     path: `/api/${version}/person`,
     tags: ['person'],
@@ -34,7 +39,16 @@ export const updatePersonRoute = (version: PersonApiVersion) =>
     request: { body: { required: true, content: { 'application/json': { schema: PersonUpdate } } } },
     parameters: [runAsHeader],
     responses: {
-      200: { description: 'The updated person.', content: { 'application/json': { schema: Person } } },
-      ...problemsFor(400, 401, 403, 404, 415, 503),
+      200: {
+        description: 'The updated person.',
+        content: { 'application/json': { schema: Person } },
+        links: {
+          GetPerson: {
+            operationId: operationId('getPerson', version),
+            parameters: { id: '$response.body#/_id_sys' },
+          },
+        },
+      },
+      ...problemsFor(400, 401, 403, 404, 409, 413, 415, 429, 503),
     },
   });
