@@ -11,6 +11,7 @@ import { storeOwner } from './event-store-metrics';
 import type { CheckpointStore } from './local-db';
 import type { Logger } from './logger';
 import { BACKLOG_COUNT_LIMIT, DURATION_BUCKETS, measuredGauge, metricsRegistry } from './metrics';
+import { TRACEPARENT_HEADER } from './trace-context';
 
 const publishDuration = new Histogram({
   name: 'docflow_relay_publish_duration_seconds',
@@ -48,6 +49,11 @@ export function toEnvelope(event: RecordedEvent): EventEnvelope {
   return { id, type, version, streamId, revision, recordedAt, data, metadata };
 }
 
+function storedTraceHeaders(event: RecordedEvent): Record<string, string> | undefined {
+  const traceparent = event.metadata[TRACEPARENT_HEADER];
+  return typeof traceparent === 'string' ? { [TRACEPARENT_HEADER]: traceparent } : undefined;
+}
+
 export function startRelay(options: RelayOptions): Subscription {
   const { name, store, bus, checkpoints, route, log } = options;
   const after = checkpoints.load(name);
@@ -67,7 +73,13 @@ export function startRelay(options: RelayOptions): Subscription {
       if (target) {
         const started = performance.now();
         await bus.publish(target.topic, [
-          { id: event.id, key: target.key, value: toEnvelope(event) as unknown as Record<string, unknown> },
+          {
+            id: event.id,
+            key: target.key,
+            value: toEnvelope(event) as unknown as Record<string, unknown>,
+            // The trace the event was appended in goes on with its publication.
+            headers: storedTraceHeaders(event),
+          },
         ]);
         publishDuration.observe({ service }, (performance.now() - started) / 1000);
       }
