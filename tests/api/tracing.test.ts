@@ -69,11 +69,13 @@ for (const factory of targets({
         s.name === 'eventstore.append' &&
         service(s) === 'document' &&
         (s.attributes['docflow.event_types'] as string[]).includes('RecognitionRecorded');
-      await eventually(
-        async () => ofTrace(),
-        (spans) => spans.some(isRecordingAppend),
-        30_000,
-      );
+      // Each process exports on its own schedule, and a parent span ends after its children: wait
+      // until the result's recording is in and no span still misses its parent.
+      const complete = (spans: ReceivedSpan[]) => {
+        const ids = new Set([callerSpanId, ...spans.map((s) => s.spanId)]);
+        return spans.some(isRecordingAppend) && spans.every((s) => ids.has(s.parentSpanId ?? ''));
+      };
+      await eventually(async () => ofTrace(), complete, 30_000);
       const spans = ofTrace();
       const byId = new Map(spans.map((s) => [s.spanId, s]));
       const names = spans.map((s) => `${service(s) ?? '-'} ${s.name}`).join('\n');

@@ -14,8 +14,8 @@ const ATTR_MESSAGING_CONSUMER_GROUP_NAME = 'messaging.consumer.group.name';
 const ATTR_MESSAGING_MESSAGE_ID = 'messaging.message.id';
 
 /**
- * A message whose headers already name a trace (the relay passes the one stored with the event)
- * is published in that trace; any other in the active one.
+ * A message is published in the trace its headers name, else in the active one (the relay makes that
+ * the trace its event was appended in).
  *
  * @example const bus = traceBus(createKafkaBus(options), 'document');
  */

@@ -6,12 +6,13 @@
 import type { Bus } from '@docflow/bus';
 import type { EventEnvelope } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
+import { context } from '@opentelemetry/api';
 import { Histogram } from 'prom-client';
 import { storeOwner } from './event-store-metrics';
 import type { CheckpointStore } from './local-db';
 import type { Logger } from './logger';
 import { BACKLOG_COUNT_LIMIT, DURATION_BUCKETS, measuredGauge, metricsRegistry } from './metrics';
-import { TRACEPARENT_HEADER } from './trace-context';
+import { contextFromTraceparent } from './trace-context';
 
 const publishDuration = new Histogram({
   name: 'docflow_relay_publish_duration_seconds',
@@ -49,11 +50,6 @@ export function toEnvelope(event: RecordedEvent): EventEnvelope {
   return { id, type, version, streamId, revision, recordedAt, data, metadata };
 }
 
-function storedTraceHeaders(event: RecordedEvent): Record<string, string> | undefined {
-  const traceparent = event.metadata[TRACEPARENT_HEADER];
-  return typeof traceparent === 'string' ? { [TRACEPARENT_HEADER]: traceparent } : undefined;
-}
-
 export function startRelay(options: RelayOptions): Subscription {
   const { name, store, bus, checkpoints, route, log } = options;
   const after = checkpoints.load(name);
@@ -72,15 +68,12 @@ export function startRelay(options: RelayOptions): Subscription {
       const target = route(event);
       if (target) {
         const started = performance.now();
-        await bus.publish(target.topic, [
-          {
-            id: event.id,
-            key: target.key,
-            value: toEnvelope(event) as unknown as Record<string, unknown>,
-            // The trace the event was appended in goes on with its publication.
-            headers: storedTraceHeaders(event),
-          },
-        ]);
+        // In the trace the event was appended in (an event without one starts its own).
+        await context.with(contextFromTraceparent(event.metadata.traceparent), () =>
+          bus.publish(target.topic, [
+            { id: event.id, key: target.key, value: toEnvelope(event) as unknown as Record<string, unknown> },
+          ]),
+        );
         publishDuration.observe({ service }, (performance.now() - started) / 1000);
       }
       checkpoints.save(name, event.position);
