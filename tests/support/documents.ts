@@ -30,9 +30,9 @@ export async function createDoc(
   key: string,
   formName: string,
   parts: CreateParts,
-  options: { query?: string; runAs?: string } = {},
+  options: { query?: string; runAs?: string; headers?: Record<string, string> } = {},
 ) {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  const headers: Record<string, string> = { ...options.headers, authorization: `Bearer ${key}` };
   if (options.runAs) headers['svc-run-as'] = options.runAs;
   const res = await fetch(`${baseUrl}/api/v2/docForm/form/${formName}${options.query ?? ''}`, {
     method: 'POST',

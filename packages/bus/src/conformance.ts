@@ -88,6 +88,19 @@ export function describeBusContract(adapterName: string, makeBus: MakeBus, optio
       assert.deepEqual(received, [{ ...sent, topic }]);
     });
 
+    it('delivers the headers published with a message', testTimeout, async () => {
+      const topic = unique('contract-headers');
+      const received: DeliveredMessage[] = [];
+      await subscribe(bus, { groupId: unique('g'), topics: [topic] }, async (m) => {
+        received.push(m);
+      });
+      const headers = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+      const sent = { ...message('doc-1', 0), headers };
+      await bus.publish(topic, [sent]);
+      await waitFor('the message', () => received.length > 0);
+      assert.deepEqual(received, [{ ...sent, topic }]);
+    });
+
     it('gives every message to each of two groups', testTimeout, async () => {
       const topic = unique('contract-groups');
       const byGroup = [new Set<string>(), new Set<string>()];

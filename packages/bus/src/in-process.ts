@@ -16,6 +16,7 @@ import {
   type Consumer,
   type ConsumerLag,
   type ConsumerOptions,
+  type DeliveredMessage,
   type MessageHandler,
 } from './port.js';
 
@@ -38,6 +39,7 @@ interface Entry {
   key: string;
   /** The value as JSON: validates it once and hands every handler its own copy. */
   json: string;
+  headers?: Record<string, string>;
 }
 
 interface TopicLog {
@@ -152,7 +154,9 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
       throw new TypeError(`message ${message.id}: value must be a JSON object`);
     }
     const hash = hashKey(message.key);
-    return { hash, partition: hash % partitions, id: message.id, key: message.key, json };
+    const entry: Entry = { hash, partition: hash % partitions, id: message.id, key: message.key, json };
+    if (message.headers) entry.headers = { ...message.headers };
+    return entry;
   }
 
   /** Appends in order; returns the offset of the last entry per lane. */
@@ -203,7 +207,13 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   }
 
   function handle(member: Member, entry: Entry, topic: string): Promise<Outcome> {
-    const delivered = { id: entry.id, key: entry.key, value: JSON.parse(entry.json), topic };
+    const delivered: DeliveredMessage = {
+      id: entry.id,
+      key: entry.key,
+      value: JSON.parse(entry.json),
+      topic,
+    };
+    if (entry.headers) delivered.headers = { ...entry.headers };
     const run = (async (): Promise<Outcome> => {
       try {
         await insideHandler.run(true, () => member.handler(delivered));

@@ -54,6 +54,7 @@ export interface KafkaBusOptions {
   observer?: DeliveryObserver;
 }
 
+const OWN_HEADER_PREFIX = 'docflow-';
 const MESSAGE_ID_HEADER = 'docflow-message-id';
 const ERROR_HEADER = 'docflow-error';
 const ORIGIN_HEADER = 'docflow-origin';
@@ -150,8 +151,15 @@ function encode(message: BusMessage, headers: IHeaders = {}) {
   return {
     key: message.key,
     value: JSON.stringify(envelope),
-    headers: { ...headers, [MESSAGE_ID_HEADER]: message.id },
+    headers: { ...message.headers, ...headers, [MESSAGE_ID_HEADER]: message.id },
   };
+}
+
+/** The headers a publisher set, without the adapter's own (`docflow-*`). */
+function publishedHeaders(message: KafkaMessage): Record<string, string> | undefined {
+  const names = Object.keys(message.headers ?? {}).filter((name) => !name.startsWith(OWN_HEADER_PREFIX));
+  if (names.length === 0) return undefined;
+  return Object.fromEntries(names.map((name) => [name, header(message, name) ?? '']));
 }
 
 function header(message: KafkaMessage, name: string): string | undefined {
@@ -167,7 +175,10 @@ function decode(topic: string, message: KafkaMessage): DeliveredMessage {
   if (typeof id !== 'string' || typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TypeError('not a docflow bus message: expected JSON {"id": string, "value": object}');
   }
-  return { id, key: message.key?.toString() ?? '', value, topic };
+  const delivered: DeliveredMessage = { id, key: message.key?.toString() ?? '', value, topic };
+  const headers = publishedHeaders(message);
+  if (headers) delivered.headers = headers;
+  return delivered;
 }
 
 /**

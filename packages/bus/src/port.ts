@@ -7,6 +7,8 @@ export interface BusMessage {
   key: string;
   /** JSON-serialisable payload. */
   value: Record<string, unknown>;
+  /** Delivered with the message beside its value (W3C `traceparent`/`tracestate`); names are lowercase. */
+  headers?: Record<string, string>;
 }
 
 export interface DeliveredMessage extends BusMessage {

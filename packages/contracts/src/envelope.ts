@@ -7,6 +7,8 @@ export const EventMetadataSchema = z.looseObject({
   actor: z.string().optional(),
   runAs: z.string().optional(),
   timestamp: z.string(),
+  /** W3C `traceparent` of the trace the event was appended in. */
+  traceparent: z.string().optional(),
 });
 
 export const EventEnvelope = z.object({

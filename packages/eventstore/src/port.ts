@@ -10,6 +10,8 @@ export interface EventMetadata {
   runAs?: string;
   /** ISO 8601 UTC time the command was decided. */
   timestamp: string;
+  /** W3C trace context of the append (set by the tracing wrapper); the relay continues that trace. */
+  traceparent?: string;
   [key: string]: unknown;
 }
 

@@ -9,8 +9,10 @@ import { type Bus, createKafkaBus } from '@docflow/bus';
 import { createEsdbEventStore, createSqliteEventStore, type EventStore } from '@docflow/eventstore';
 import { z } from 'zod';
 import { busMetricsObserver, trackConsumerLag } from './bus-metrics';
+import { traceBus } from './bus-tracing';
 import { envFields } from './config';
 import { instrumentEventStore } from './event-store-metrics';
+import { traceEventStore } from './event-store-tracing';
 import { type LocalDb, openLocalDb } from './local-db';
 
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -58,15 +60,15 @@ type StoreEnv = Pick<DistributedEnv, 'DOCFLOW_DATA_DIR' | 'EVENTSTORE_CONNECTION
 
 const serviceDir = (service: string, env: StoreEnv) => resolve(env.DOCFLOW_DATA_DIR, service);
 
-/** The service's event store, instrumented for metrics. */
+/** The service's event store, instrumented for metrics and traces. */
 export function openEventStore(service: string, env: StoreEnv): EventStore {
   const store = env.EVENTSTORE_CONNECTION_STRING
     ? createEsdbEventStore({ connectionString: env.EVENTSTORE_CONNECTION_STRING })
     : createSqliteEventStore({ file: join(serviceDir(service, env), 'events.db') });
-  return instrumentEventStore(store, service);
+  return instrumentEventStore(traceEventStore(store, service), service);
 }
 
-/** The Kafka bus, reporting its consumers to the metrics. */
+/** The Kafka bus, reporting its consumers to the metrics and carrying the trace in message headers. */
 export function openKafkaBus(service: string, env: DistributedEnv): Bus {
   const bus = createKafkaBus({
     brokers: env.KAFKA_BROKERS,
@@ -74,7 +76,7 @@ export function openKafkaBus(service: string, env: DistributedEnv): Bus {
     observer: busMetricsObserver,
   });
   trackConsumerLag(bus);
-  return bus;
+  return traceBus(bus, service);
 }
 
 /** The service's local database: relay checkpoints, handled message ids, read models. */

@@ -1,5 +1,9 @@
-/** Structured JSON logs (pino). Secrets are redacted by key wherever they appear. */
+/**
+ * Structured JSON logs (pino). Secrets are redacted by key wherever they appear. A line written inside
+ * a trace carries its `traceId` and `spanId`.
+ */
 import { type Logger, pino } from 'pino';
+import { activeTraceIds } from './trace-context';
 
 export type { Logger };
 
@@ -10,6 +14,7 @@ export function createLogger(service: string, level = process.env.LOG_LEVEL ?? '
     level,
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: () => activeTraceIds() ?? {},
     redact: {
       paths: [...REDACTED_KEYS, ...REDACTED_KEYS.map((k) => `*.${k}`), 'req.headers.authorization'],
       censor: '[redacted]',

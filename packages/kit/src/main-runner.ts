@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { makeDataDirPrivate } from './data-dir';
 import { createLogger, type Logger } from './logger';
 import { onShutdownSignal, startServer } from './serve';
+import { startTracing } from './tracing';
 
 export interface RunnableService {
   fetch(request: Request): Response | Promise<Response>;
@@ -42,6 +43,7 @@ export async function runService<
     }
     throw err;
   }
+  const tracing = startTracing(name);
   const log = createLogger(name, config.LOG_LEVEL);
   try {
     const dataDir = config.DOCFLOW_DATA_DIR;
@@ -58,6 +60,7 @@ export async function runService<
       async () => {
         await server.close();
         await service.stop();
+        await tracing.shutdown();
         log.info(`${name} stopped`);
       },
       (msg, err) => (err ? log.error({ err }, msg) : log.info(msg)),

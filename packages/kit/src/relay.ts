@@ -6,11 +6,13 @@
 import type { Bus } from '@docflow/bus';
 import type { EventEnvelope } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
+import { context } from '@opentelemetry/api';
 import { Histogram } from 'prom-client';
 import { storeOwner } from './event-store-metrics';
 import type { CheckpointStore } from './local-db';
 import type { Logger } from './logger';
 import { BACKLOG_COUNT_LIMIT, DURATION_BUCKETS, measuredGauge, metricsRegistry } from './metrics';
+import { contextFromTraceparent } from './trace-context';
 
 const publishDuration = new Histogram({
   name: 'docflow_relay_publish_duration_seconds',
@@ -66,9 +68,12 @@ export function startRelay(options: RelayOptions): Subscription {
       const target = route(event);
       if (target) {
         const started = performance.now();
-        await bus.publish(target.topic, [
-          { id: event.id, key: target.key, value: toEnvelope(event) as unknown as Record<string, unknown> },
-        ]);
+        // In the trace the event was appended in (an event without one starts its own).
+        await context.with(contextFromTraceparent(event.metadata.traceparent), () =>
+          bus.publish(target.topic, [
+            { id: event.id, key: target.key, value: toEnvelope(event) as unknown as Record<string, unknown> },
+          ]),
+        );
         publishDuration.observe({ service }, (performance.now() - started) / 1000);
       }
       checkpoints.save(name, event.position);

@@ -7,6 +7,7 @@ import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstor
 import { Hono } from 'hono';
 import { healthRoutes, type ReadinessCheck } from './health';
 import { httpMetrics } from './http-metrics';
+import { httpTracing } from './http-tracing';
 import { checkpointStore, type LocalDb } from './local-db';
 import type { Logger } from './logger';
 import { metricsRoutes } from './metrics';
@@ -30,6 +31,7 @@ export function createServiceApp(deps: ServiceBaseDeps, options: ServiceAppOptio
   const app = new Hono();
   app.onError(handleError);
   app.notFound(handleNotFound);
+  app.use(httpTracing(deps.service));
   app.use(requestContext(deps.log, deps.accessLogLevel));
   app.use(httpMetrics(deps.service));
   app.route(

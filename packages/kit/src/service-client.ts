@@ -5,10 +5,18 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { SpanKind } from '@opentelemetry/api';
+import {
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_URL_PATH,
+} from '@opentelemetry/semantic-conventions';
 import { encodePrincipal, INTERNAL_TOKEN_HEADER, PRINCIPAL_HEADER, type Principal } from './principal';
 import { problems } from './problem';
 import { CORRELATION_ID_HEADER, REQUEST_ID_HEADER } from './request-context';
 import { toWebStream } from './streams';
+import { traceHeaders } from './trace-context';
+import { inSpan } from './tracing';
 
 export interface ServiceClient {
   fetch(request: Request): Promise<Response>;
@@ -80,13 +88,29 @@ export interface InternalCall {
   body?: unknown;
 }
 
-/** A request from one service to another, carrying the internal token, the principal and the ids. */
+/**
+ * A request from one service to another, carrying the internal token, the principal, the ids and the
+ * trace context, in a client span that ends when the answer's headers arrive.
+ */
 export function callService(client: ServiceClient, call: InternalCall): Promise<Response> {
+  const attributes = {
+    [ATTR_HTTP_REQUEST_METHOD]: call.method,
+    [ATTR_URL_PATH]: call.path.replace(/\?.*$/, ''),
+  };
+  return inSpan(call.method, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const res = await sendCall(client, call);
+    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, res.status);
+    return res;
+  });
+}
+
+function sendCall(client: ServiceClient, call: InternalCall): Promise<Response> {
   const headers = new Headers({
     [INTERNAL_TOKEN_HEADER]: call.internalToken,
     [PRINCIPAL_HEADER]: encodePrincipal(call.principal),
     [REQUEST_ID_HEADER]: call.ids.requestId,
     [CORRELATION_ID_HEADER]: call.ids.correlationId,
+    ...traceHeaders(),
     ...call.headers,
   });
   let body: ReadableStream | string | undefined;

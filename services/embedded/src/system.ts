@@ -21,6 +21,9 @@ import {
   openLocalDb,
   type RunnableService,
   serviceReadiness,
+  traceBlobStore,
+  traceBus,
+  traceEventStore,
   trackConsumerLag,
 } from '@docflow/kit';
 import { createRecognitionService } from '@docflow/recognition';
@@ -44,7 +47,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   const closers: Array<() => unknown> = [];
   function engines(service: string) {
     const sqlite = createSqliteEventStore({ file: join(dataDir, service, 'events.db') });
-    const store = instrumentEventStore(sqlite, service);
+    const store = instrumentEventStore(traceEventStore(sqlite, service), service);
     const db = openLocalDb(join(dataDir, service, 'local.db'));
     closers.push(
       () => store.close(),
@@ -57,7 +60,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       service,
       store,
       db,
-      bus,
+      bus: traceBus(bus, service),
       log: component,
       namespace: NAMESPACE,
       internalToken,
@@ -70,7 +73,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   const identity = createIdentityService({ ...engines('identity'), adminKey: config.DOCFLOW_ADMIN_KEY });
   const files = createFilesService({
     ...engines('files'),
-    blobs: await createLocalBlobStore({ dir: join(dataDir, 'files', 'blobs') }),
+    blobs: traceBlobStore(await createLocalBlobStore({ dir: join(dataDir, 'files', 'blobs') }), 'files'),
     maxUploadBytes: config.DOCFLOW_MAX_UPLOAD_BYTES,
     uploadGraceSeconds: config.DOCFLOW_UPLOAD_GRACE_SECONDS,
     orphanSweepSeconds: config.DOCFLOW_ORPHAN_SWEEP_SECONDS,

@@ -1,5 +1,12 @@
 /** The files service on its own (distributed mode). */
-import { DistributedEnv, MinioEnv, openMinio, openServiceEngines, runService } from '@docflow/kit';
+import {
+  DistributedEnv,
+  MinioEnv,
+  openMinio,
+  openServiceEngines,
+  runService,
+  traceBlobStore,
+} from '@docflow/kit';
 import { FilesEnv } from './config';
 import { createFilesService } from './service';
 
@@ -7,7 +14,7 @@ const FilesServiceEnv = DistributedEnv.extend(MinioEnv.shape).extend(FilesEnv.sh
 
 await runService('files', FilesServiceEnv, async (config, log) => {
   const engines = openServiceEngines('files', config);
-  const blobs = openMinio(config);
+  const blobs = traceBlobStore(openMinio(config), 'files');
   const files = createFilesService({
     ...engines,
     blobs,

@@ -29,6 +29,7 @@ import {
   handleError,
   healthRoutes,
   httpMetrics,
+  httpTracing,
   type Logger,
   metricsRoutes,
   parseWith,
@@ -110,6 +111,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   const allowed = allowedMethods(app);
   app.onError(handleError);
   app.notFound(allowed.notFound);
+  app.use(httpTracing('gateway'));
   app.use(requestContext(deps.log, deps.accessLogLevel));
   app.use(httpMetrics('gateway'));
   app.route('/', healthRoutes(deps.readiness));

@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import { documentCreatedHandler } from './jobs';
 import { instrumentOcrPool } from './ocr-metrics';
 import { createOcrPool, type OcrPool } from './ocr-pool';
+import { traceOcrPool } from './ocr-tracing';
 
 export interface RecognitionServiceDeps extends ServiceBaseDeps {
   files: ServiceClient;
@@ -25,7 +26,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   // Workers take seconds to start and warm up, and most starts never need them: start them on first use.
   let pool: Promise<OcrPool> | undefined;
   const lazyPool = () => {
-    pool ??= createOcrPool({ size: deps.ocrWorkers }).then(instrumentOcrPool);
+    pool ??= createOcrPool({ size: deps.ocrWorkers }).then(instrumentOcrPool).then(traceOcrPool);
     return pool;
   };
   const app = createServiceApp(deps, { guarded: ['/internal/*'] });

@@ -1,0 +1,106 @@
+/**
+ * OpenTelemetry traces: one tracer provider per process, and `inSpan` for the wrappers at the
+ * composition points (HTTP, service calls, event store, bus, blob store, OCR pages).
+ *
+ * Exported over OTLP/HTTP when `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`)
+ * is set. Unset, no span is recorded (sampler always off), but every span still gets its ids: the trace
+ * id of an incoming `traceparent` (or a new one) is still logged, passed on and stored in events.
+ */
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Span,
+  type SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  NodeTracerProvider,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+} from '@opentelemetry/sdk-trace-node';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+/** In embedded mode one process holds every service: this attribute says which one made the span. */
+export const SERVICE_ATTRIBUTE = 'docflow.service';
+
+const tracer = trace.getTracer('docflow');
+
+export interface Tracing {
+  /** True when spans are recorded and exported. */
+  exporting: boolean;
+  /** Exports what is still buffered, then stops. */
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Registers the process's tracer provider (context manager and W3C propagator included).
+ * `OTEL_TRACES_SAMPLER_ARG` (0..1, default 1) is the share of new traces recorded; a trace that
+ * arrives with a `traceparent` follows its sampled flag.
+ *
+ * @example const tracing = startTracing('document'); … await tracing.shutdown();
+ */
+export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing {
+  const exporting = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+  const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
+  const provider = new NodeTracerProvider({
+    resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName })),
+    sampler: exporting
+      ? new ParentBasedSampler({
+          root: new TraceIdRatioBasedSampler(Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1),
+        })
+      : new AlwaysOffSampler(),
+    // The exporter reads its endpoint, headers and timeout from the OTEL_EXPORTER_OTLP_* variables.
+    spanProcessors: exporting ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
+  });
+  provider.register();
+  return { exporting, shutdown: () => provider.shutdown() };
+}
+
+export interface InSpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  /** Default: the active context. */
+  parent?: Context;
+}
+
+/**
+ * Runs `work` in a new active span, ended when `work` settles; a throw marks the span as failed.
+ *
+ * @example const blob = await inSpan('blobstore.put', { attributes }, () => blobs.put(stream));
+ */
+export function inSpan<T>(
+  name: string,
+  options: InSpanOptions,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  const { parent = context.active(), ...spanOptions } = options;
+  return tracer.startActiveSpan(name, spanOptions, parent, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      markFailed(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Starts a span without making it active (the caller ends it). */
+export function startSpan(name: string, options: InSpanOptions): Span {
+  const { parent = context.active(), ...spanOptions } = options;
+  return tracer.startSpan(name, spanOptions, parent);
+}
+
+export function markFailed(span: Span, error: unknown): void {
+  span.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: error instanceof Error ? error.name : 'error',
+  });
+}

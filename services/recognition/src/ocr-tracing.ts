@@ -1,0 +1,18 @@
+/** The OCR pool with a span around each page (waiting for a worker included). */
+import { inSpan, SERVICE_ATTRIBUTE } from '@docflow/kit';
+import type { OcrPool } from './ocr-pool';
+
+/** @example const pool = traceOcrPool(await createOcrPool({ size: 2 })); */
+export function traceOcrPool(pool: OcrPool): OcrPool {
+  return {
+    languages: pool.languages,
+    recognize: (image) =>
+      inSpan('ocr.page', { attributes: { [SERVICE_ATTRIBUTE]: 'recognition' } }, async (span) => {
+        const result = await pool.recognize(image);
+        span.setAttributes({ 'docflow.ocr.confidence': result.confidence, 'docflow.ocr.ms': result.ms });
+        return result;
+      }),
+    stats: () => pool.stats(),
+    terminate: () => pool.terminate(),
+  };
+}
