@@ -64,6 +64,8 @@ export async function runService<
       );
     const service = await build(config, log);
     const gate = createStartGate();
+    // Nothing to start: ready with the first request (the embedded system starts while it is built).
+    if (!service.start) gate.open();
     const server = await startServer(gate.guard(service.fetch), config.PORT, config.HOST);
     log.info({ port: server.port, mode: config.DOCFLOW_MODE }, `${name} listening`);
     const stopping = new AbortController();
