@@ -91,8 +91,7 @@ describe('distributed: start order', { skip: distributedSkipReason(), timeout: 4
     assert.deepEqual(exited(), [], 'no process exited');
     const output = target.output();
     assert.match(output, /"msg":"gateway not started yet: waiting for Kafka"/, 'the retries are logged');
-    for (const service of DISTRIBUTED_SERVICES)
-      assert.match(output, new RegExp(`"msg":"${service} ready"`));
+    for (const service of DISTRIBUTED_SERVICES) assert.match(output, new RegExp(`"msg":"${service} ready"`));
 
     const created = await createDoc(target.baseUrl, target.adminKey, 'memo', {
       docForm: { valuesByTags: { subject: 'started in any order' } },
