@@ -4,8 +4,8 @@
  * reached: the engines come from infra/local instead, or the suites say why they are skipped.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
+import { freePort } from './net';
 
 const KAFKA_IMAGE = 'apache/kafka:4.1.1';
 const MINIO_IMAGE = 'minio/minio:RELEASE.2025-04-22T22-12-26Z';
@@ -16,19 +16,6 @@ export const containerRuntime: boolean = await getContainerRuntimeClient().then(
   () => true,
   () => false,
 );
-
-/** A free port on this host: Kafka must advertise the very port it is reached on. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export interface EngineContainers {
   env: Record<string, string>;

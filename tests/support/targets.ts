@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localBlobCount, minioBlobCount } from './blobs';
 import { containerRuntime, startEngineContainers } from './containers';
+import { freePort } from './net';
 import { type Proc, startTsProcess } from './process';
 
 export interface Target {
@@ -36,6 +37,13 @@ export interface TargetOptions {
   env?: Record<string, string>;
   /** Distributed mode: how many recognition processes share the OCR work (default 1). */
   recognitionInstances?: number;
+  /** Distributed mode: the order the services are started in (default DISTRIBUTED_SERVICES). */
+  launchOrder?: readonly DistributedService[];
+  /**
+   * Distributed mode: false returns once every process listens, not yet ready (default true: once
+   * every process answers `/readyz` 200).
+   */
+  awaitReady?: boolean;
   /** Embedded mode: the process's log goes to this file rather than through a pipe (benchmarks). */
   logFile?: string;
 }
@@ -104,6 +112,8 @@ export interface DistributedTarget extends Target {
   /** The processes by service name, to kill and restart one. */
   procs: Record<string, Proc>;
   restart(service: DistributedService, options?: { kill?: boolean }): Promise<void>;
+  /** Resolves once every process answers `/readyz` 200. */
+  untilReady(timeoutMs?: number): Promise<void>;
 }
 
 /** Each service its own process on real Kafka and MinIO, in a namespace of its own so runs never mix. */
@@ -130,7 +140,9 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     ...options.env,
   };
   const procs: Record<string, Proc> = {};
+  // Chosen up front, so a service started before the ones it calls knows their URLs.
   const ports: Record<string, number> = {};
+  for (const service of DISTRIBUTED_SERVICES) ports[service] = await freePort();
   const url = (service: string) => `http://127.0.0.1:${ports[service]}`;
   const envOf = (service: DistributedService): Record<string, string> => {
     const env = { ...common, PORT: String(ports[service] ?? 0) };
@@ -162,25 +174,28 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
         : { ...envOf(service), PORT: '0', DOCFLOW_DATA_DIR: join(dataDir, name) };
     const proc = startTsProcess(`services/${service}/src/main.ts`, env, name);
     procs[name] = proc;
-    const ready = await proc.waitForLog((l) => l.msg === `${service} listening`);
-    ports[name] = Number(ready.port);
+    const listening = await proc.waitForLog((l) => l.msg === `${service} listening`);
+    ports[name] = Number(listening.port);
   }
 
+  /** Every process answers `/readyz` 200: each started (a service serves before it started). */
   async function untilReady(timeoutMs = 60_000) {
     const end = Date.now() + timeoutMs;
-    for (;;) {
-      const res = await fetch(`${url('gateway')}/readyz`).catch(() => undefined);
-      if (res?.ok) return;
-      if (Date.now() > end) throw new Error(`gateway not ready: ${res ? await res.text() : 'no answer'}`);
-      await new Promise((r) => setTimeout(r, 200));
+    for (const name of Object.keys(procs)) {
+      for (;;) {
+        const res = await fetch(`${url(name)}/readyz`).catch(() => undefined);
+        if (res?.ok) break;
+        if (Date.now() > end) throw new Error(`${name} not ready: ${res ? await res.text() : 'no answer'}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
   }
 
   try {
-    for (const service of DISTRIBUTED_SERVICES) await launch(service);
+    for (const service of options.launchOrder ?? DISTRIBUTED_SERVICES) await launch(service);
     for (let i = 2; i <= (options.recognitionInstances ?? 1); i++)
       await launch('recognition', `recognition-${i}`);
-    await untilReady();
+    if (options.awaitReady ?? true) await untilReady();
   } catch (error) {
     // The processes already running would keep the test file alive after its suite failed.
     await Promise.allSettled(Object.values(procs).map((p) => p.stop()));
@@ -207,6 +222,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
       await launch(service);
       await untilReady();
     },
+    untilReady,
     async stop() {
       await Promise.all(Object.values(procs).map((p) => p.stop()));
       await containers?.stop();

@@ -134,6 +134,38 @@ describe('kafka bus on a real broker', {
       await Promise.allSettled([reader.disconnect(), producer.disconnect(), bus.close()]);
     }
   });
+
+  it('keeps its partition through a handler running twice the session timeout (heartbeats while it runs)', {
+    timeout: 90_000,
+  }, async () => {
+    const suffix = randomUUID().slice(0, 8);
+    const topic = `long-${suffix}`;
+    // The broker's smallest session timeout (group.min.session.timeout.ms defaults to 6 s).
+    const sessionTimeoutMs = 6_000;
+    const bus = createKafkaBus({
+      brokers,
+      clientId: `bus-long-${suffix}`,
+      sessionTimeoutMs,
+      heartbeatIntervalMs: 1_000,
+    });
+    try {
+      const deliveries: string[] = [];
+      await bus.subscribe({ groupId: `g-${suffix}`, topics: [topic] }, async (m) => {
+        deliveries.push(m.id);
+        if (m.id === 'long') await sleep(2 * sessionTimeoutMs);
+      });
+      await bus.publish(topic, [{ id: 'long', key: 'doc-1', value: {} }]);
+      const deadline = Date.now() + 60_000;
+      while (!deliveries.includes('long') && Date.now() < deadline) await sleep(50);
+      // Same key, same partition: the later message comes after the long one was committed, or after
+      // its redelivery had the member lost its session in the meantime.
+      await bus.publish(topic, [{ id: 'after', key: 'doc-1', value: {} }]);
+      while (!deliveries.includes('after') && Date.now() < deadline) await sleep(50);
+      assert.deepEqual(deliveries, ['long', 'after']);
+    } finally {
+      await bus.close();
+    }
+  });
 });
 
 describe('kafka bus without a broker', () => {

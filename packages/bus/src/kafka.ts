@@ -47,6 +47,15 @@ export interface KafkaBusOptions {
   pingTimeoutMs?: number;
   /** Bound on `subscribe()`: connecting and joining the consumer group (default 60 s). */
   subscribeTimeoutMs?: number;
+  /**
+   * A consumer that sent no heartbeat this long is dropped from its group and its partitions move to
+   * the others (default 10 s): how long a SIGKILLed consumer's partitions wait, and so how long a
+   * restarted consumer waits to rejoin. Handlers heartbeat while they run, so a long one (an OCR job)
+   * needs no longer session.
+   */
+  sessionTimeoutMs?: number;
+  /** How often a consumer heartbeats, also while a handler runs (default 3 s). */
+  heartbeatIntervalMs?: number;
   /** kafkajs retries of broker requests (connect, produce, metadata); default 5 retries from 300 ms. */
   requestRetry?: RetryOptions;
   /** Retries of a failing handler before its message goes to `<topic>.dlq`. */
@@ -198,6 +207,8 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   const connectionTimeout = options.connectionTimeoutMs ?? 3_000;
   const pingTimeoutMs = options.pingTimeoutMs ?? 2_000;
   const subscribeTimeoutMs = options.subscribeTimeoutMs ?? 60_000;
+  const sessionTimeout = options.sessionTimeoutMs ?? 10_000;
+  const heartbeatInterval = options.heartbeatIntervalMs ?? 3_000;
   const handlerRetry = resolveRetry(options.retry);
   const requestRetry = options.requestRetry ?? { retries: 5, initialRetryTime: 300 };
   if (options.brokers.length === 0) throw new TypeError('brokers must not be empty');
@@ -303,6 +314,20 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     ]);
   }
 
+  /**
+   * Runs `work` while heartbeating every interval: kafkajs heartbeats only between messages, so a
+   * handler running longer than the session would lose its partitions. A failed heartbeat (the group
+   * is rebalancing) is left to kafkajs, which rejoins once the handler returned.
+   */
+  async function heartbeating(payload: EachMessagePayload, work: () => Promise<void>): Promise<void> {
+    const timer = setInterval(() => payload.heartbeat().catch(() => {}), heartbeatInterval);
+    try {
+      await work();
+    } finally {
+      clearInterval(timer);
+    }
+  }
+
   /** Never throws for a handler error, so kafkajs commits the offset only once the message is dealt with. */
   function eachMessage(groupId: string, handler: MessageHandler) {
     const observer = options.observer;
@@ -319,7 +344,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       for (let attempt = 1; ; attempt++) {
         const started = performance.now();
         try {
-          await handler({ ...delivered, value: structuredClone(delivered.value) });
+          await heartbeating(payload, () =>
+            handler({ ...delivered, value: structuredClone(delivered.value) }),
+          );
           observer?.handled(groupId, topic, (performance.now() - started) / 1000, true);
           return;
         } catch (error) {
@@ -384,6 +411,8 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       const consumer = kafka.consumer({
         groupId: subscription.groupId,
         allowAutoTopicCreation: false,
+        sessionTimeout,
+        heartbeatInterval,
         // An idle fetch waits this long on the broker, and stop() waits for that fetch (kafkajs: 5 s).
         maxWaitTimeInMs: 1_000,
       });

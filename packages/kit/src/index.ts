@@ -23,6 +23,8 @@ export * from './request-context';
 export * from './serve';
 export * from './service-app';
 export * from './service-client';
+export * from './start-gate';
+export * from './start-retry';
 export * from './streams';
 export * from './trace-context';
 export * from './tracing';

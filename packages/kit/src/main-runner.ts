@@ -1,20 +1,31 @@
-/** The shared shape of every service's `main.ts`: config, log, start, serve, graceful stop. */
+/** The shared shape of every service's `main.ts`: config, log, serve, start, graceful stop. */
 import type { z } from 'zod';
 import { ConfigError, loadConfig } from './config';
 import { makeDataDirPrivate } from './data-dir';
 import { createLogger, type Logger } from './logger';
 import { onShutdownSignal, startServer } from './serve';
+import { createStartGate, startBlocker } from './start-gate';
+import { startWithRetry } from './start-retry';
 import { startTracing } from './tracing';
 
 export interface RunnableService {
-  fetch(request: Request): Response | Promise<Response>;
+  fetch(request: Request, env?: unknown): Response | Promise<Response>;
+  /**
+   * Connects to the engines and starts consumers and relays, retried with back-off until it succeeds
+   * (or the process stops): it keeps what an earlier attempt started and redoes only what failed.
+   * Without it the service is ready as soon as it is built.
+   */
+  start?(): Promise<void>;
   /** Stops consuming and publishing after the work in hand; the server is already closed then. */
   stop(): Promise<void>;
 }
 
 /**
  * Loads `schema` from the environment (exit 2 with the message on a bad value), makes the data
- * directory its owner's only, builds the service, serves it on PORT and stops it gracefully on
+ * directory its owner's only, builds the service and serves it on PORT at once, then starts it in the
+ * background: until the start succeeded `/readyz` answers 503 `starting` with what it waits for and
+ * the API 503, and a failed start is retried with capped back-off (only a ConfigError stops the
+ * process), so no start order of services and engines kills a service. Stops gracefully on
  * SIGTERM/SIGINT.
  */
 export async function runService<
@@ -54,10 +65,33 @@ export async function runService<
         'the data directory was open to other users: now 0700',
       );
     const service = await build(config, log);
-    const server = await startServer(service.fetch, config.PORT, config.HOST);
+    const gate = createStartGate();
+    // Nothing to start: ready with the first request (the embedded system starts while it is built).
+    if (!service.start) gate.open();
+    const server = await startServer(gate.guard(service.fetch), config.PORT, config.HOST);
     log.info({ port: server.port, mode: config.DOCFLOW_MODE }, `${name} listening`);
+    const stopping = new AbortController();
+    const start = service.start?.bind(service) ?? (async () => {});
+    startWithRetry(start, {
+      signal: stopping.signal,
+      onFailure(err, attempt, retryInMs) {
+        gate.waiting(err);
+        log.warn({ err, attempt, retryInMs }, `${name} not started yet: ${startBlocker(err)}`);
+      },
+    }).then(
+      (started) => {
+        if (!started) return;
+        gate.open();
+        log.info(`${name} ready`);
+      },
+      (err: unknown) => {
+        log.fatal({ err }, `${name} failed to start`);
+        process.exit(2);
+      },
+    );
     onShutdownSignal(
       async () => {
+        stopping.abort();
         await server.close();
         await service.stop();
         await tracing.shutdown();

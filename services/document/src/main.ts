@@ -22,9 +22,9 @@ await runService('document', DocumentServiceEnv, async (config, log) => {
     workflow: httpClient(config.WORKFLOW_URL),
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
   });
-  await document.start();
   return {
     fetch: document.app.fetch,
+    start: () => document.start(),
     async stop() {
       await document.stop();
       await engines.close();

@@ -1,5 +1,5 @@
 /** Composition of the document service from its ports: used by the embedded runner and by main.ts. */
-import type { Consumer } from '@docflow/bus';
+import type { Consumer, MessageHandler } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
 import { createServiceApp, relayOwnStreams, type ServiceBaseDeps, type ServiceClient } from '@docflow/kit';
@@ -48,37 +48,38 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
     }),
   );
 
+  const topics = topicsOf(deps.namespace);
+  const subscriptions: Record<string, { topic: string; handler: MessageHandler }> = {
+    'document-workflow': { topic: topics.workflow, handler: workflowFactsHandler(store) },
+    'document-deputies': { topic: topics.identity, handler: (message) => deputies.handle(message) },
+    'document-recognition': { topic: topics.recognition, handler: recognitionResultsHandler(store) },
+  };
   let relay: Subscription | undefined;
-  let consumers: Consumer[] = [];
+  const consumers = new Map<string, Consumer>();
   return {
     app,
     views: projection,
     async start() {
+      // A retried start (runService) keeps what an earlier attempt started and redoes what failed.
       await seedSampleForms(store);
       projection.start();
-      relay = relayOwnStreams('document', deps, {
+      relay ??= relayOwnStreams('document', deps, {
         prefixes: ['docForm-', 'form-'],
-        topic: topicsOf(deps.namespace).document,
+        topic: topics.document,
       });
-      const topics = topicsOf(deps.namespace);
-      consumers = await Promise.all([
-        bus.subscribe(
-          { groupId: `${deps.namespace}.document-workflow`, topics: [topics.workflow] },
-          workflowFactsHandler(store),
-        ),
-        bus.subscribe(
-          { groupId: `${deps.namespace}.document-deputies`, topics: [topics.identity] },
-          (message) => deputies.handle(message),
-        ),
-        bus.subscribe(
-          { groupId: `${deps.namespace}.document-recognition`, topics: [topics.recognition] },
-          recognitionResultsHandler(store),
-        ),
-      ]);
+      const joining = Object.entries(subscriptions)
+        .filter(([name]) => !consumers.has(name))
+        .map(async ([name, { topic, handler }]) => {
+          const groupId = `${deps.namespace}.${name}`;
+          consumers.set(name, await bus.subscribe({ groupId, topics: [topic] }, handler));
+        });
+      // Every join settles before a failure is reported, so a retry never races one still under way.
+      const failed = (await Promise.allSettled(joining)).find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
     },
     async stop() {
       await relay?.stop();
-      await Promise.all(consumers.map((c) => c.stop()));
+      await Promise.all([...consumers.values()].map((c) => c.stop()));
       await projection.stop();
     },
   };

@@ -25,9 +25,9 @@ await runService('files', FilesServiceEnv, async (config, log) => {
     uploadGraceSeconds: config.DOCFLOW_UPLOAD_GRACE_SECONDS,
     orphanSweepSeconds: config.DOCFLOW_ORPHAN_SWEEP_SECONDS,
   });
-  await files.start();
   return {
     fetch: files.app.fetch,
+    start: () => files.start(),
     async stop() {
       await files.stop();
       await blobs.close();

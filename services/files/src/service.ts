@@ -64,9 +64,10 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   return {
     app,
     async start() {
+      // A retried start (runService) keeps what an earlier attempt started; the sweeper comes last.
       await projection.start();
-      relay = relayOwnStreams('files', deps, { prefixes: [FILE_STREAM_PREFIX], topic: topics.files });
-      consumer = await bus.subscribe(
+      relay ??= relayOwnStreams('files', deps, { prefixes: [FILE_STREAM_PREFIX], topic: topics.files });
+      consumer ??= await bus.subscribe(
         { groupId: `${deps.namespace}.files`, topics: [topics.document], fromBeginning: true },
         documentEventsHandler(db, index),
       );

@@ -44,6 +44,7 @@ export function createStoredFilesProjection(
 
   return {
     async start() {
+      if (subscription) return;
       // The attachment index lives in this same database and cannot be rebuilt further back than the
       // bus still holds. A database that starts keeping this table now (new, lost, or older than this
       // table) may not know the documents of files stored before, so those are never swept.

@@ -44,9 +44,9 @@ await runService('gateway', GatewayEnv, async (config, log) => {
     edge: edgeOptions(config),
     metricsToken: config.DOCFLOW_METRICS_TOKEN,
   });
-  await gateway.start();
   return {
     fetch: gateway.app.fetch,
+    start: () => gateway.start(),
     async stop() {
       await gateway.stop();
       await bus.close();

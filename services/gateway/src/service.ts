@@ -54,7 +54,7 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
   return {
     app,
     async start() {
-      consumer = await deps.bus.subscribe(
+      consumer ??= await deps.bus.subscribe(
         {
           groupId: `${deps.namespace}.gateway-${deps.instanceId}`,
           topics: [topicsOf(deps.namespace).identity],

@@ -13,10 +13,12 @@ await runService('identity', DistributedEnv.extend(AdminKeyEnv.shape), async (co
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     adminKey: config.DOCFLOW_ADMIN_KEY,
   });
-  const bootstrap = await identity.start();
-  if (bootstrap.generatedKey) printGeneratedAdminKey(bootstrap.generatedKey);
   return {
     fetch: identity.app.fetch,
+    async start() {
+      const bootstrap = await identity.start();
+      if (bootstrap.generatedKey) printGeneratedAdminKey(bootstrap.generatedKey);
+    },
     async stop() {
       await identity.stop();
       await engines.close();

@@ -11,7 +11,10 @@ export interface IdentityServiceDeps extends ServiceBaseDeps {
 
 export interface IdentityService {
   app: Hono;
-  /** Keys the admin account (a generated key comes back, to print once) and starts the relay. */
+  /**
+   * Keys the admin account (a generated key comes back, to print once) and starts the relay; a retry
+   * after a failure keeps what the failed attempt did.
+   */
   start(): Promise<BootstrapResult>;
   stop(): Promise<void>;
 }
@@ -21,12 +24,13 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
   const app = createServiceApp(deps, { guarded: ['/api/*', '/internal/*'] });
   app.route('/', identityApi(store));
 
+  let bootstrap: BootstrapResult | undefined;
   let relay: Subscription | undefined;
   return {
     app,
     async start() {
-      const bootstrap = await bootstrapAdmin(store, deps.adminKey);
-      relay = relayOwnStreams('identity', deps, {
+      bootstrap ??= await bootstrapAdmin(store, deps.adminKey);
+      relay ??= relayOwnStreams('identity', deps, {
         prefixes: ['account-'],
         topic: topicsOf(deps.namespace).identity,
         keepPrivate: (e) => PRIVATE_IDENTITY_EVENTS.has(e.type),

@@ -16,9 +16,9 @@ await runService('recognition', Env, async (config, log) => {
     files: httpClient(config.FILES_URL),
     ocrWorkers: config.DOCFLOW_OCR_WORKERS,
   });
-  await recognition.start();
   return {
     fetch: recognition.app.fetch,
+    start: () => recognition.start(),
     async stop() {
       await recognition.stop();
       await engines.close();

@@ -36,9 +36,13 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
     app,
     async start() {
       const topics = topicsOf(deps.namespace);
-      relay = relayOwnStreams('recognition', deps, { prefixes: ['recognition-'], topic: topics.recognition });
+      // A retried start (runService) keeps what an earlier attempt started.
+      relay ??= relayOwnStreams('recognition', deps, {
+        prefixes: ['recognition-'],
+        topic: topics.recognition,
+      });
       // Every recognition instance joins one group: they share the documents' work.
-      consumer = await bus.subscribe(
+      consumer ??= await bus.subscribe(
         { groupId: `${deps.namespace}.recognition`, topics: [topics.document] },
         documentCreatedHandler({
           store,

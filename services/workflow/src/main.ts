@@ -14,9 +14,9 @@ await runService('workflow', WorkflowEnv, async (config, log) => {
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     identity: httpClient(config.IDENTITY_URL),
   });
-  await workflow.start();
   return {
     fetch: workflow.app.fetch,
+    start: () => workflow.start(),
     async stop() {
       await workflow.stop();
       await engines.close();

@@ -22,7 +22,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   return {
     app,
     async start() {
-      relay = relayOwnStreams('workflow', deps, {
+      relay ??= relayOwnStreams('workflow', deps, {
         prefixes: ['workflow-'],
         topic: topicsOf(deps.namespace).workflow,
       });

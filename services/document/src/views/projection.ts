@@ -118,6 +118,7 @@ export function createViewsProjection(
   }
 
   function start() {
+    if (subscription) return;
     untrackBehind = behind.track({ service: 'document' }, () =>
       store.countAfter({
         after: checkpoints.load(NAME),

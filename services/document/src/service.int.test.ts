@@ -1,0 +1,69 @@
+/** The document service's start, retried after it failed part-way, starts each part once. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { type Bus, BusUnavailable, createInProcessBus } from '@docflow/bus';
+import { createSqliteEventStore, type EventStore } from '@docflow/eventstore';
+import { createLogger, inProcessClient, openLocalDb } from '@docflow/kit';
+import { createDocumentService } from './service';
+
+const NAMESPACE = 'document-start-test';
+
+describe('document service start', () => {
+  it('retried after one consumer group failed to join: each consumer and subscription started once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docflow-document-start-'));
+    const sqlite = createSqliteEventStore({ file: join(dir, 'events.db') });
+    const inProcess = createInProcessBus();
+    const db = openLocalDb(join(dir, 'local.db'));
+    const joined: string[] = [];
+    let refuseDeputies = true;
+    const bus: Bus = {
+      ...inProcess,
+      async subscribe(options, handler) {
+        if (options.groupId.endsWith('.document-deputies') && refuseDeputies) {
+          refuseDeputies = false;
+          throw new BusUnavailable('Kafka unavailable while joining group: coordinator loading');
+        }
+        const consumer = await inProcess.subscribe(options, handler);
+        joined.push(options.groupId.slice(NAMESPACE.length + 1));
+        return consumer;
+      },
+    };
+    let storeSubscriptions = 0;
+    const store: EventStore = {
+      ...sqlite,
+      subscribeAll(options, handler) {
+        storeSubscriptions++;
+        return sqlite.subscribeAll(options, handler);
+      },
+    };
+    const nobody = inProcessClient(() => new Response(null, { status: 503 }));
+    const document = createDocumentService({
+      service: 'document',
+      store,
+      bus,
+      db,
+      log: createLogger('document', 'silent'),
+      namespace: NAMESPACE,
+      internalToken: 'test-internal-token-of-at-least-32-chars',
+      identity: nobody,
+      files: nobody,
+      workflow: nobody,
+      maxCreateBytes: 1024,
+    });
+    try {
+      await assert.rejects(document.start(), BusUnavailable);
+      await document.start();
+      assert.deepEqual(joined.sort(), ['document-deputies', 'document-recognition', 'document-workflow']);
+      assert.equal(storeSubscriptions, 2, 'the views projection and the relay, once each');
+    } finally {
+      await document.stop();
+      await inProcess.close();
+      await sqlite.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
