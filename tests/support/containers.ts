@@ -1,15 +1,15 @@
 /**
  * Where a container engine runs, the distributed suites get their engines from testcontainers:
- * Kafka (KRaft), MinIO and EventStoreDB, one set per test file. Here (no engine) this is never
- * reached: the engines come from infra/local instead, or the suites say why they are skipped.
+ * Kafka (KRaft), MinIO and KurrentDB (the image docker-compose.yml runs), one set per test file.
+ * Here (no engine) this is never reached: the engines come from infra/local instead, or the suites say why they are skipped.
  */
 import { randomBytes } from 'node:crypto';
+import { KURRENTDB_SERVER, KURRENTDB_TEST_ENVIRONMENT } from '@docflow/eventstore/kurrentdb-server';
 import { GenericContainer, getContainerRuntimeClient, type StartedTestContainer, Wait } from 'testcontainers';
 import { freePort } from './net';
 
 const KAFKA_IMAGE = 'apache/kafka:4.1.1';
 const MINIO_IMAGE = 'minio/minio:RELEASE.2025-04-22T22-12-26Z';
-const EVENTSTORE_IMAGE = 'eventstore/eventstore:24.10';
 const STARTUP_MS = 180_000;
 
 export const containerRuntime: boolean = await getContainerRuntimeClient().then(
@@ -50,12 +50,8 @@ export async function startEngineContainers(): Promise<EngineContainers> {
       .withWaitStrategy(Wait.forHttp('/minio/health/ready', 9000))
       .withStartupTimeout(STARTUP_MS)
       .start();
-    const eventStore = new GenericContainer(EVENTSTORE_IMAGE)
-      .withEnvironment({
-        EVENTSTORE_INSECURE: 'true',
-        EVENTSTORE_RUN_PROJECTIONS: 'None',
-        EVENTSTORE_MEM_DB: 'true',
-      })
+    const eventStore = new GenericContainer(KURRENTDB_SERVER.image)
+      .withEnvironment(KURRENTDB_TEST_ENVIRONMENT)
       .withExposedPorts(2113)
       .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCodeMatching((s) => s >= 200 && s < 300))
       .withStartupTimeout(STARTUP_MS)

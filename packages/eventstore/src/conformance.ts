@@ -4,8 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
+  AppendTooLarge,
   type EventHandler,
   type EventStore,
+  ForeignEvent,
+  type ForeignEventInfo,
+  MAX_APPEND_BYTES,
   type NewEvent,
   type RecordedEvent,
   type SubscribeAllOptions,
@@ -16,6 +20,25 @@ import {
 export interface EventStoreContractOptions {
   /** Why the adapter cannot be exercised here; every test then reports as skipped with this reason. */
   skip?: string;
+}
+
+/**
+ * What other writers and operators do to the engine behind the port's back, done with the engine's
+ * own client, so the suite can hold the adapter to what the port promises when they have.
+ */
+export interface EngineBackdoor {
+  /** Appends to the end of `streamId` an event that is not JSON (as another client might). */
+  appendForeign(streamId: string): Promise<void>;
+  /** Removes the events before the 1-based `revision` from the start of the stream (KurrentDB `$tb`). */
+  truncateBefore(streamId: string, revision: number): Promise<void>;
+  /** Deletes the stream (KurrentDB's soft delete). */
+  deleteStream(streamId: string): Promise<void>;
+}
+
+export interface ContractStore {
+  store: EventStore;
+  cleanup: () => Promise<void>;
+  backdoor: EngineBackdoor;
 }
 
 /** How long to wait for a subscription to deliver what the test expects. */
@@ -36,20 +59,21 @@ const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
  */
 export function describeEventStoreContract(
   adapterName: string,
-  makeStore: () => Promise<{ store: EventStore; cleanup: () => Promise<void> }>,
+  makeStore: () => Promise<ContractStore>,
   options: EventStoreContractOptions = {},
 ): void {
   const { skip } = options;
 
   describe(`event store contract: ${adapterName}`, () => {
     let store: EventStore;
+    let backdoor: EngineBackdoor;
     let cleanup: (() => Promise<void>) | undefined;
     const subscriptions: Subscription[] = [];
 
     // A skipped suite must not start an engine.
     if (!skip) {
       before(async () => {
-        ({ store, cleanup } = await makeStore());
+        ({ store, cleanup, backdoor } = await makeStore());
       });
       after(async () => {
         await Promise.all(subscriptions.map((subscription) => subscription.stop()));
@@ -140,6 +164,133 @@ export function describeEventStoreContract(
       assert.equal((await store.append(streamId, [newEvent()], 'any')).revision, 1);
       assert.equal((await store.append(streamId, [newEvent(), newEvent()], 'any')).revision, 3);
       assert.equal((await store.readStream(streamId)).length, 3);
+    });
+
+    it('rejects an event id that is not a UUID with RangeError and writes nothing', { skip }, async () => {
+      const streamId = uniqueName('contract-');
+      for (const id of ['not-a-uuid', '', randomUUID().slice(1), `${randomUUID()}x`]) {
+        await assert.rejects(store.append(streamId, [newEvent(), { ...newEvent(), id }], 0), RangeError, id);
+      }
+      assert.deepEqual(await store.readStream(streamId), []);
+    });
+
+    it('refuses an append over MAX_APPEND_BYTES with AppendTooLarge and writes nothing', {
+      skip,
+    }, async () => {
+      const streamId = uniqueName('contract-');
+      const half = 'x'.repeat(MAX_APPEND_BYTES / 2);
+      await assert.rejects(
+        store.append(streamId, [newEvent('Big', { text: half }), newEvent('Big', { text: half })], 0),
+        (error) => {
+          assert.ok(error instanceof AppendTooLarge, String(error));
+          assert.equal(error.maxBytes, MAX_APPEND_BYTES);
+          return true;
+        },
+      );
+      assert.deepEqual(await store.readStream(streamId), []);
+      // Just under the limit is stored whole (the engine's own limit is above the port's).
+      const fits = newEvent('Big', { text: 'y'.repeat(MAX_APPEND_BYTES - 4096) });
+      assert.equal((await store.append(streamId, [fits], 0)).revision, 1);
+      assert.equal((await store.readStream(streamId))[0]!.data.text, fits.data.text);
+    });
+
+    it('answers a repeated append (same ids, same expected revision) with the first result, storing it once', {
+      skip,
+    }, async () => {
+      const streamId = uniqueName('contract-');
+      await store.append(streamId, [newEvent()], 0);
+      const events = [newEvent('Retried'), newEvent('Retried')];
+      const first = await store.append(streamId, events, 1);
+      // The caller saw StoreUnavailable and cannot tell whether the first one was written.
+      const again = await store.append(streamId, events, 1);
+      assert.deepEqual(again, first);
+      const anyAgain = await store.append(streamId, events, 'any');
+      assert.deepEqual(anyAgain, first);
+      const read = await store.readStream(streamId);
+      assert.deepEqual(
+        read.map((event) => [event.revision, event.type]),
+        [
+          [1, 'ThingHappened'],
+          [2, 'Retried'],
+          [3, 'Retried'],
+        ],
+      );
+      assert.equal((await store.append(streamId, [newEvent()], 3)).revision, 4);
+    });
+
+    it('reports a foreign event to the subscription, skips it and goes on; reading its stream fails', {
+      skip,
+    }, async () => {
+      const prefix = `${uniqueName('foreign-')}-`;
+      const streamId = `${prefix}s`;
+      const before = newEvent();
+      await store.append(streamId, [before], 0);
+      await backdoor.appendForeign(streamId);
+      const after = newEvent();
+      await store.append(streamId, [after], 2);
+
+      const foreign: ForeignEventInfo[] = [];
+      const errors: unknown[] = [];
+      const { events } = collect({
+        streamPrefixes: [prefix],
+        onForeignEvent: (info) => foreign.push(info),
+        onSubscriptionError: (error) => errors.push(error),
+      });
+      await waitFor(() => events.length >= 2, 'the events around the foreign one');
+      await delay(SETTLE_MS);
+
+      assert.deepEqual(
+        events.map((event) => [event.id, event.revision]),
+        [
+          [before.id, 1],
+          [after.id, 3],
+        ],
+      );
+      assert.equal(foreign.length, 1);
+      assert.equal(foreign[0]!.streamId, streamId);
+      assert.equal(foreign[0]!.revision, 2);
+      assert.ok(foreign[0]!.position > events[0]!.position && foreign[0]!.position < events[1]!.position);
+      assert.deepEqual(errors, [], 'a foreign event is not a subscription failure');
+      await assert.rejects(store.readStream(streamId), ForeignEvent);
+      assert.deepEqual(
+        (await store.readStream(streamId, { fromRevision: 3 })).map((event) => event.id),
+        [after.id],
+      );
+    });
+
+    it('numbers events by the store, not by counting, after the start of a stream was truncated', {
+      skip,
+    }, async () => {
+      const streamId = uniqueName('contract-');
+      const events = Array.from({ length: 5 }, (_, i) => newEvent('Numbered', { n: i + 1 }));
+      await store.append(streamId, events, 0);
+      await backdoor.truncateBefore(streamId, 3);
+
+      const revisions = async (options: { fromRevision?: number; maxCount?: number } = {}) =>
+        (await store.readStream(streamId, options)).map((event) => [event.revision, event.data.n]);
+      assert.deepEqual(await revisions(), [
+        [3, 3],
+        [4, 4],
+        [5, 5],
+      ]);
+      assert.deepEqual(await revisions({ fromRevision: 4 }), [
+        [4, 4],
+        [5, 5],
+      ]);
+      await assert.rejects(store.append(streamId, [newEvent()], 3), (error) => {
+        assert.ok(error instanceof WrongExpectedRevision, String(error));
+        assert.equal(error.actual, 5);
+        return true;
+      });
+      assert.equal((await store.append(streamId, [newEvent()], 5)).revision, 6);
+    });
+
+    it('reads a deleted stream as an empty array', { skip }, async () => {
+      const streamId = uniqueName('contract-');
+      await store.append(streamId, [newEvent(), newEvent()], 0);
+      await backdoor.deleteStream(streamId);
+      assert.deepEqual(await store.readStream(streamId), []);
+      assert.deepEqual(await store.readStream(streamId, { fromRevision: 2 }), []);
     });
 
     it('rejects an append of no events', { skip }, async () => {

@@ -1,5 +1,11 @@
 /** What both adapters' subscriptions share: a stoppable loop, and per-event delivery that never skips. */
-import type { EventHandler, RecordedEvent, SubscribeAllOptions, Subscription } from './port';
+import {
+  type EventHandler,
+  ForeignEvent,
+  type RecordedEvent,
+  type SubscribeAllOptions,
+  type Subscription,
+} from './port';
 
 const FIRST_RETRY_MS = 50;
 const MAX_RETRY_MS = 5_000;
@@ -45,6 +51,30 @@ export async function deliver(
     await sleep(backoffMs(attempt), signal);
   }
   return false;
+}
+
+/**
+ * Decodes an event for delivery. A foreign one is reported to `onForeignEvent` and answers
+ * undefined: the port's policy is to skip it, so one undecodable event never stalls a subscription.
+ */
+export function decodeOrReport(
+  decode: () => RecordedEvent,
+  options: Pick<SubscribeAllOptions, 'onForeignEvent'>,
+): RecordedEvent | undefined {
+  try {
+    return decode();
+  } catch (error) {
+    if (!(error instanceof ForeignEvent)) throw error;
+    options.onForeignEvent?.(error.event);
+    return undefined;
+  }
+}
+
+/** A plain object as JSON.parse makes it (not an array, not bytes). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** Runs `loop` until stop(); stop() resolves once the loop (and so any handler call) has returned. */

@@ -15,7 +15,18 @@ export interface EventMetadata {
   [key: string]: unknown;
 }
 
-/** An event as it is appended. `id` is a uuid; consumers dedupe by it. */
+/**
+ * The most one append may carry: the UTF-8 bytes of every event's id, type, JSON data and JSON
+ * metadata, summed. Both adapters refuse more with AppendTooLarge before anything is written; the
+ * KurrentDB server is configured with headroom above it (`MAX_APPEND_SIZE` in docker-compose.yml and
+ * the test containers, see `KURRENTDB_SERVER`), so an append the port accepts is never refused there.
+ */
+export const MAX_APPEND_BYTES = 1024 * 1024;
+
+/**
+ * An event as it is appended. `id` is a UUID (checked: anything else is a RangeError); consumers
+ * dedupe by it, and the store by it too: see `EventStore.append`.
+ */
 export interface NewEvent {
   id: string;
   type: string;
@@ -63,6 +74,28 @@ export interface SubscribeAllOptions {
   streamPrefixes?: string[];
   /** Told about each failed handler call (e.g. to log it) before the same event is retried. */
   onHandlerError?: (error: unknown, event: RecordedEvent, attempt: number) => void;
+  /**
+   * Told when the subscription failed (the engine dropped it, never confirmed it, could not be
+   * read) before it resumes after the last handled event, waiting longer after each consecutive
+   * failure (capped exponential back-off); `attempt` counts them and starts again after an event.
+   */
+  onSubscriptionError?: (error: unknown, attempt: number) => void;
+  /**
+   * Told about a foreign event in a subscribed stream, one this port cannot decode (written by
+   * another client: not JSON, or its data or metadata not a JSON object). The policy: it is not
+   * delivered, it is reported here, and the subscription moves on past it.
+   */
+  onForeignEvent?: (event: ForeignEventInfo) => void;
+}
+
+/** Where a foreign event is, and why it cannot be decoded. */
+export interface ForeignEventInfo {
+  streamId: string;
+  revision: number;
+  position: string;
+  id: string;
+  type: string;
+  reason: string;
 }
 
 /**
@@ -84,15 +117,31 @@ export interface Subscription {
 }
 
 export interface EventStore {
-  /** Appends at least one event atomically: all are written, or none. */
+  /**
+   * Appends at least one event atomically: all are written, or none. An append refused with
+   * StoreUnavailable may or may not have been written (the engine did not answer in time):
+   * appending the very same events (same ids, in the same order) with the same expected revision
+   * again is safe. When they are already stored there, nothing is written and the first append's
+   * result is answered.
+   */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** Events of one stream in order; an empty array for a stream that does not exist. */
+  /**
+   * Events of one stream in order; an empty array for a stream that does not exist or was deleted.
+   * Each event carries its revision as the store numbers it: after the engine truncated the start of
+   * a stream (KurrentDB `$tb`), the first event read may have a revision above `fromRevision`, so a
+   * reader takes the stream's revision from its last event, never from counting. A foreign event
+   * (see `onForeignEvent`) in the stream fails the read with ForeignEvent: a stream the service
+   * owns that holds one cannot be folded.
+   */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** Catch-up subscription over all streams: past events after `after`, then live ones. */
   subscribeAll(options: SubscribeAllOptions, handler: EventHandler): Subscription;
   /**
    * Position of the newest event in a stream with one of `streamPrefixes` (any stream when absent),
    * or undefined when there is none: a catch-up subscription has caught up once it handled it.
+   * The engine may look at no more than the newest HEAD_SCAN_LIMIT events of the whole store: when
+   * none of them matches, the answer is the oldest position it looked at, an upper bound that is
+   * never older than the newest match (so a caller waiting for it never stops too early).
    */
   headPosition(options?: { streamPrefixes?: string[] }): Promise<string | undefined>;
   /**
@@ -114,6 +163,32 @@ export class WrongExpectedRevision extends Error {
     readonly actual: number,
   ) {
     super(`stream ${streamId}: expected revision ${String(expected)}, actual ${actual}`);
+  }
+}
+
+/** How many of the store's newest events `headPosition` may look at (see there). */
+export const HEAD_SCAN_LIMIT = 10_000;
+
+/** The events of one append are larger than MAX_APPEND_BYTES (or the engine's own limit); nothing was written. */
+export class AppendTooLarge extends Error {
+  override readonly name = 'AppendTooLarge';
+  constructor(
+    readonly streamId: string,
+    readonly maxBytes: number,
+    /** The append's size as counted by the port, when known (the engine does not say). */
+    readonly bytes?: number,
+  ) {
+    super(`append to ${streamId}: ${bytes ?? 'more than'} bytes, at most ${maxBytes} in one append`);
+  }
+}
+
+/** A stream holds an event this port cannot decode (see `SubscribeAllOptions.onForeignEvent`). */
+export class ForeignEvent extends Error {
+  override readonly name = 'ForeignEvent';
+  constructor(readonly event: ForeignEventInfo) {
+    super(
+      `event ${event.id} (${event.type}) in ${event.streamId} at revision ${event.revision}: ${event.reason}`,
+    );
   }
 }
 

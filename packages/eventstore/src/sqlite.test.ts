@@ -16,10 +16,32 @@ const TSX = import.meta.resolve('tsx');
 
 describeEventStoreContract('sqlite', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'docflow-eventstore-'));
-  const store = createSqliteEventStore({ file: join(dir, 'events.db') });
+  const file = join(dir, 'events.db');
+  const store = createSqliteEventStore({ file });
+  // Another connection to the same file stands for another writer or an operator.
+  const other = new Database(file);
+  other.pragma('busy_timeout = 5000');
   return {
     store,
+    backdoor: {
+      async appendForeign(streamId) {
+        other
+          .prepare(
+            `INSERT INTO events (stream_id, revision, id, type, version, data, metadata, recorded_at)
+             SELECT ?, COALESCE(MAX(revision), 0) + 1, ?, 'Foreign', 1, 'not json', '{}', ?
+             FROM events WHERE stream_id = ?`,
+          )
+          .run(streamId, randomUUID(), new Date().toISOString(), streamId);
+      },
+      async truncateBefore(streamId, revision) {
+        other.prepare('DELETE FROM events WHERE stream_id = ? AND revision < ?').run(streamId, revision);
+      },
+      async deleteStream(streamId) {
+        other.prepare('DELETE FROM events WHERE stream_id = ?').run(streamId);
+      },
+    },
     cleanup: async () => {
+      other.close();
       await store.close();
       await rm(dir, { recursive: true, force: true });
     },

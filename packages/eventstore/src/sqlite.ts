@@ -2,7 +2,9 @@
 import Database, { type Statement } from 'better-sqlite3';
 import {
   backoffMs,
+  decodeOrReport,
   deliver,
+  isJsonObject,
   matchesPrefixes,
   sleep,
   startSubscription,
@@ -11,8 +13,10 @@ import {
 import {
   type AppendResult,
   type EventHandler,
+  type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  ForeignEvent,
   type NewEvent,
   type RecordedEvent,
   StoreUnavailable,
@@ -119,8 +123,32 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     .prepare<[string], number | null>("SELECT MAX(position) FROM events WHERE stream_id LIKE ? ESCAPE '\\'")
     .pluck();
 
+  const storedEvent = db.prepare<[string], { stream_id: string; revision: number; position: number }>(
+    'SELECT stream_id, revision, position FROM events WHERE id = ?',
+  );
+
+  /** The first append's result when these very events were appended here before (a retry), else undefined. */
+  function earlierAppend(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): AppendResult | undefined {
+    const first = storedEvent.get(events[0]!.id);
+    if (!first || first.stream_id !== streamId) return undefined;
+    if (expected !== 'any' && expected !== first.revision - 1) return undefined;
+    let position = first.position;
+    for (const [i, event] of events.entries()) {
+      const stored = i === 0 ? first : storedEvent.get(event.id);
+      if (stored?.stream_id !== streamId || stored.revision !== first.revision + i) return undefined;
+      position = stored.position;
+    }
+    return { revision: first.revision + events.length - 1, position: encodePosition(position) };
+  }
+
   const appendTx = db.transaction(
     (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+      const repeated = earlierAppend(streamId, events, expected);
+      if (repeated) return repeated;
       const actual = currentRevision.get(streamId) ?? 0;
       if (expected !== 'any' && expected !== actual)
         throw new WrongExpectedRevision(streamId, expected, actual);
@@ -282,8 +310,9 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
           rows = guard('subscribeAll', () => readAfter.all(cursor, BATCH_SIZE));
           if (rows.length) await durableUpTo(rows[rows.length - 1]!.position);
           failures = 0;
-        } catch {
-          await sleep(backoffMs(++failures), signal);
+        } catch (error) {
+          options.onSubscriptionError?.(error, ++failures);
+          await sleep(backoffMs(failures), signal);
           continue;
         }
         // No await between the empty read and parking, so an in-process append cannot slip between them.
@@ -292,10 +321,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
           continue;
         }
         for (const row of rows) {
-          if (matchesPrefixes(row.stream_id, options.streamPrefixes)) {
-            const handled = await deliver(toRecorded(row), handler, signal, options.onHandlerError);
-            if (!handled) return;
-          }
+          const event = matchesPrefixes(row.stream_id, options.streamPrefixes)
+            ? decodeOrReport(() => toRecorded(row), options)
+            : undefined;
+          if (event && !(await deliver(event, handler, signal, options.onHandlerError))) return;
           cursor = row.position;
         }
       }
@@ -370,18 +399,43 @@ function likePrefix(prefix: string): string {
   return `${prefix.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
+/** Decodes a row; one this port did not write (its data or metadata not a JSON object) is a ForeignEvent. */
 function toRecorded(row: EventRow): RecordedEvent {
+  const foreign = (reason: string) =>
+    new ForeignEvent({
+      streamId: row.stream_id,
+      revision: row.revision,
+      position: encodePosition(row.position),
+      id: row.id,
+      type: row.type,
+      reason,
+    });
   return {
     id: row.id,
     type: row.type,
     version: row.version,
-    data: JSON.parse(row.data),
-    metadata: JSON.parse(row.metadata),
+    data: parseObject(row.data, 'data', foreign),
+    metadata: parseObject(row.metadata, 'metadata', foreign) as EventMetadata,
     streamId: row.stream_id,
     revision: row.revision,
     position: encodePosition(row.position),
     recordedAt: row.recorded_at,
   };
+}
+
+function parseObject(
+  text: string,
+  what: string,
+  foreign: (reason: string) => ForeignEvent,
+): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw foreign(`its ${what} is not JSON`);
+  }
+  if (!isJsonObject(value)) throw foreign(`its ${what} is not a JSON object`);
+  return value;
 }
 
 /** Zero-padded so that positions compare in store order as strings. */
