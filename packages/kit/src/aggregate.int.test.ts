@@ -5,7 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createSqliteEventStore, type EventStore, type NewEvent } from '@docflow/eventstore';
+import {
+  createSqliteEventStore,
+  type EventStore,
+  type NewEvent,
+  StoreUnavailable,
+} from '@docflow/eventstore';
 import { type Aggregate, executeCommand, loadAggregate } from './aggregate';
 
 type Added = { type: 'Added'; data: { n: number } };
@@ -100,5 +105,44 @@ describe('loadAggregate fold cache', () => {
     const result = await executeCommand(store, 'sum-d', aggregate, decide, metadata); // 103 + 104
     assert.deepEqual(result.state.items, [1, 2, 100, 104]);
     assert.equal(result.revision, 4);
+  });
+
+  it('sends an append whose answer was lost again with the same ids, and it is stored once', async () => {
+    const { aggregate } = summing();
+    let lost = 0;
+    // The engine writes the first append but its answer never arrives.
+    const flaky: EventStore = {
+      ...store,
+      async append(streamId, events, expected) {
+        const result = await store.append(streamId, events, expected);
+        if (lost++ === 0) throw new StoreUnavailable('append: no answer from the event store within 5000 ms');
+        return result;
+      },
+    };
+    const decide = (): Added[] => [{ type: 'Added', data: { n: 7 } }];
+    const metadata = { correlationId: 'c', timestamp: new Date().toISOString() };
+    const result = await executeCommand(flaky, 'sum-lost', aggregate, decide, metadata);
+    const stored = await store.readStream('sum-lost');
+    assert.deepEqual(
+      stored.map((event) => event.id),
+      result.ids,
+    );
+    assert.equal(result.revision, 1);
+    assert.equal(lost, 2);
+  });
+
+  it('takes the revision from the store, not from counting, when the start of a stream is gone', async () => {
+    const { aggregate } = summing();
+    await store.append('sum-cut', [1, 2, 3, 4, 5].map(added), 0);
+    // As KurrentDB reads a stream truncated before revision 3.
+    const truncated: EventStore = {
+      ...store,
+      readStream: async (streamId, options) =>
+        (await store.readStream(streamId, options)).filter((event) => event.revision >= 3),
+    };
+    assert.deepEqual(await loadAggregate(truncated, 'sum-cut', aggregate), {
+      state: { total: 12, items: [3, 4, 5] },
+      revision: 5,
+    });
   });
 });

@@ -4,8 +4,8 @@
  * append fail; the command is then decided again on the fresh state, a few times, before 409.
  */
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata, EventStore } from '@docflow/eventstore';
-import { WrongExpectedRevision } from '@docflow/eventstore';
+import type { AppendResult, EventMetadata, EventStore, NewEvent } from '@docflow/eventstore';
+import { StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
 import { Counter } from 'prom-client';
 import { storeOwner } from './event-store-metrics';
 import { metricsRegistry } from './metrics';
@@ -94,7 +94,8 @@ export async function loadAggregate<S, E extends DomainEvent>(
     const { revision, metadata } = recorded;
     state = aggregate.evolve(state, aggregate.parse(recorded.type, recorded.data), { revision, metadata });
   }
-  const loaded = { state, revision: after + events.length };
+  // The store numbers the events (a truncated stream does not start at 1): never count them.
+  const loaded = { state, revision: events.at(-1)?.revision ?? after };
   if (upToRevision === undefined && loaded.revision > 0) remember(cache, streamId, loaded);
   return loaded;
 }
@@ -116,6 +117,25 @@ export interface Executed<S, E> extends Loaded<S> {
 
 const MAX_ATTEMPTS = 4;
 
+/**
+ * An append whose outcome is unknown (StoreUnavailable: the engine did not answer in time) is sent
+ * once more, the very same events with the same ids and expected revision: if the first one was
+ * written the store answers its result and writes nothing (see `EventStore.append`).
+ */
+async function appendOnce(
+  store: EventStore,
+  streamId: string,
+  events: NewEvent[],
+  expected: number,
+): Promise<AppendResult> {
+  try {
+    return await store.append(streamId, events, expected);
+  } catch (err) {
+    if (!(err instanceof StoreUnavailable)) throw err;
+    return store.append(streamId, events, expected);
+  }
+}
+
 export async function executeCommand<S, E extends DomainEvent>(
   store: EventStore,
   streamId: string,
@@ -129,7 +149,8 @@ export async function executeCommand<S, E extends DomainEvent>(
     if (events.length === 0) return { ...loaded, events, ids: [] };
     try {
       const ids = events.map(() => randomUUID());
-      const result = await store.append(
+      const result = await appendOnce(
+        store,
         streamId,
         events.map((e, i) => ({ id: ids[i]!, type: e.type, version: 1, data: e.data, metadata })),
         loaded.revision,

@@ -2,7 +2,7 @@
 import { BlobStoreUnavailable, BlobTooLarge } from '@docflow/blobstore';
 import { BusUnavailable } from '@docflow/bus';
 import type { Problem } from '@docflow/contracts';
-import { StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
+import { AppendTooLarge, StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -91,6 +91,7 @@ export function toProblemError(err: unknown): ProblemError {
   if (err instanceof WrongExpectedRevision)
     return problems.conflict('the resource was changed concurrently; read it again and retry');
   if (err instanceof BlobTooLarge) return problems.tooLarge(`the upload exceeds ${err.maxBytes} bytes`);
+  if (err instanceof AppendTooLarge) return problems.tooLarge(`the change exceeds ${err.maxBytes} bytes`);
   if (err instanceof StoreUnavailable || err instanceof BusUnavailable || err instanceof BlobStoreUnavailable)
     return problems.unavailable('a storage or messaging dependency is unavailable');
   if (err instanceof HTTPException) {

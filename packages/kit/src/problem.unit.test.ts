@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BlobTooLarge } from '@docflow/blobstore';
 import { BusUnavailable } from '@docflow/bus';
-import { StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
+import { AppendTooLarge, StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
 import { Hono } from 'hono';
 import { handleError, handleNotFound, problems } from './problem';
 
@@ -34,9 +34,10 @@ describe('problem+json mapping', () => {
     assert.equal(p.body.detail, 'no key');
     assert.equal(p.headers.get('www-authenticate'), 'Bearer');
   });
-  it('a concurrent write is 409, a too large blob 413', async () => {
+  it('a concurrent write is 409, a too large blob or append 413', async () => {
     assert.equal((await problemOf(new WrongExpectedRevision('s', 1, 2))).status, 409);
     assert.equal((await problemOf(new BlobTooLarge(10))).status, 413);
+    assert.equal((await problemOf(new AppendTooLarge('docForm-1', 1_048_576, 2_000_000))).status, 413);
   });
   it('an unavailable engine is 503 with Retry-After', async () => {
     for (const err of [new StoreUnavailable('x'), new BusUnavailable('y')]) {
