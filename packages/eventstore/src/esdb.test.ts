@@ -69,7 +69,7 @@ async function contractStore(connection: string, stopEngine: () => Promise<void>
         );
       },
       async truncateBefore(streamId, revision) {
-        await raw.setStreamMetadata(streamId, { truncateBefore: BigInt(revision - 1) });
+        await raw.setStreamMetadata(streamId, { truncateBefore: revision - 1 });
       },
       async deleteStream(streamId) {
         await raw.deleteStream(streamId);
