@@ -181,7 +181,9 @@ describe('esdb adapter without an engine', () => {
     await store.close();
   });
 
-  it('reports each failed attempt to subscribe to a silent server, with the attempt number', async () => {
+  it('reports each failed attempt to subscribe to a silent server, with the attempt number', {
+    timeout: 20_000,
+  }, async () => {
     const store = createEsdbEventStore({
       connectionString: `esdb://127.0.0.1:${silentPort}?tls=false`,
       timeoutMs: 100,
