@@ -5,12 +5,15 @@
  * A listing is driven by the key range with the fewest rows, ordered as the listing is
  * (`created DESC, id DESC`); the other conditions are checked on the range's own rows.
  *
- * | driving range (fewest rows)                 | page reads                                      | count reads                                             |
- * |---------------------------------------------|-------------------------------------------------|---------------------------------------------------------|
- * | none smaller than all documents (admin `all`, only step/iteration/status filters) | `view_docs_newest`, newest first, up to the page | the kept count `n`, or `view_docs_newest` with the filters |
- * | an author, form or state filter (`mydocs`: the author) | `view_docs_<column>` (column = ?)        | the same index                                          |
- * | a tag, the caller's open tasks (`inbox`) or readable documents (`all`, not admin) | the membership's primary key (key, created, id): newest first | its `_count` index (key, form, author, state, status, step, iteration) |
- * | several keys of a membership (a deputy's `inbox`/`all`) | the same, `DISTINCT` and sorted          | `count(DISTINCT id)`                                    |
+ * | driving range (the fewest rows)             | page: read from                      | count: read from         |
+ * |---------------------------------------------|--------------------------------------|--------------------------|
+ * | all documents (admin `all`; only step,      | `view_docs_newest`, newest first,    | the kept count `n`; with |
+ * |   iteration or status filters: no range)    |   stops at the page                  |   filters, the same walk |
+ * | an author, form or state (`mydocs`: author) | `view_docs_<column>` (column = ?)    | the same index           |
+ * | a tag, the caller's open tasks (`inbox`),   | the table's primary key (key,        | its `_count` index (key, |
+ * |   the caller's documents (`all`, not admin) |   created, id): newest first         |   form, author, ...)     |
+ * | several keys (two forms; a deputy's `inbox` | the same, each key's range, then     | as above; a deputy's:    |
+ * |   or `all`: theirs and their absentees')    |   sorted (a deputy's: `DISTINCT`)    |   `count(DISTINCT id)`   |
  *
  * Every other condition: a column is compared on the range's rows (the most selective first); a
  * membership is probed per row through its `_doc` index (id, key), or, for the count when its range is
