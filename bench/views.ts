@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openLocalDb } from '../packages/kit/src/local-db';
 import type { Principal } from '../packages/kit/src/principal';
+import { createDeputiesReadModel } from '../services/document/src/views/deputies';
 import { createViewsReadModel } from '../services/document/src/views/read-model';
 import { createDoc, createPerson } from '../tests/support/documents';
 import { apiClient } from '../tests/support/http';
@@ -189,7 +190,7 @@ try {
     subject: 'usr-00000000-0000-0000-0000-000000000001',
     roles: ['svcAdminDocsRW'],
   };
-  const plan = createViewsReadModel(db).plan(
+  const plan = createViewsReadModel(db, createDeputiesReadModel(db)).plan(
     'mydocs',
     { first: 0, pageSize: PAGE_SIZE, form: ['memo'], tags: ['t3'] },
     admin,
@@ -256,7 +257,7 @@ each event cost time linear in the documents), seeding through the read model's 
 
 Listings as admin (the author of all of them) unless said, autocannon ${CONNECTIONS} connections, 2 s warm-up then
 ${DURATION_S} s for the headline (others 1 s, then ${OTHER_DURATION_S} s). Reference: the statements the read model runs for the headline
-(\`createViewsReadModel(db).plan(...)\`): the count, the page of ids, then each document's JSON by id (not parsed),
+(\`createViewsReadModel(db, deputies).plan(...)\`): the count, the page of ids, then each document's JSON by id (not parsed),
 prepared once and run one after another on the read model's SQLite file (${latencies.length} times).
 
 Headline: \`GET /api/v2/docForm/view/${HEADLINE}\` (${headline.matching} match). Before: the previous run of this
@@ -276,7 +277,7 @@ Other listings (docflow, ${CONNECTIONS} connections):
 |---|---|---|---|---|---|
 ${otherRows}
 
-How the read model answers (services/document/src/views/read-model.ts): the tag, open-task and reader rows repeat
+How the read model answers (services/document/src/views/planner.ts): the tag, open-task and reader rows repeat
 the document's filter columns and \`created\`, keyed \`(key, created, id)\`; \`view_docs\` has covering indexes led by
 author, form, state and \`created\`. A listing is driven by the key range with the fewest rows, read from row counts
 per key kept by \`put\` in \`view_counts\`; the other conditions are checked on the range's rows (a tag or membership

@@ -31,8 +31,8 @@ export interface DocumentService {
 
 export function createDocumentService(deps: DocumentServiceDeps): DocumentService {
   const { store, bus, db, log } = deps;
-  const views = createViewsReadModel(db);
   const deputies = createDeputiesReadModel(db);
+  const views = createViewsReadModel(db, deputies);
   const projection = createViewsProjection(store, db, views, log);
   const clients = { identity: deps.identity, files: deps.files, workflow: deps.workflow };
   const app = createServiceApp(deps);

@@ -16,7 +16,8 @@ import {
   measuredGauge,
 } from '@docflow/kit';
 import { docAggregate, initialDoc } from '../docForm';
-import { VIEWS_PROJECTION, type ViewsReadModel } from './read-model';
+import type { ViewsReadModel } from './read-model';
+import { VIEWS_PROJECTION } from './schema';
 
 const NAME = VIEWS_PROJECTION;
 const PREFIXES = ['docForm-'];

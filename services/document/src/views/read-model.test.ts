@@ -17,7 +17,9 @@ import { checkpointStore, openLocalDb, type Principal } from '@docflow/kit';
 import { inboxAssignees, isDeleted, type Task } from '@docflow/workflow';
 import { participantsOf } from '../access';
 import { type DocState, initialDoc } from '../docForm';
-import { createViewsReadModel, VIEWS_PROJECTION } from './read-model';
+import { createDeputiesReadModel } from './deputies';
+import { createViewsReadModel } from './read-model';
+import { VIEWS_PROJECTION } from './schema';
 
 /** Deterministic PRNG (mulberry32), so a failure repeats. */
 function random(seed: number) {
@@ -124,7 +126,7 @@ function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Pr
 describe('view read model', () => {
   it('lists what a brute-force filter lists, for every view and random filters', () => {
     const db = openLocalDb(':memory:');
-    const views = createViewsReadModel(db);
+    const views = createViewsReadModel(db, createDeputiesReadModel(db));
     const insertDeputy = db.prepare(
       'INSERT INTO view_deputies (user_id, deputy_id, enabled) VALUES (?, ?, ?)',
     );
@@ -205,7 +207,7 @@ describe('view read model', () => {
     checkpoints.save(VIEWS_PROJECTION, '0000000000000042');
     checkpoints.save('other', '0000000000000007');
 
-    const views = createViewsReadModel(db);
+    const views = createViewsReadModel(db, createDeputiesReadModel(db));
     assert.equal(checkpoints.load(VIEWS_PROJECTION), undefined);
     assert.equal(checkpoints.load('other'), '0000000000000007');
     assert.equal(views.get('x'), undefined);
@@ -215,7 +217,7 @@ describe('view read model', () => {
     const doc = generator(1).doc('y');
     views.put({ ...doc, workflow: { ...doc.workflow, status: 'draft' } });
     checkpoints.save(VIEWS_PROJECTION, '0000000000000043');
-    const again = createViewsReadModel(db);
+    const again = createViewsReadModel(db, createDeputiesReadModel(db));
     assert.equal(checkpoints.load(VIEWS_PROJECTION), '0000000000000043');
     assert.equal(again.get('y')?.id, 'y');
     db.close();

@@ -6,6 +6,7 @@
  */
 import { createLogger, loadConfig, openEventStore, openServiceDb } from '@docflow/kit';
 import { z } from 'zod';
+import { createDeputiesReadModel } from './deputies';
 import { createViewsProjection } from './projection';
 import { createViewsReadModel } from './read-model';
 
@@ -20,7 +21,7 @@ const db = openServiceDb('document', config);
 const projection = createViewsProjection(
   store,
   db,
-  createViewsReadModel(db),
+  createViewsReadModel(db, createDeputiesReadModel(db)),
   createLogger('views-rebuild', 'warn'),
 );
 const started = Date.now();

@@ -1,0 +1,359 @@
+/**
+ * The listing planner, case by case (view × filters × caller): the statements it writes, and what
+ * SQLite makes of them (`EXPLAIN QUERY PLAN` on the real schema, in memory): each listing is read from
+ * the range of its smallest key through the intended index, newest first, and never by a full scan of
+ * a table, except the walk of all documents when nothing narrows them. Whether the statements answer
+ * correctly is read-model.test.ts's business (against a brute-force filter).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ViewId, ViewQuery } from '@docflow/contracts';
+import { openLocalDb, type Principal } from '@docflow/kit';
+import { countKeysFor, type ListingRequest, planListing, type Statement } from './planner';
+import { migrateViewsSchema } from './schema';
+
+const ADMIN: Principal = { account: 'usr-admin', subject: 'usr-admin', roles: ['svcAdminDocsRW'] };
+const READER: Principal = { account: 'usr-b', subject: 'usr-b', roles: [] };
+/** usr-d stands in for usr-a and usr-b. */
+const DEPUTY: Principal = { account: 'usr-d', subject: 'usr-d', roles: [] };
+const STANDS_IN_FOR = ['usr-a', 'usr-b'];
+
+/** The kept row counts (`view_counts`) every case is planned with: 10,000 documents, all by the admin. */
+const ROW_COUNTS = new Map(
+  Object.entries({
+    n: 10_000,
+    'a:usr-admin': 10_000,
+    'a:usr-b': 40,
+    'f:memo': 6_000,
+    'f:invoice': 3_000,
+    's:1': 3_000,
+    's:4': 20,
+    't:t3': 1_000,
+    't:t5': 100,
+    't:t9': 30,
+    'i:usr-a': 5,
+    'i:usr-b': 8,
+    'i:usr-d': 2,
+    'r:usr-a': 50,
+    'r:usr-b': 100,
+    'r:usr-d': 10,
+  }),
+);
+
+const ORDER = ' ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?';
+const PAGE = { first: 0, pageSize: 20 };
+
+interface Case {
+  name: string;
+  view: ViewId;
+  caller: Principal;
+  filters?: Omit<ViewQuery, 'first' | 'pageSize'>;
+  /** The count statement, or the kept row count that stands for it. */
+  count: { sql: string; params: unknown[]; plan: string[] } | { fromCounts: number };
+  /** The page statement without its ORDER BY and LIMIT, and its parameters without pageSize and first. */
+  page: { sql: string; params: unknown[]; plan: string[] };
+}
+
+const CASES: Case[] = [
+  {
+    name: 'all as admin, no filter: every document newest first, the total kept',
+    view: 'all',
+    caller: ADMIN,
+    count: { fromCounts: 10_000 },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_newest',
+      params: [],
+      plan: ['SCAN d USING COVERING INDEX view_docs_newest'],
+    },
+  },
+  {
+    name: 'all as admin, a status (no range of its own): all documents newest first, filtered',
+    view: 'all',
+    caller: ADMIN,
+    filters: { status: 2 },
+    count: {
+      sql: 'SELECT count(*) FROM view_docs d INDEXED BY view_docs_newest WHERE d.status = ?',
+      params: [2],
+      plan: ['SCAN d USING COVERING INDEX view_docs_newest'],
+    },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_newest WHERE d.status = ?',
+      params: [2],
+      plan: ['SCAN d USING COVERING INDEX view_docs_newest'],
+    },
+  },
+  {
+    name: 'all as admin, a state: its range of the state index, the total kept',
+    view: 'all',
+    caller: ADMIN,
+    filters: { state: 4 },
+    count: { fromCounts: 20 },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_state WHERE d.state = ?',
+      params: [4],
+      plan: ['SEARCH d USING COVERING INDEX view_docs_state (state=?)'],
+    },
+  },
+  {
+    name: 'all as admin, two forms: both ranges of the form index, sorted together',
+    view: 'all',
+    caller: ADMIN,
+    filters: { form: ['memo', 'invoice'] },
+    count: { fromCounts: 9_000 },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_form WHERE d.form IN (?, ?)',
+      params: ['memo', 'invoice'],
+      plan: ['SEARCH d USING COVERING INDEX view_docs_form (form=?)', 'USE TEMP B-TREE FOR ORDER BY'],
+    },
+  },
+  {
+    name: 'mydocs as admin, a form and a tag (the bench headline): the tag range, form then author on its rows',
+    view: 'mydocs',
+    caller: ADMIN,
+    filters: { form: ['memo'], tags: ['t3'] },
+    count: {
+      sql: 'SELECT count(*) FROM view_doc_tags d INDEXED BY view_doc_tags_count WHERE d.tag = ? AND d.form = ? AND d.author = ?',
+      params: ['t3', 'memo', 'usr-admin'],
+      plan: ['SEARCH d USING COVERING INDEX view_doc_tags_count (tag=? AND form=? AND author=?)'],
+    },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_doc_tags d NOT INDEXED WHERE d.tag = ? AND d.form = ? AND d.author = ?',
+      params: ['t3', 'memo', 'usr-admin'],
+      plan: ['SEARCH d USING PRIMARY KEY (tag=?)'],
+    },
+  },
+  {
+    name: 'mydocs as a reader, a much larger tag: the author range, the tag probed per row',
+    view: 'mydocs',
+    caller: READER,
+    filters: { tags: ['t3'] },
+    count: {
+      sql: 'SELECT count(*) FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ? AND EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = ?)',
+      params: ['usr-b', 't3'],
+      plan: [
+        'SEARCH d USING COVERING INDEX view_docs_author (author=?)',
+        'SEARCH m EXISTS USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+      ],
+    },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ? AND EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = ?)',
+      params: ['usr-b', 't3'],
+      plan: [
+        'SEARCH d USING COVERING INDEX view_docs_author (author=?)',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+      ],
+    },
+  },
+  {
+    name: 'mydocs as a reader, a tag of similar size: counted by merging the author and tag ranges',
+    view: 'mydocs',
+    caller: READER,
+    filters: { tags: ['t5'] },
+    count: {
+      sql: 'SELECT count(*) FROM (SELECT d.created, d.id FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ? INTERSECT SELECT created, id FROM view_doc_tags WHERE tag IN (?))',
+      params: ['usr-b', 't5'],
+      plan: [
+        'CO-ROUTINE (subquery-2)',
+        'MERGE (INTERSECT)',
+        'LEFT',
+        'SEARCH d USING COVERING INDEX view_docs_author (author=?)',
+        'RIGHT',
+        'SEARCH view_doc_tags USING PRIMARY KEY (tag=?)',
+        'SCAN (subquery-2)',
+      ],
+    },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ? AND EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = ?)',
+      params: ['usr-b', 't5'],
+      plan: [
+        'SEARCH d USING COVERING INDEX view_docs_author (author=?)',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+      ],
+    },
+  },
+  {
+    name: 'mydocs as a deputy: only the caller as author (standing in adds nothing), the total kept',
+    view: 'mydocs',
+    caller: DEPUTY,
+    count: { fromCounts: 0 },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ?',
+      params: ['usr-d'],
+      plan: ['SEARCH d USING COVERING INDEX view_docs_author (author=?)'],
+    },
+  },
+  {
+    name: 'inbox as a reader: the range of their open tasks, the total kept',
+    view: 'inbox',
+    caller: READER,
+    count: { fromCounts: 8 },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_open_tasks d NOT INDEXED WHERE d.user_id = ?',
+      params: ['usr-b'],
+      plan: ['SEARCH d USING PRIMARY KEY (user_id=?)'],
+    },
+  },
+  {
+    name: 'inbox as a reader, a form and a status: counted in the open tasks’ filter index',
+    view: 'inbox',
+    caller: READER,
+    filters: { form: ['memo'], status: 2 },
+    count: {
+      sql: 'SELECT count(*) FROM view_open_tasks d INDEXED BY view_open_tasks_count WHERE d.user_id = ? AND d.status = ? AND d.form = ?',
+      params: ['usr-b', 2, 'memo'],
+      plan: ['SEARCH d USING COVERING INDEX view_open_tasks_count (user_id=? AND form=?)'],
+    },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_open_tasks d NOT INDEXED WHERE d.user_id = ? AND d.status = ? AND d.form = ?',
+      params: ['usr-b', 2, 'memo'],
+      plan: ['SEARCH d USING PRIMARY KEY (user_id=?)'],
+    },
+  },
+  {
+    name: 'inbox as a deputy: the ranges of their own and their absentees’ tasks, each document once',
+    view: 'inbox',
+    caller: DEPUTY,
+    count: {
+      sql: 'SELECT count(DISTINCT d.id) FROM view_open_tasks d INDEXED BY view_open_tasks_count WHERE d.user_id IN (?, ?, ?)',
+      params: ['usr-d', 'usr-a', 'usr-b'],
+      plan: [
+        'USE TEMP B-TREE FOR count(DISTINCT)',
+        'SEARCH d USING COVERING INDEX view_open_tasks_count (user_id=?)',
+      ],
+    },
+    page: {
+      sql: 'SELECT DISTINCT d.id, d.created FROM view_open_tasks d NOT INDEXED WHERE d.user_id IN (?, ?, ?)',
+      params: ['usr-d', 'usr-a', 'usr-b'],
+      plan: [
+        'SEARCH d USING COVERING INDEX view_open_tasks_count (user_id=?)',
+        'USE TEMP B-TREE FOR DISTINCT',
+        'USE TEMP B-TREE FOR ORDER BY',
+      ],
+    },
+  },
+  {
+    name: 'all as a reader, a rare state: the state range, readership probed per row',
+    view: 'all',
+    caller: READER,
+    filters: { state: 4 },
+    count: {
+      sql: 'SELECT count(*) FROM view_docs d INDEXED BY view_docs_state WHERE d.state = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id = ?)',
+      params: [4, 'usr-b'],
+      plan: [
+        'SEARCH d USING COVERING INDEX view_docs_state (state=?)',
+        'SEARCH m EXISTS USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      ],
+    },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_state WHERE d.state = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id = ?)',
+      params: [4, 'usr-b'],
+      plan: [
+        'SEARCH d USING COVERING INDEX view_docs_state (state=?)',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      ],
+    },
+  },
+  {
+    name: 'all as a deputy, a rare tag: the tag range, readership of any of the three probed per row',
+    view: 'all',
+    caller: DEPUTY,
+    filters: { tags: ['t9'] },
+    count: {
+      sql: 'SELECT count(*) FROM view_doc_tags d INDEXED BY view_doc_tags_count WHERE d.tag = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (?, ?, ?))',
+      params: ['t9', 'usr-d', 'usr-a', 'usr-b'],
+      plan: [
+        'SEARCH d USING COVERING INDEX view_doc_tags_count (tag=?)',
+        'SEARCH m EXISTS USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      ],
+    },
+    page: {
+      sql: 'SELECT d.id, d.created FROM view_doc_tags d NOT INDEXED WHERE d.tag = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (?, ?, ?))',
+      params: ['t9', 'usr-d', 'usr-a', 'usr-b'],
+      plan: [
+        'SEARCH d USING PRIMARY KEY (tag=?)',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      ],
+    },
+  },
+];
+
+function requestOf(c: Case): ListingRequest {
+  return {
+    view: c.view,
+    query: { ...PAGE, ...c.filters },
+    principal: c.caller,
+    standsInFor: c.caller === DEPUTY ? STANDS_IN_FOR : [],
+  };
+}
+
+describe('listing planner', () => {
+  const db = openLocalDb(':memory:');
+  migrateViewsSchema(db);
+  const explain = (statement: Statement) =>
+    db
+      .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${statement.sql}`)
+      .all(...statement.params)
+      .map((row) => row.detail);
+
+  for (const c of CASES) {
+    it(c.name, () => {
+      const plan = planListing(requestOf(c), ROW_COUNTS);
+      assert.equal(plan.page.sql, c.page.sql + ORDER);
+      assert.deepEqual(plan.page.params, [...c.page.params, PAGE.pageSize, PAGE.first]);
+      assert.deepEqual(explain(plan.page), c.page.plan, 'page plan');
+      if ('fromCounts' in c.count) {
+        assert.equal(plan.count, null);
+        assert.equal(plan.countFromCounts, c.count.fromCounts);
+      } else {
+        assert.ok(plan.count, 'a count statement');
+        assert.equal(plan.count.sql, c.count.sql);
+        assert.deepEqual(plan.count.params, c.count.params);
+        assert.deepEqual(explain(plan.count), c.count.plan, 'count plan');
+      }
+    });
+  }
+
+  it('reads no table whole unless nothing narrows the listing', () => {
+    for (const c of CASES) {
+      const plan = planListing(requestOf(c), ROW_COUNTS);
+      const narrowed = plan.countFromCounts < (ROW_COUNTS.get('n') ?? 0);
+      for (const statement of [plan.page, ...(plan.count ? [plan.count] : [])]) {
+        for (const step of explain(statement)) {
+          const scan = /^SCAN (?!\(subquery-)/.test(step);
+          assert.ok(
+            !scan || (!narrowed && step === 'SCAN d USING COVERING INDEX view_docs_newest'),
+            `${c.name}: ${step}`,
+          );
+        }
+      }
+    }
+  });
+
+  it('names the kept counts it weighs: all documents, then each key of each condition with a range', () => {
+    const cases: [ListingRequest, string[]][] = [
+      [{ view: 'all', query: { ...PAGE, status: 2, step: 1 }, principal: ADMIN, standsInFor: [] }, ['n']],
+      [
+        {
+          view: 'mydocs',
+          query: { ...PAGE, form: ['memo', 'memo'], tags: ['t3'] },
+          principal: READER,
+          standsInFor: [],
+        },
+        ['n', 'a:usr-b', 'f:memo', 't:t3'],
+      ],
+      [
+        { view: 'all', query: { ...PAGE, state: 1 }, principal: DEPUTY, standsInFor: STANDS_IN_FOR },
+        ['n', 'r:usr-d', 'r:usr-a', 'r:usr-b', 's:1'],
+      ],
+      [
+        { view: 'inbox', query: PAGE, principal: DEPUTY, standsInFor: STANDS_IN_FOR },
+        ['n', 'i:usr-d', 'i:usr-a', 'i:usr-b'],
+      ],
+    ];
+    for (const [request, expected] of cases) assert.deepEqual(countKeysFor(request), expected);
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Plans a listing: a view, its filters and its caller → the SQL of the count and of the page, with
+ * their parameters. Pure: the row counts it weighs the ranges by are given (see `countKeysFor`).
+ *
+ * A listing is driven by the key range with the fewest rows, ordered as the listing is
+ * (`created DESC, id DESC`); the other conditions are checked on the range's own rows.
+ *
+ * | driving range (the fewest rows)             | page: read from                      | count: read from         |
+ * |---------------------------------------------|--------------------------------------|--------------------------|
+ * | all documents (admin `all`; only step,      | `view_docs_newest`, newest first,    | the kept count `n`; with |
+ * |   iteration or status filters: no range)    |   stops at the page                  |   filters, the same walk |
+ * | an author, form or state (`mydocs`: author) | `view_docs_<column>` (column = ?)    | the same index           |
+ * | a tag, the caller's open tasks (`inbox`),   | the table's primary key (key,        | its `_count` index (key, |
+ * |   the caller's documents (`all`, not admin) |   created, id): newest first         |   form, author, ...)     |
+ * | several keys (two forms; a deputy's `inbox` | the same, each key's range, then     | as above; a deputy's:    |
+ * |   or `all`: theirs and their absentees')    |   sorted (a deputy's: `DISTINCT`)    |   `count(DISTINCT id)`   |
+ *
+ * Every other condition: a column is compared on the range's rows (the most selective first); a
+ * membership is probed per row through its `_doc` index (id, key), or, for the count when its range is
+ * at most INTERSECT_RATIO times the driving one, intersected with it (a merge of two ranges ordered by
+ * created, id). When the driving range is the listing's only condition and holds each document once,
+ * the total is its kept row count and no count statement runs.
+ */
+import type { ViewId, ViewQuery } from '@docflow/contracts';
+import type { Principal } from '@docflow/kit';
+import {
+  ALL_COUNT_KEY,
+  type FilterColumn,
+  INDEXED_COLUMNS,
+  type IndexedColumn,
+  MEMBERSHIPS,
+  type Membership,
+} from './schema';
+
+/** A membership range up to this many times the driving range's size is intersected with it to count. */
+const INTERSECT_RATIO = 4;
+
+export interface ListingRequest {
+  view: ViewId;
+  query: ViewQuery;
+  principal: Principal;
+  /** The users whose enabled deputy the caller is, when `readsAsDeputy` (else not looked at). */
+  standsInFor: readonly string[];
+}
+
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+/** The statements a listing runs (also for benchmarks and query plans). */
+export interface ViewPlan {
+  /** null when the total is read from the kept row counts. */
+  count: Statement | null;
+  countFromCounts: number;
+  /** Selects `id` (and `created`) of the page's documents, in the listing's order. */
+  page: Statement;
+}
+
+type Condition =
+  | { kind: 'column'; column: FilterColumn; values: unknown[] }
+  | { kind: 'member'; membership: Membership; values: string[] };
+
+/** A key range that can drive a listing: the rows of `keys` in `table`'s `column`. */
+interface Driver {
+  table: string;
+  /** Index of view_docs to use (view_docs has one per indexed column). */
+  index?: string;
+  column?: string;
+  keys: unknown[];
+  /** Sum of the kept row counts of the keys: the range's size. */
+  rows: number;
+  /** Whether a document may lie in the range more than once (several keys of a membership). */
+  repeats: boolean;
+  /** Which condition of the listing it is (not checked again on its rows); none for all documents. */
+  condition?: Condition;
+}
+
+/** Whether the listing counts what the caller sees as a deputy (inbox; `all` without svcAdminDocsRW). */
+export function readsAsDeputy(view: ViewId, principal: Principal): boolean {
+  return view === 'inbox' || (view === 'all' && !principal.roles.includes('svcAdminDocsRW'));
+}
+
+function conditionsOf({ view, query, principal, standsInFor }: ListingRequest): Condition[] {
+  const conditions: Condition[] = [];
+  const acting = [principal.subject, ...standsInFor];
+  if (view === 'mydocs') {
+    conditions.push({ kind: 'column', column: 'author', values: [principal.subject] });
+  } else if (readsAsDeputy(view, principal)) {
+    const membership = view === 'inbox' ? MEMBERSHIPS.openTasks : MEMBERSHIPS.readers;
+    conditions.push({ kind: 'member', membership, values: acting });
+  }
+  for (const column of ['state', 'step', 'iteration', 'status'] as const) {
+    if (query[column] !== undefined) conditions.push({ kind: 'column', column, values: [query[column]] });
+  }
+  for (const column of ['form', 'author'] as const) {
+    const values = query[column];
+    if (values?.length) conditions.push({ kind: 'column', column, values: [...new Set(values)] });
+  }
+  for (const tag of new Set(query.tags ?? [])) {
+    conditions.push({ kind: 'member', membership: MEMBERSHIPS.tags, values: [tag] });
+  }
+  return conditions;
+}
+
+const isIndexed = (column: FilterColumn): column is IndexedColumn => column in INDEXED_COLUMNS;
+
+/** The `view_counts` keys of a condition's range; none when it has no range of its own. */
+function countKeysOf(condition: Condition): string[] {
+  if (condition.kind === 'member') return condition.values.map(condition.membership.countKey);
+  const { column } = condition;
+  if (!isIndexed(column)) return [];
+  const key = INDEXED_COLUMNS[column] as (value: unknown) => string;
+  return condition.values.map(key);
+}
+
+/** The `view_counts` keys whose row counts `planListing` weighs the request by. */
+export function countKeysFor(request: ListingRequest): string[] {
+  return [ALL_COUNT_KEY, ...conditionsOf(request).flatMap(countKeysOf)];
+}
+
+/**
+ * The listing's statements, given the kept row count of each key `countKeysFor` names (a key
+ * absent from `rowCounts` has no rows, as in `view_counts`).
+ */
+export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<string, number>): ViewPlan {
+  const conditions = conditionsOf(request);
+  const rowsOf = (keys: string[]) => keys.reduce((sum, key) => sum + (rowCounts.get(key) ?? 0), 0);
+  const all = rowsOf([ALL_COUNT_KEY]);
+
+  let driver: Driver = { table: 'view_docs', index: 'view_docs_newest', keys: [], rows: all, repeats: false };
+  const rows = new Map<Condition, number>();
+  for (const condition of conditions) {
+    let candidate: Driver | undefined;
+    if (condition.kind === 'member') {
+      const { table, column } = condition.membership;
+      candidate = {
+        table,
+        column,
+        keys: condition.values,
+        rows: rowsOf(countKeysOf(condition)),
+        repeats: condition.values.length > 1,
+        condition,
+      };
+    } else if (isIndexed(condition.column)) {
+      candidate = {
+        table: 'view_docs',
+        index: `view_docs_${condition.column}`,
+        column: condition.column,
+        keys: condition.values,
+        rows: rowsOf(countKeysOf(condition)),
+        repeats: false,
+        condition,
+      };
+    }
+    if (candidate) rows.set(condition, candidate.rows);
+    if (candidate && candidate.rows < driver.rows) driver = candidate;
+  }
+
+  // The other conditions, checked on the driving range's rows: the columns first, the most selective
+  // first (estimated from the kept counts; 1/2 where none is kept), then the memberships (a probe each).
+  const total = Math.max(1, all);
+  const selectivity = (c: Condition) => (c.kind === 'member' ? 2 : (rows.get(c) ?? total / 2) / total);
+  const rest = conditions
+    .filter((c) => c !== driver.condition)
+    .sort((x, y) => selectivity(x) - selectivity(y));
+  // A membership whose range is not much larger than the driving one is cheaper to count by
+  // intersecting the two ranges (both ordered by created, id) than by a probe per row.
+  const intersected = (c: Condition): c is Extract<Condition, { kind: 'member' }> =>
+    c.kind === 'member' && (rows.get(c) ?? Number.POSITIVE_INFINITY) <= INTERSECT_RATIO * driver.rows;
+  // view_docs: the driving key's index; a membership: its primary key (newest first) for pages, its
+  // filter index for counts.
+  const using = (counting: boolean) =>
+    driver.index
+      ? ` INDEXED BY ${driver.index}`
+      : counting
+        ? ` INDEXED BY ${driver.table}_count`
+        : ' NOT INDEXED';
+  const select = (columns: string, checked: Condition[], counting = true): Statement => {
+    const from = `${driver.table} d${using(counting)}`;
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const inList = (values: unknown[]) => {
+      params.push(...values);
+      return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
+    };
+    if (driver.column) where.push(`d.${driver.column} ${inList(driver.keys)}`);
+    for (const c of checked) {
+      if (c.kind === 'column') where.push(`d.${c.column} ${inList(c.values)}`);
+      else {
+        const { table, column } = c.membership;
+        where.push(`EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} ${inList(c.values)})`);
+      }
+    }
+    return {
+      sql: `SELECT ${columns} FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
+      params,
+    };
+  };
+
+  // Only the driving range, every document once in it: its size is the total (count stays null).
+  let count: ViewPlan['count'] = null;
+  if (rest.length > 0 || driver.repeats) {
+    const ranges = rest.filter(intersected);
+    if (ranges.length === 0) {
+      count = select(`count(${driver.repeats ? 'DISTINCT d.id' : '*'})`, rest);
+    } else {
+      const own = select(
+        'd.created, d.id',
+        rest.filter((c) => !intersected(c)),
+        false, // ordered like the ranges it is merged with
+      );
+      const params = [...own.params];
+      const others = ranges.map(({ membership: { table, column }, values }) => {
+        params.push(...values);
+        return `SELECT created, id FROM ${table} WHERE ${column} IN (${values.map(() => '?').join(', ')})`;
+      });
+      count = { sql: `SELECT count(*) FROM (${[own.sql, ...others].join(' INTERSECT ')})`, params };
+    }
+  }
+  const page = select(`${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created`, rest, false);
+  return {
+    count,
+    countFromCounts: driver.rows,
+    page: {
+      sql: `${page.sql} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
+      params: [...page.params, request.query.pageSize, request.query.first],
+    },
+  };
+}

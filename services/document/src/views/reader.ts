@@ -1,0 +1,81 @@
+/**
+ * Answers listings from the view tables: looks up what the planner weighs (the caller's stand-ins and
+ * the kept row counts), runs the count and the page it plans, and reads the page's documents.
+ */
+import type { ViewId, ViewQuery } from '@docflow/contracts';
+import type { LocalDb, Principal } from '@docflow/kit';
+import type { DocState } from '../docForm';
+import type { DeputiesReadModel } from './deputies';
+import { countKeysFor, type ListingRequest, planListing, readsAsDeputy, type ViewPlan } from './planner';
+
+/** Prepared listing statements kept at most (listings are built from a few shapes). */
+const STATEMENT_CACHE_SIZE = 500;
+
+export interface ViewPage {
+  total: number;
+  docs: DocState[];
+}
+
+export interface ViewsReader {
+  /** The document as the views last stored it (undefined when deleted or never seen). */
+  get(id: string): DocState | undefined;
+  query(view: ViewId, query: ViewQuery, principal: Principal): ViewPage;
+  /** The statements `query` runs for this listing. */
+  plan(view: ViewId, query: ViewQuery, principal: Principal): ViewPlan;
+}
+
+export function createViewsReader(
+  db: LocalDb,
+  deputies: Pick<DeputiesReadModel, 'standsInFor'>,
+): ViewsReader {
+  const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
+  const countOf = db.prepare<[string], number>('SELECT n FROM view_counts WHERE key = ?').pluck();
+  const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], unknown>>>();
+  const prepared = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.clear();
+      statement = db.prepare<unknown[], unknown>(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const get = (id: string) => {
+    const doc = selectDoc.get(id);
+    return doc === undefined ? undefined : (JSON.parse(doc) as DocState);
+  };
+
+  function plan(view: ViewId, query: ViewQuery, principal: Principal): ViewPlan {
+    const request: ListingRequest = {
+      view,
+      query,
+      principal,
+      standsInFor: readsAsDeputy(view, principal) ? deputies.standsInFor(principal.subject) : [],
+    };
+    const rowCounts = new Map<string, number>();
+    for (const key of countKeysFor(request)) {
+      const n = countOf.get(key);
+      if (n !== undefined) rowCounts.set(key, n);
+    }
+    return planListing(request, rowCounts);
+  }
+
+  return {
+    get,
+    plan,
+    query(view, query, principal) {
+      const { count, countFromCounts, page } = plan(view, query, principal);
+      const total = count
+        ? ((prepared(count.sql)
+            .pluck()
+            .get(...count.params) as number | undefined) ?? 0)
+        : countFromCounts;
+      const docs: DocState[] = [];
+      for (const row of prepared(page.sql).all(...page.params)) {
+        const doc = get((row as { id: string }).id);
+        if (doc) docs.push(doc);
+      }
+      return { total, docs };
+    },
+  };
+}

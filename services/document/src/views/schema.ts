@@ -1,0 +1,107 @@
+/**
+ * The tables of the view read model and their versioned migration. One row per document in
+ * `view_docs` (the columns views filter on, and the document state as JSON), and beside it the rows of
+ * its tags, its open tasks' assignees and its readers (the memberships). Each membership row repeats
+ * the document's filter columns and `created`, so one covering key range of one table answers a count
+ * or a page without a lookup per row. `view_counts` keeps the exact number of rows under each key, so
+ * the planner can pick the smallest range (and answer a total without walking it).
+ */
+import type { LocalDb } from '@docflow/kit';
+
+/** The projection that feeds these tables: its checkpoint is dropped with the rows. */
+export const VIEWS_PROJECTION = 'views';
+
+/** Raise it whenever the tables below change: a local.db of another version is dropped and replayed. */
+const SCHEMA_VERSION = '2';
+
+/** The filter columns every row carries, beside `created` and `id`, with their types. */
+const FILTER_TYPES = {
+  form: 'TEXT',
+  author: 'TEXT',
+  state: 'INTEGER',
+  step: 'INTEGER',
+  iteration: 'INTEGER',
+  status: 'INTEGER',
+} as const;
+export type FilterColumn = keyof typeof FILTER_TYPES;
+/** The filter columns, comma-separated, in the order of the tables. */
+export const FILTER_COLUMNS = Object.keys(FILTER_TYPES).join(', ');
+const FILTERS = Object.entries(FILTER_TYPES)
+  .map(([column, type]) => `${column} ${type} NOT NULL`)
+  .join(', ');
+
+/** A table of one row per (key, document): which documents carry a tag, have a user's open task, ... */
+export interface Membership {
+  table: string;
+  /** The key column. */
+  column: string;
+  /** Its row count's key in `view_counts`. */
+  countKey(value: string): string;
+}
+
+export const MEMBERSHIPS = {
+  tags: { table: 'view_doc_tags', column: 'tag', countKey: (v: string) => `t:${v}` },
+  openTasks: { table: 'view_open_tasks', column: 'user_id', countKey: (v: string) => `i:${v}` },
+  readers: { table: 'view_doc_readers', column: 'user_id', countKey: (v: string) => `r:${v}` },
+} as const satisfies Record<string, Membership>;
+
+/** `view_counts` key of every document. */
+export const ALL_COUNT_KEY = 'n';
+
+/** The columns of `view_docs` with an index of their own (`view_docs_<column>`), and their count keys. */
+export const INDEXED_COLUMNS = {
+  author: (v: string) => `a:${v}`,
+  form: (v: string) => `f:${v}`,
+  state: (v: number) => `s:${v}`,
+} as const;
+export type IndexedColumn = keyof typeof INDEXED_COLUMNS;
+
+/**
+ * A key's documents lie in one range of the primary key, newest last (pages are read from it).
+ * Counts use the second range, where a listing's form and author narrow it further. `_doc` finds a
+ * document's rows (to replace them, and to probe a membership that does not drive).
+ */
+const membershipTable = ({ table, column }: Membership) => `
+  CREATE TABLE IF NOT EXISTS ${table} (
+    ${column} TEXT NOT NULL, created TEXT NOT NULL, id TEXT NOT NULL, ${FILTERS},
+    PRIMARY KEY (${column}, created, id)) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS ${table}_doc ON ${table} (id, ${column});
+  CREATE INDEX IF NOT EXISTS ${table}_count ON ${table} (${column}, form, author, state, status, step, iteration);`;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS view_docs (
+    id TEXT PRIMARY KEY, ${FILTERS}, created TEXT NOT NULL, doc TEXT NOT NULL);
+  CREATE INDEX IF NOT EXISTS view_docs_newest ON view_docs (created, id, ${FILTER_COLUMNS});
+  ${Object.keys(INDEXED_COLUMNS)
+    .map(
+      (c) => `CREATE INDEX IF NOT EXISTS view_docs_${c} ON view_docs (${c}, created, id, ${FILTER_COLUMNS});`,
+    )
+    .join('\n  ')}
+  ${Object.values(MEMBERSHIPS).map(membershipTable).join('\n')}
+  CREATE TABLE IF NOT EXISTS view_counts (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+`;
+
+/** The tables filled from document events (deputies come from identity's events: see deputies.ts). */
+export const VIEW_TABLES = ['view_docs', ...Object.values(MEMBERSHIPS).map((m) => m.table), 'view_counts'];
+
+/**
+ * Creates the tables; when local.db holds another layout (or one from before versioning), drops the
+ * rows the document events give, and the projection's place in them, in one transaction, so the
+ * projection replays every event into the new tables.
+ */
+export function migrateViewsSchema(db: LocalDb): void {
+  db.exec('CREATE TABLE IF NOT EXISTS view_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const version = db.prepare<[], string>("SELECT value FROM view_meta WHERE key = 'schema'").pluck().get();
+  if (version !== SCHEMA_VERSION) {
+    db.transaction(() => {
+      for (const table of VIEW_TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+      db.exec(SCHEMA);
+      db.prepare('DELETE FROM checkpoints WHERE name = ?').run(VIEWS_PROJECTION);
+      db.prepare('DELETE FROM handled_messages WHERE consumer = ?').run(VIEWS_PROJECTION);
+      db.prepare(
+        "INSERT INTO view_meta (key, value) VALUES ('schema', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+      ).run(SCHEMA_VERSION);
+    })();
+  }
+  db.exec(SCHEMA);
+}
