@@ -1,5 +1,6 @@
 export * from './accounts';
 export * from './codes';
+export * from './deputies';
 export * from './document-events';
 export * from './document-read';
 export * from './documents';

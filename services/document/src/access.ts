@@ -2,8 +2,10 @@
  * Who may read a document (DESIGN.md, "Roles"): its author, its workflow participants and their
  * enabled deputies, and holders of svcAdminDocsRW. A deleted document is read by nobody.
  */
+
+import { type DeputiesOf, isEnabledDeputy } from '@docflow/contracts';
 import type { Principal } from '@docflow/kit';
-import { type DeputiesOf, isDeleted, isEnabledDeputy } from '@docflow/workflow';
+import { isDeleted } from '@docflow/workflow-model';
 import type { DocState } from './docForm';
 
 /** Every user who was ever given a task on the document. */

@@ -31,7 +31,7 @@ import {
   toProblemError,
   toWebStream,
 } from '@docflow/kit';
-import { openTaskFor, openTasks } from '@docflow/workflow';
+import { openTaskFor, openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { canRead, participantsOf } from './access';

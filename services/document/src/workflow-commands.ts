@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  type DeputiesOf,
   type DocResponse,
   docFormStream,
   type ResolvedAccount,
@@ -22,7 +23,7 @@ import {
   problemFromResponse,
   type ServiceClient,
 } from '@docflow/kit';
-import type { DeputiesOf, Task } from '@docflow/workflow';
+import type { Task } from '@docflow/workflow-model';
 import { type DocState, docAggregate } from './docForm';
 
 export interface WorkflowFact {

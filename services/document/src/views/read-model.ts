@@ -11,7 +11,7 @@
  */
 import { STATE_CODES, STATUS_CODES, type ViewId, type ViewQuery } from '@docflow/contracts';
 import type { LocalDb, Principal } from '@docflow/kit';
-import { inboxAssignees, isDeleted } from '@docflow/workflow';
+import { inboxAssignees, isDeleted } from '@docflow/workflow-model';
 import { participantsOf } from '../access';
 import type { DocState } from '../docForm';
 
