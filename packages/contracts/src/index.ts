@@ -18,5 +18,6 @@ export * from './routes/admin';
 export * from './routes/documents';
 export * from './routes/forms';
 export * from './routes/person';
+export * from './sample-forms';
 export * from './user-pattern';
 export * from './workflow-events';
