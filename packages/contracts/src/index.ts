@@ -9,6 +9,7 @@ export * from './forms';
 export * from './identity-events';
 export * from './ids';
 export * from './internal';
+export * from './ocr-languages';
 export * from './person';
 export * from './problem';
 export * from './recognition-events';
