@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { TAG_NAME_PATTERN } from './forms';
 import { Hex24Id, Timestamp, UsrId } from './ids';
+import { ocrLanguagesNotInstalled } from './ocr-languages';
 import { Meta } from './person';
 
 /** A field value: a string, or a table (array of rows of strings). */
@@ -79,6 +80,10 @@ export const CreateDocQuery = z.object({
   idpLangs: z
     .string()
     .regex(/^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/, 'language codes joined by +, e.g. eng or eng+deu')
+    .superRefine((idpLangs, ctx) => {
+      const notInstalled = ocrLanguagesNotInstalled(idpLangs);
+      if (notInstalled) ctx.addIssue({ code: 'custom', message: notInstalled });
+    })
     .default('eng')
     .openapi({ description: 'OCR languages (the contract leaves the name open).' }),
   idpFrpr: queryBool.default(false).openapi({ type: 'string', enum: ['true', 'false'] }),

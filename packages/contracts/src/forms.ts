@@ -34,6 +34,8 @@ export const WorkflowConfig = z.strictObject({
   /** Days from creation to `datedue`; absent: no due date. */
   dueDays: z.number().int().min(0).max(3650).optional(),
 });
+/** A form's `workflow` section. */
+export type WorkflowConfig = z.infer<typeof WorkflowConfig>;
 
 export const RecognitionForm = z.strictObject({
   id: z.string().min(1).max(64),

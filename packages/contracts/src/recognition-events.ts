@@ -1,13 +1,10 @@
 /**
  * Recognition: the contract's RecoData shape, the events of the recognition service's
- * `recognition-<docId>` streams, and the OCR languages this build installs.
+ * `recognition-<docId>` streams.
  */
 import { z } from '@hono/zod-openapi';
 import { ValuesByTags } from './documents';
 import { Hex24Id } from './ids';
-
-/** OCR languages whose trained data the project installs (the recognition service checks its packages). */
-export const OCR_LANGUAGES = ['eng'] as const;
 
 export const RecoForm = z
   .object({ form: z.null(), id: z.string(), name: z.string() })

@@ -1,21 +1,51 @@
 /**
- * Who may read a document (DESIGN.md, "Roles"): its author, its workflow participants and their
- * enabled deputies, and holders of svcAdminDocsRW. A deleted document is read by nobody.
+ * Who may do what with a document (DESIGN.md, "Roles" and "Author"): read it, write its data, name its
+ * author. Pure: the caller resolves roles, run-as and deputies beforehand.
  */
-import type { Principal } from '@docflow/kit';
-import { type DeputiesOf, isDeleted, isEnabledDeputy } from '@docflow/workflow';
+import { type DeputiesOf, isEnabledDeputy } from '@docflow/contracts';
+import { type Principal, problems } from '@docflow/kit';
+import { isDeleted, openTasks } from '@docflow/workflow-model';
 import type { DocState } from './docForm';
+
+const ACT_ON_ANY_DOCUMENT = 'svcAdminDocsRW';
 
 /** Every user who was ever given a task on the document. */
 export function participantsOf(doc: DocState): string[] {
   return [...new Set(Object.values(doc.workflow.tasks).map((t) => t.assignee))];
 }
 
-/** Without `deputiesOf`, deputies are not considered (the caller may look them up and ask again). */
+/**
+ * Readers: the author, the workflow participants and their enabled deputies, holders of svcAdminDocsRW.
+ * A deleted document is read by nobody. Without `deputiesOf`, deputies are not considered (the caller
+ * may look them up and ask again).
+ */
 export function canRead(principal: Principal, doc: DocState, deputiesOf: DeputiesOf = {}): boolean {
   if (!doc.exists || isDeleted(doc.workflow)) return false;
-  if (doc.author === principal.subject || principal.roles.includes('svcAdminDocsRW')) return true;
+  if (doc.author === principal.subject || principal.roles.includes(ACT_ON_ANY_DOCUMENT)) return true;
   return participantsOf(doc).some(
     (p) => p === principal.subject || isEnabledDeputy(deputiesOf, p, principal.subject),
   );
 }
+
+/** Writers of the document's data (e.g. validating recognition data): the author, a user with an open task, holders of svcAdminDocsRW. */
+export function canWrite(principal: Principal, doc: DocState): boolean {
+  return (
+    doc.author === principal.subject ||
+    openTasks(doc.workflow).some((t) => t.assignee === principal.subject) ||
+    principal.roles.includes(ACT_ON_ANY_DOCUMENT)
+  );
+}
+
+/**
+ * The author of a new document: the effective principal unless another account is named, which needs
+ * svcAdminDocsRW (403 without). Whether the named account exists is the identity service's to say.
+ */
+export function authorOf(principal: Principal, named: string | undefined): string {
+  if (named === undefined || named === principal.subject) return principal.subject;
+  if (!principal.roles.includes(ACT_ON_ANY_DOCUMENT))
+    throw problems.forbidden(`naming another author needs the role ${ACT_ON_ANY_DOCUMENT}`);
+  return named;
+}
+
+/** A reader of the document may download the files it holds, and no other file through it. */
+export const canDownload = (doc: DocState, fileId: string): boolean => doc.files.some((f) => f.id === fileId);

@@ -1,6 +1,7 @@
 /** Document commands, one pure decision each: `(command, state) → events`, or a typed rejection. */
 import type { DocumentEvent, FormDefinition, StoredFile, TagValue, ValuesByTags } from '@docflow/contracts';
-import { problems } from '@docflow/kit';
+import { type Principal, problems } from '@docflow/kit';
+import { canWrite } from './access';
 import type { DocState } from './docForm';
 
 export interface CreateDocument {
@@ -79,12 +80,17 @@ export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEven
   ];
 }
 
-/** Manual validation of a recognised part: its values replaced (checked against the form), validated. */
+/**
+ * Manual validation of a recognised part by one who may write the document: its values replaced
+ * (checked against the form), validated.
+ */
 export function decideValidateReco(
-  cmd: { recoId: string; valuesByTags: ValuesByTags },
+  cmd: { recoId: string; valuesByTags: ValuesByTags; by: Principal },
   form: FormDefinition | null,
   state: DocState,
 ): DocumentEvent[] {
+  if (!canWrite(cmd.by, state))
+    throw problems.forbidden('validating recognition data needs write access to the document');
   if (!state.recoData.some((e) => e._id === cmd.recoId)) throw problems.notFound(`no recoData ${cmd.recoId}`);
   if (form) checkValuesAgainstForm(cmd.valuesByTags, form);
   return [{ type: 'RecoDataValidated', data: { recoId: cmd.recoId, valuesByTags: cmd.valuesByTags } }];

@@ -9,9 +9,10 @@ import {
   type StoredFile,
   type TagValue,
   type ValuesByTags,
+  type WorkflowConfig,
 } from '@docflow/contracts';
 import type { Aggregate, EventContext } from '@docflow/kit';
-import { foldWorkflow, initialWorkflow, type WorkflowConfig, type WorkflowState } from '@docflow/workflow';
+import { foldWorkflow, initialWorkflow, type WorkflowState } from '@docflow/workflow-model';
 
 export interface RecoEntry extends RecognizedPart {
   fileId: string;

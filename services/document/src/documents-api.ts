@@ -10,7 +10,6 @@ import {
   HEX24_PATTERN,
   Hex24Id,
   ManageRequest,
-  OCR_LANGUAGES,
   RecoValidation,
   type StoredFile,
 } from '@docflow/contracts';
@@ -23,25 +22,29 @@ import {
   loadAggregate,
   newHexId,
   parseWith,
-  problemFromResponse,
   problems,
   readJson,
   type ServiceClient,
   type ServiceEnv,
   toProblemError,
-  toWebStream,
 } from '@docflow/kit';
-import { openTaskFor, openTasks } from '@docflow/workflow';
+import { openTaskFor, openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
-import { canRead, participantsOf } from './access';
-import { decideCreate, decideUpdateFields, decideValidateReco } from './businessLogic';
+import { authorOf, canDownload, canRead, participantsOf } from './access';
+import {
+  checkValuesAgainstForm,
+  decideCreate,
+  decideUpdateFields,
+  decideValidateReco,
+} from './businessLogic';
 import { type DocState, docAggregate, initialDoc } from './docForm';
+import { attachFiles, discardFiles, downloadFile, type FilesCall, storeFile } from './files-calls';
 import { loadForm } from './forms/api';
+import { deputiesOf, type IdentityCalls, requireAccount } from './identity-calls';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
 import { selectFields, toDocForm, toRecoData } from './representation';
 import {
-  deputiesOf,
   recordWorkflowFacts,
   runWorkflowCommand,
   toDocResponse,
@@ -86,23 +89,22 @@ function parseJsonPart<S extends z.ZodType>(
 
 export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   const { store } = deps;
-  const calls: WorkflowCalls = {
+  const calls: WorkflowCalls & IdentityCalls = {
     workflow: deps.workflow,
     identity: deps.identity,
     internalToken: deps.internalToken,
   };
   const app = new Hono<ServiceEnv>();
-  const call = (
-    c: Context<ServiceEnv>,
-    client: ServiceClient,
-    init: { method: string; path: string; body?: unknown; headers?: Record<string, string> },
-  ) =>
-    callService(client, {
-      ...init,
-      internalToken: deps.internalToken,
-      principal: c.var.principal,
-      ids: c.var,
-    });
+  /** Calls to the files service as the request's principal. */
+  const filesCall =
+    (c: Context<ServiceEnv>): FilesCall =>
+    (init) =>
+      callService(deps.files, {
+        ...init,
+        internalToken: deps.internalToken,
+        principal: c.var.principal,
+        ids: c.var,
+      });
 
   /** The document as the caller may see it, or 404 (also when the caller may not read it). */
   async function readableDoc(c: Context<ServiceEnv>, rawId: string): Promise<DocState> {
@@ -119,63 +121,24 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     throw problems.notFound('no such document');
   }
 
-  async function checkAuthor(c: Context<ServiceEnv>, author: string | undefined): Promise<string> {
-    const principal = c.var.principal;
-    if (author === undefined || author === principal.subject) return principal.subject;
-    if (!principal.roles.includes('svcAdminDocsRW'))
-      throw problems.forbidden('naming another author needs the role svcAdminDocsRW');
-    const res = await call(c, deps.identity, { method: 'GET', path: `/api/admin/v1/accounts/${author}` });
-    if (res.status === 404)
-      throw problems.badRequest(`no account ${author}`, [
-        { pointer: 'docForm.author', message: 'no such account' },
-      ]);
-    if (!res.ok) throw await problemFromResponse(res);
-    return author;
-  }
-
   app.post('/api/v2/docForm/form/:formName', async (c) => {
     const formName = parseWith('path', FormName, c.req.param('formName'));
     const query = parseWith('query', CreateDocQuery, c.req.query());
-    const missing = query.idpLangs
-      .split('+')
-      .filter((l) => !(OCR_LANGUAGES as readonly string[]).includes(l));
-    if (missing.length)
-      throw problems.badRequest(`OCR language(s) not installed: ${missing.join(', ')}`, [
-        { pointer: 'query.idpLangs', message: `installed: ${OCR_LANGUAGES.join(', ')}` },
-      ]);
     const form = (await loadForm(store, formName)).definition;
     if (!form) throw problems.notFound(`no form ${formName}`);
 
     // Every file stored for this request, so that a request refused before the document exists
     // keeps none of them (what a crash leaves behind, the files service's sweeper collects).
     const stored: StoredFile[] = [];
+    const files = filesCall(c);
     const upload = async (file: IncomingFile): Promise<StoredFile> => {
-      const res = await call(c, deps.files, {
-        method: 'POST',
-        path: `/internal/v1/files?allowDupl=${query.allowDupl}`,
-        headers: {
-          'x-docflow-file-name': encodeURIComponent(file.fileName),
-          'content-type': file.contentType,
-        },
-        body: toWebStream(file.stream),
-      });
-      if (!res.ok) throw await problemFromResponse(res);
-      const storedFile = (await res.json()) as StoredFile;
+      const storedFile = await storeFile(files, file, query.allowDupl);
       stored.push(storedFile);
       return storedFile;
     };
     const discardStored = async () => {
-      for (const file of stored) {
-        const res = await call(c, deps.files, {
-          method: 'DELETE',
-          path: `/internal/v1/files/${file.id}`,
-        }).catch(() => undefined);
-        if (!res?.ok)
-          c.var.log.warn(
-            { fileId: file.id },
-            'a file of a refused create was not discarded; the sweeper will',
-          );
-      }
+      for (const fileId of await discardFiles(files, stored))
+        c.var.log.warn({ fileId }, 'a file of a refused create was not discarded; the sweeper will');
     };
     const id = newHexId();
     // One clock reading: datecreated (the event's timestamp) and datedue derive from it.
@@ -191,7 +154,8 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
         parts.docResponse === undefined
           ? undefined
           : parseJsonPart('docResponse', parts.docResponse, CreateDocResponse, {});
-      const author = await checkAuthor(c, docForm.author);
+      const author = authorOf(c.var.principal, docForm.author);
+      await requireAccount(calls, { principal: c.var.principal, ids: c.var }, author, 'docForm.author');
       const command = {
         id,
         form,
@@ -207,14 +171,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       // The files service learns the attachments before the document exists: its orphan sweeper
       // never takes a file a document holds, even if this service then stops before its relay
       // publishes the document (a failed append leaves the files attached: kept, not lost).
-      if (parts.files.length) {
-        const res = await call(c, deps.files, {
-          method: 'POST',
-          path: '/internal/v1/attachments',
-          body: { docId: id, files: parts.files.map((f) => ({ id: f.id, sha256: f.sha256 })) },
-        });
-        if (!res.ok) throw await problemFromResponse(res);
-      }
+      await attachFiles(files, id, parts.files);
       appending = true;
       const created = await executeCommand(
         store,
@@ -287,8 +244,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const { docForm, docResponse } = await readJson(c, AnswerRequest);
     const form = docForm ? (await loadForm(store, doc.form)).definition : null;
     // Values are checked before the answer, so a bad value changes nothing at all.
-    if (docForm && form)
-      decideUpdateFields({ valuesByTags: docForm.valuesByTags, tags: docForm._tags }, form, doc);
+    if (docForm && form) checkValuesAgainstForm(docForm.valuesByTags ?? {}, form);
     const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
       kind: 'answer',
       respId,
@@ -316,19 +272,12 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const recoId = parseWith('path', Hex24Id, c.req.param('recoId'));
     const { valuesByTags } = await readJson(c, RecoValidation);
     const principal = c.var.principal;
-    const runningParticipant = openTasks(doc.workflow).some((t) => t.assignee === principal.subject);
-    if (
-      doc.author !== principal.subject &&
-      !runningParticipant &&
-      !principal.roles.includes('svcAdminDocsRW')
-    )
-      throw problems.forbidden('validating recognition data needs write access to the document');
     const form = (await loadForm(store, doc.form)).definition;
     const result = await executeCommand(
       store,
       docFormStream(doc.id),
       docAggregate,
-      (state) => decideValidateReco({ recoId, valuesByTags }, form, state),
+      (state) => decideValidateReco({ recoId, valuesByTags, by: principal }, form, state),
       commandMetadata(principal, c.var),
     );
     return c.json(toRecoData(result.state).find((e) => e._id === recoId));
@@ -352,23 +301,9 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   app.get('/api/v2/docForm/:id/file/:fileId', async (c) => {
     const doc = await readableDoc(c, c.req.param('id'));
     const fileId = c.req.param('fileId');
-    if (!doc.files.some((f) => f.id === fileId)) throw problems.notFound('no such file on this document');
-    const res = await call(c, deps.files, { method: 'GET', path: `/internal/v1/files/${fileId}` });
-    if (!res.ok) throw await problemFromResponse(res);
-    return new Response(res.body, {
-      status: 200,
-      headers: pickHeaders(res.headers, ['content-type', 'content-length', 'content-disposition']),
-    });
+    if (!canDownload(doc, fileId)) throw problems.notFound('no such file on this document');
+    return downloadFile(filesCall(c), fileId);
   });
 
   return app;
-}
-
-function pickHeaders(from: Headers, names: string[]): Headers {
-  const out = new Headers();
-  for (const n of names) {
-    const v = from.get(n);
-    if (v !== null) out.set(n, v);
-  }
-  return out;
 }

@@ -7,23 +7,16 @@ import { randomUUID } from 'node:crypto';
 import {
   type DocResponse,
   docFormStream,
-  type ResolvedAccount,
-  ResolveResponse,
   STATE_CODES,
   type WorkflowCommandRequest,
   WorkflowCommandResponse,
 } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
-import {
-  callService,
-  loadAggregate,
-  type Principal,
-  problemFromResponse,
-  type ServiceClient,
-} from '@docflow/kit';
-import type { DeputiesOf, Task } from '@docflow/workflow';
+import { callService, loadAggregate, problemFromResponse, type ServiceClient } from '@docflow/kit';
+import type { Task } from '@docflow/workflow-model';
 import { type DocState, docAggregate } from './docForm';
+import type { CallContext } from './identity-calls';
 
 export interface WorkflowFact {
   id: string;
@@ -65,13 +58,7 @@ export async function recordWorkflowFacts(
 
 export interface WorkflowCalls {
   workflow: ServiceClient;
-  identity: ServiceClient;
   internalToken: string;
-}
-
-interface CallContext {
-  principal: Principal;
-  ids: { requestId: string; correlationId: string };
 }
 
 /** Sends one command to the workflow service; its problems (400/403/404/422) become ours. */
@@ -94,25 +81,6 @@ export async function runWorkflowCommand(
   });
   if (!res.ok) throw await problemFromResponse(res);
   return WorkflowCommandResponse.parse(await res.json()).events;
-}
-
-/** The deputies of `users`, as the identity service has them now. */
-export async function deputiesOf(
-  calls: WorkflowCalls,
-  ctx: CallContext,
-  users: string[],
-): Promise<DeputiesOf> {
-  if (users.length === 0) return {};
-  const res = await callService(calls.identity, {
-    method: 'POST',
-    path: '/internal/v1/resolve',
-    body: { refs: users },
-    internalToken: calls.internalToken,
-    ...ctx,
-  });
-  if (!res.ok) throw await problemFromResponse(res);
-  const accounts: Record<string, ResolvedAccount> = ResolveResponse.parse(await res.json()).accounts;
-  return Object.fromEntries(users.map((u) => [u, accounts[u]?.deputy ?? undefined]));
 }
 
 export function toDocResponse(task: Task, doc: DocState): DocResponse {

@@ -1,20 +1,19 @@
 /** The OCR languages the project installs, and where their trained data lies on disk (never the network). */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { OCR_LANGUAGES, type OcrLanguage, ocrLanguagesNotInstalled } from '@docflow/contracts';
 import { problems } from '@docflow/kit';
 
-/** Language code → the npm package that ships its trained data. One entry per installed package. */
-const LANGUAGE_PACKAGES = { eng: '@tesseract.js-data/eng' } as const;
+/** Language code → the npm package that ships its trained data: one entry for each of the contract's languages. */
+const LANGUAGE_PACKAGES: Record<OcrLanguage, string> = { eng: '@tesseract.js-data/eng' };
 /** The integer-quantised "best" model: same text and confidence as `4.0.0`, ~95 MiB less per worker (ocr.md). */
 const MODEL_FOLDER = '4.0.0_best_int';
 
-export type OcrLanguage = keyof typeof LANGUAGE_PACKAGES;
-export const INSTALLED_LANGUAGES = Object.keys(LANGUAGE_PACKAGES) as OcrLanguage[];
+export type { OcrLanguage };
+export const INSTALLED_LANGUAGES: readonly OcrLanguage[] = OCR_LANGUAGES;
 export const DEFAULT_LANGUAGES: OcrLanguage[] = ['eng'];
 
 const require = createRequire(import.meta.url);
-
-const isInstalled = (code: string): code is OcrLanguage => Object.hasOwn(LANGUAGE_PACKAGES, code);
 
 /**
  * Parses `idpLangs` (`eng`, `eng+deu`, ...) into installed languages, in order and without repeats.
@@ -25,17 +24,14 @@ const isInstalled = (code: string): code is OcrLanguage => Object.hasOwn(LANGUAG
 export function resolveIdpLangs(idpLangs: string | undefined): OcrLanguage[] {
   if (idpLangs === undefined || idpLangs.trim() === '') return [...DEFAULT_LANGUAGES];
   const codes = [...new Set(idpLangs.split('+').map((c) => c.trim()))];
-  const missing = codes.filter((c) => !isInstalled(c));
-  if (missing.length > 0)
-    throw problems.badRequest(
-      `OCR language(s) not installed: ${missing.join(', ')}; installed: ${INSTALLED_LANGUAGES.join(', ')}`,
-      [
-        {
-          pointer: 'query.idpLangs',
-          message: `use languages among ${INSTALLED_LANGUAGES.join(', ')}, joined by +`,
-        },
-      ],
-    );
+  const notInstalled = ocrLanguagesNotInstalled(idpLangs);
+  if (notInstalled)
+    throw problems.badRequest(notInstalled, [
+      {
+        pointer: 'query.idpLangs',
+        message: `use languages among ${INSTALLED_LANGUAGES.join(', ')}, joined by +`,
+      },
+    ]);
   return codes as OcrLanguage[];
 }
 

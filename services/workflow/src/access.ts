@@ -3,7 +3,7 @@
  * docResponse/{respId}). Pure: the caller resolves roles, run-as and deputies beforehand.
  */
 import { MANAGEMENT_TASK_STATUS } from '@docflow/contracts';
-import type { WorkflowState } from './workflow';
+import type { WorkflowState } from '@docflow/workflow-model';
 
 export interface ManagePrincipal {
   /** The effective principal: the run-as user, or the service account without run-as. */
@@ -29,18 +29,4 @@ export function canManage(principal: ManagePrincipal, state: WorkflowState, task
       ? has('svcAdminDocRWD')
       : has('svcAdminDocRW') || has('svcAdminDocRWD');
   return manages && (!principal.isServiceAccount || has('svcAdminDocsRW'));
-}
-
-/** A person's deputy as the identity service keeps it. */
-export interface Deputy {
-  id: string;
-  enabled: boolean;
-}
-
-/** Assignee `usr-` id → that assignee's deputy, for the assignees the caller looked up. */
-export type DeputiesOf = Readonly<Record<string, Deputy | undefined>>;
-
-export function isEnabledDeputy(deputiesOf: DeputiesOf, assignee: string, userId: string): boolean {
-  const deputy = deputiesOf[assignee];
-  return deputy?.enabled === true && deputy.id === userId;
 }

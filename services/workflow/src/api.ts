@@ -3,6 +3,7 @@
  * document, with the document's registration, and gets back the events it appended.
  */
 import {
+  type DeputiesOf,
   HEX24_PATTERN,
   type ResolvedAccount,
   ResolveResponse,
@@ -22,8 +23,9 @@ import {
   type ServiceClient,
   type ServiceEnv,
 } from '@docflow/kit';
+import { foldWorkflow } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
-import type { DeputiesOf } from './access';
+import { workflowAggregate } from './aggregate';
 import {
   type DecisionInputs,
   decideAnswer,
@@ -33,7 +35,6 @@ import {
   type ParticipantIds,
   participantsToResolve,
 } from './businessLogic';
-import { foldWorkflow, workflowAggregate } from './workflow';
 
 export interface WorkflowApiDeps {
   store: EventStore;

@@ -5,18 +5,21 @@
  */
 import {
   CREATE_TASK_STATUSES,
+  type DeputiesOf,
+  isEnabledDeputy,
   MANAGEMENT_TASK_STATUS,
   type ManagementTaskStatus,
   RESPONSE_TASK_STATUS,
   type ResponseTaskStatus,
   USR_ID_PATTERN,
   WORK_PHASES,
+  type WorkflowConfig,
   type WorkflowEvent,
   type WorkPhase,
 } from '@docflow/contracts';
 import { problems } from '@docflow/kit';
-import { canManage, type DeputiesOf, isEnabledDeputy, type ManagePrincipal } from './access';
-import { isDeleted, openTasks, type Task, type WorkflowConfig, type WorkflowState } from './workflow';
+import { isDeleted, openTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
+import { canManage, type ManagePrincipal } from './access';
 
 const DAY_MS = 86_400_000;
 const M = MANAGEMENT_TASK_STATUS;

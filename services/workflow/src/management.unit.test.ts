@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WorkflowEvent } from '@docflow/contracts';
+import type { WorkflowState } from '@docflow/workflow-model';
 import type { ManagePrincipal } from './access';
 import { decideCreateAction, decideManage } from './businessLogic';
 import {
@@ -38,7 +39,6 @@ import {
   SIGN_COMPLETED,
   SUSPENDED,
 } from './test-fixtures';
-import type { WorkflowState } from './workflow';
 
 const AUTHOR_USER: ManagePrincipal = { subject: AUTHOR, roles: [], isServiceAccount: false };
 

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WorkflowEvent } from '@docflow/contracts';
-import type { DeputiesOf } from './access';
+import type { DeputiesOf, WorkflowEvent } from '@docflow/contracts';
+import type { WorkflowState } from '@docflow/workflow-model';
 import { decideAnswer, decideManage } from './businessLogic';
 import {
   ALICE,
@@ -39,7 +39,6 @@ import {
   SIGN_COMPLETED,
   SUSPENDED,
 } from './test-fixtures';
-import type { WorkflowState } from './workflow';
 
 const answer =
   (respId: string, taskstatus: number, caller: string, deputiesOf: DeputiesOf = {}) =>

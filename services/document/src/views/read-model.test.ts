@@ -14,7 +14,7 @@ import {
   type ViewQuery,
 } from '@docflow/contracts';
 import { checkpointStore, openLocalDb, type Principal } from '@docflow/kit';
-import { inboxAssignees, isDeleted, type Task } from '@docflow/workflow';
+import { inboxAssignees, isDeleted, type Task } from '@docflow/workflow-model';
 import { participantsOf } from '../access';
 import { type DocState, initialDoc } from '../docForm';
 import { createDeputiesReadModel } from './deputies';

@@ -5,7 +5,7 @@
  */
 import { STATE_CODES, STATUS_CODES } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit';
-import { inboxAssignees, isDeleted } from '@docflow/workflow';
+import { inboxAssignees, isDeleted } from '@docflow/workflow-model';
 import { participantsOf } from '../access';
 import type { DocState } from '../docForm';
 import {

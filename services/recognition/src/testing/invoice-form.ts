@@ -1,6 +1,5 @@
-/** The sample `invoice` form shipped with the document service: the form definition the tests recognise. */
-import type { FormDefinition } from '@docflow/contracts';
-import { SAMPLE_FORMS } from '../../../document/src/forms/samples';
+/** The sample `invoice` form the project ships: the form definition the tests recognise. */
+import { type FormDefinition, SAMPLE_FORMS } from '@docflow/contracts';
 
 export const INVOICE_FORM: FormDefinition = SAMPLE_FORMS.find((f) => f.name === 'invoice')!;
 export const RECO_FORMS = INVOICE_FORM.recognition!.forms;

@@ -1,20 +1,15 @@
-/** The workflow aggregate of one document: its state and `evolve`. Nothing here does I/O. */
-import {
-  type DocPhase,
-  type DocStatus,
-  parseWorkflowEvent,
-  type ResponseTaskStatus,
-  STATE_CODES,
-  STATUS_CODES,
-  type WorkflowConfig as WorkflowConfigSchema,
-  type WorkflowEvent,
-  type WorkPhase,
+/**
+ * The workflow of one document as its facts tell it: state, tasks and `evolve`. The workflow service
+ * decides on it; the document service folds the facts it records. Nothing here does I/O.
+ */
+import type {
+  DocPhase,
+  DocStatus,
+  ResponseTaskStatus,
+  WorkflowConfig,
+  WorkflowEvent,
+  WorkPhase,
 } from '@docflow/contracts';
-import type { Aggregate } from '@docflow/kit';
-import type { z } from 'zod';
-
-/** A form's `workflow` section. */
-export type WorkflowConfig = z.infer<typeof WorkflowConfigSchema>;
 
 /** A DocResponse: one per participant per stage. */
 export interface Task {
@@ -174,24 +169,8 @@ export function foldWorkflow(events: readonly WorkflowEvent[], from = initialWor
   return events.reduce(evolveWorkflow, from);
 }
 
-export const workflowAggregate: Aggregate<WorkflowState, WorkflowEvent> = {
-  initial: initialWorkflow,
-  evolve: evolveWorkflow,
-  parse: parseWorkflowEvent,
-};
-
 /** A deleted document answers 404 everywhere (DESIGN.md, "Transitions"). */
 export const isDeleted = (state: WorkflowState) => state.status === 'deleted';
-
-/** The document's workflow fields in the contract's numbers. */
-export function workflowCodes(state: WorkflowState) {
-  return {
-    state: STATE_CODES[state.phase],
-    step: state.step,
-    iteration: state.iteration,
-    status: STATUS_CODES[state.status],
-  };
-}
 
 export const openTasks = (state: WorkflowState): Task[] =>
   Object.values(state.tasks).filter((t) => t.state === 'open');

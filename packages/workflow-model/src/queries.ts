@@ -1,5 +1,5 @@
 /** What readers of a document's workflow see: the caller's open task and the inbox's owners. */
-import { type DeputiesOf, isEnabledDeputy } from './access';
+import { type DeputiesOf, isEnabledDeputy } from '@docflow/contracts';
 import { openTasks, type Task, type WorkflowState } from './workflow';
 
 /**

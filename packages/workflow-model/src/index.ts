@@ -1,0 +1,10 @@
+export { inboxAssignees, openTaskFor } from './queries';
+export {
+  evolveWorkflow,
+  foldWorkflow,
+  initialWorkflow,
+  isDeleted,
+  openTasks,
+  type Task,
+  type WorkflowState,
+} from './workflow';

@@ -1,0 +1,74 @@
+/** The files service as the document routes use it: store, discard, attach and download attachments. */
+import type { StoredFile } from '@docflow/contracts';
+import { problemFromResponse, toWebStream } from '@docflow/kit';
+import type { IncomingFile } from './multipart';
+
+/** One internal call to the files service, as the request's principal. */
+export type FilesCall = (init: {
+  method: string;
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}) => Promise<Response>;
+
+/** Streams an upload to the files service; `allowDupl=false` makes it refuse a hash already attached (409). */
+export async function storeFile(
+  call: FilesCall,
+  file: IncomingFile,
+  allowDupl: boolean,
+): Promise<StoredFile> {
+  const res = await call({
+    method: 'POST',
+    path: `/internal/v1/files?allowDupl=${allowDupl}`,
+    headers: { 'x-docflow-file-name': encodeURIComponent(file.fileName), 'content-type': file.contentType },
+    body: toWebStream(file.stream),
+  });
+  if (!res.ok) throw await problemFromResponse(res);
+  return (await res.json()) as StoredFile;
+}
+
+/** Deletes stored files no document holds; returns the ids it could not delete (the sweeper will). */
+export async function discardFiles(call: FilesCall, files: readonly StoredFile[]): Promise<string[]> {
+  const kept: string[] = [];
+  for (const file of files) {
+    const res = await call({ method: 'DELETE', path: `/internal/v1/files/${file.id}` }).catch(
+      () => undefined,
+    );
+    if (!res?.ok) kept.push(file.id);
+  }
+  return kept;
+}
+
+/** Tells the files service that `docId` holds `files`, so that its orphan sweeper never takes them. */
+export async function attachFiles(
+  call: FilesCall,
+  docId: string,
+  files: readonly StoredFile[],
+): Promise<void> {
+  if (files.length === 0) return;
+  const res = await call({
+    method: 'POST',
+    path: '/internal/v1/attachments',
+    body: { docId, files: files.map((f) => ({ id: f.id, sha256: f.sha256 })) },
+  });
+  if (!res.ok) throw await problemFromResponse(res);
+}
+
+/** The file's bytes with the headers a download answers with. */
+export async function downloadFile(call: FilesCall, fileId: string): Promise<Response> {
+  const res = await call({ method: 'GET', path: `/internal/v1/files/${fileId}` });
+  if (!res.ok) throw await problemFromResponse(res);
+  return new Response(res.body, {
+    status: 200,
+    headers: pickHeaders(res.headers, ['content-type', 'content-length', 'content-disposition']),
+  });
+}
+
+function pickHeaders(from: Headers, names: string[]): Headers {
+  const out = new Headers();
+  for (const n of names) {
+    const v = from.get(n);
+    if (v !== null) out.set(n, v);
+  }
+  return out;
+}

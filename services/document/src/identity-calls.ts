@@ -1,0 +1,51 @@
+/** What the document service asks the identity service: whether an account exists, and users' deputies. */
+import { type DeputiesOf, type ResolvedAccount, ResolveResponse } from '@docflow/contracts';
+import { callService, type Principal, problemFromResponse, problems, type ServiceClient } from '@docflow/kit';
+
+export interface IdentityCalls {
+  identity: ServiceClient;
+  internalToken: string;
+}
+
+export interface CallContext {
+  principal: Principal;
+  ids: { requestId: string; correlationId: string };
+}
+
+/** 400 (at `pointer`) unless `id` names an account; the acting principal is known to exist. */
+export async function requireAccount(
+  calls: IdentityCalls,
+  ctx: CallContext,
+  id: string,
+  pointer: string,
+): Promise<void> {
+  if (id === ctx.principal.subject) return;
+  const res = await callService(calls.identity, {
+    method: 'GET',
+    path: `/api/admin/v1/accounts/${id}`,
+    internalToken: calls.internalToken,
+    ...ctx,
+  });
+  if (res.status === 404)
+    throw problems.badRequest(`no account ${id}`, [{ pointer, message: 'no such account' }]);
+  if (!res.ok) throw await problemFromResponse(res);
+}
+
+/** The deputies of `users`, as the identity service has them now. */
+export async function deputiesOf(
+  calls: IdentityCalls,
+  ctx: CallContext,
+  users: string[],
+): Promise<DeputiesOf> {
+  if (users.length === 0) return {};
+  const res = await callService(calls.identity, {
+    method: 'POST',
+    path: '/internal/v1/resolve',
+    body: { refs: users },
+    internalToken: calls.internalToken,
+    ...ctx,
+  });
+  if (!res.ok) throw await problemFromResponse(res);
+  const accounts: Record<string, ResolvedAccount> = ResolveResponse.parse(await res.json()).accounts;
+  return Object.fromEntries(users.map((u) => [u, accounts[u]?.deputy ?? undefined]));
+}
