@@ -13,6 +13,7 @@ export * from './ocr-languages';
 export * from './person';
 export * from './problem';
 export * from './recognition-events';
+export * from './rejection';
 export * from './responses';
 export * from './roles';
 export * from './routes/admin';

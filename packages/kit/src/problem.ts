@@ -1,7 +1,7 @@
 /** RFC 9457 problem+json errors and the mapping of every thrown error to one. */
 import { BlobStoreUnavailable, BlobTooLarge } from '@docflow/blobstore';
 import { BusUnavailable } from '@docflow/bus';
-import type { Problem } from '@docflow/contracts';
+import { type Problem, Rejection, type RejectionKind } from '@docflow/contracts';
 import { AppendTooLarge, StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -69,6 +69,18 @@ export const problems = {
   unavailable: (detail: string) => new ProblemError(503, 'unavailable', 'Service unavailable', detail),
 };
 
+/** The status and type of each domain rejection (DESIGN.md, "Errors"); its message is the detail. */
+const REJECTION_PROBLEMS: Record<
+  RejectionKind,
+  (detail: string, errors?: Problem['errors']) => ProblemError
+> = {
+  invalid: problems.badRequest,
+  forbidden: problems.forbidden,
+  notFound: problems.notFound,
+  conflict: problems.conflict,
+  notApplicable: problems.unprocessable,
+};
+
 /** Turns zod issues into the `errors` list, each pointing at `<where>.<path>`. */
 export function validationProblem(where: string, error: ZodError): ProblemError {
   const errors = error.issues.map((i) => ({
@@ -88,6 +100,7 @@ export function problemResponse(problem: Problem, headers: Record<string, string
 /** Maps any error to a problem; what is not a known failure becomes a 500 that says nothing inside. */
 export function toProblemError(err: unknown): ProblemError {
   if (err instanceof ProblemError) return err;
+  if (err instanceof Rejection) return REJECTION_PROBLEMS[err.kind](err.message, err.errors);
   if (err instanceof WrongExpectedRevision)
     return problems.conflict('the resource was changed concurrently; read it again and retry');
   if (err instanceof BlobTooLarge) return problems.tooLarge(`the upload exceeds ${err.maxBytes} bytes`);

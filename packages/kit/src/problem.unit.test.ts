@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BlobTooLarge } from '@docflow/blobstore';
 import { BusUnavailable } from '@docflow/bus';
+import { rejections } from '@docflow/contracts';
 import { AppendTooLarge, StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
 import { Hono } from 'hono';
 import { handleError, handleNotFound, problems } from './problem';
@@ -33,6 +34,30 @@ describe('problem+json mapping', () => {
     assert.equal(p.type, 'application/problem+json');
     assert.equal(p.body.detail, 'no key');
     assert.equal(p.headers.get('www-authenticate'), 'Bearer');
+  });
+  it('a domain rejection answers as the problem it stands for: status, type, title, detail, errors', async () => {
+    const errors = [{ pointer: 'docForm.valuesByTags.colour', message: 'the form memo has no tag colour' }];
+    const cases = [
+      [
+        rejections.invalid('values do not fit the form', errors),
+        problems.badRequest('values do not fit the form', errors),
+        400,
+      ],
+      [rejections.forbidden('not yours'), problems.forbidden('not yours'), 403],
+      [rejections.notFound('no such document'), problems.notFound('no such document'), 404],
+      [rejections.conflict('exists already'), problems.conflict('exists already'), 409],
+      [
+        rejections.notApplicable('the workflow is suspended'),
+        problems.unprocessable('the workflow is suspended'),
+        422,
+      ],
+    ] as const;
+    for (const [rejection, problem, status] of cases) {
+      const answer = await problemOf(rejection);
+      assert.equal(answer.status, status, rejection.kind);
+      assert.equal(answer.type, 'application/problem+json');
+      assert.deepEqual(answer.body, problem.toProblem('/x'));
+    }
   });
   it('a concurrent write is 409, a too large blob or append 413', async () => {
     assert.equal((await problemOf(new WrongExpectedRevision('s', 1, 2))).status, 409);

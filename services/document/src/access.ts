@@ -2,12 +2,17 @@
  * Who may do what with a document (DESIGN.md, "Roles" and "Author"): read it, write its data, name its
  * author. Pure: the caller resolves roles, run-as and deputies beforehand.
  */
-import { type DeputiesOf, isEnabledDeputy } from '@docflow/contracts';
-import { type Principal, problems } from '@docflow/kit';
+import { type DeputiesOf, isEnabledDeputy, rejections } from '@docflow/contracts';
 import { isDeleted, openTasks } from '@docflow/workflow-model';
 import type { DocState } from './docForm';
 
 const ACT_ON_ANY_DOCUMENT = 'svcAdminDocsRW';
+
+/** Who asks: the effective principal and its roles (the gateway's principal, run-as resolved). */
+export interface AccessPrincipal {
+  subject: string;
+  roles: readonly string[];
+}
 
 /** Every user who was ever given a task on the document. */
 export function participantsOf(doc: DocState): string[] {
@@ -19,7 +24,7 @@ export function participantsOf(doc: DocState): string[] {
  * A deleted document is read by nobody. Without `deputiesOf`, deputies are not considered (the caller
  * may look them up and ask again).
  */
-export function canRead(principal: Principal, doc: DocState, deputiesOf: DeputiesOf = {}): boolean {
+export function canRead(principal: AccessPrincipal, doc: DocState, deputiesOf: DeputiesOf = {}): boolean {
   if (!doc.exists || isDeleted(doc.workflow)) return false;
   if (doc.author === principal.subject || principal.roles.includes(ACT_ON_ANY_DOCUMENT)) return true;
   return participantsOf(doc).some(
@@ -28,7 +33,7 @@ export function canRead(principal: Principal, doc: DocState, deputiesOf: Deputie
 }
 
 /** Writers of the document's data (e.g. validating recognition data): the author, a user with an open task, holders of svcAdminDocsRW. */
-export function canWrite(principal: Principal, doc: DocState): boolean {
+export function canWrite(principal: AccessPrincipal, doc: DocState): boolean {
   return (
     doc.author === principal.subject ||
     openTasks(doc.workflow).some((t) => t.assignee === principal.subject) ||
@@ -38,12 +43,12 @@ export function canWrite(principal: Principal, doc: DocState): boolean {
 
 /**
  * The author of a new document: the effective principal unless another account is named, which needs
- * svcAdminDocsRW (403 without). Whether the named account exists is the identity service's to say.
+ * svcAdminDocsRW (forbidden without). Whether the named account exists is the identity service's to say.
  */
-export function authorOf(principal: Principal, named: string | undefined): string {
+export function authorOf(principal: AccessPrincipal, named: string | undefined): string {
   if (named === undefined || named === principal.subject) return principal.subject;
   if (!principal.roles.includes(ACT_ON_ANY_DOCUMENT))
-    throw problems.forbidden(`naming another author needs the role ${ACT_ON_ANY_DOCUMENT}`);
+    throw rejections.forbidden(`naming another author needs the role ${ACT_ON_ANY_DOCUMENT}`);
   return named;
 }
 

@@ -120,12 +120,12 @@ describe('authorOf (a new document’s author)', () => {
       name: 'another, without svcAdminDocsRW: 403',
       who: principal(ALICE, 'svcAdminDocRWD'),
       named: BOB,
-      expect: 403,
+      expect: 'forbidden',
     },
   ];
   for (const c of cases)
     it(c.name, () => {
-      if (c.expect === 403) rejects(403, () => authorOf(c.who, c.named));
+      if (c.expect === 'forbidden') rejects('forbidden', () => authorOf(c.who, c.named));
       else assert.equal(authorOf(c.who, c.named), c.expect);
     });
 });

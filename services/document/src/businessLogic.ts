@@ -1,7 +1,13 @@
 /** Document commands, one pure decision each: `(command, state) → events`, or a typed rejection. */
-import type { DocumentEvent, FormDefinition, StoredFile, TagValue, ValuesByTags } from '@docflow/contracts';
-import { type Principal, problems } from '@docflow/kit';
-import { canWrite } from './access';
+import {
+  type DocumentEvent,
+  type FormDefinition,
+  rejections,
+  type StoredFile,
+  type TagValue,
+  type ValuesByTags,
+} from '@docflow/contracts';
+import { type AccessPrincipal, canWrite } from './access';
 import type { DocState } from './docForm';
 
 export interface CreateDocument {
@@ -31,7 +37,7 @@ export function checkValuesAgainstForm(values: ValuesByTags, form: FormDefinitio
     else if (kind !== kindOf(value))
       errors.push({ pointer: `docForm.valuesByTags.${tag}`, message: `tag ${tag} holds a ${kind}` });
   }
-  if (errors.length) throw problems.badRequest('values do not fit the form', errors);
+  if (errors.length) throw rejections.invalid('values do not fit the form', errors);
 }
 
 const kindOf = (value: TagValue) => (typeof value === 'string' ? 'string' : 'table');
@@ -54,7 +60,7 @@ export function decideUpdateFields(
 }
 
 export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEvent[] {
-  if (state.exists) throw problems.conflict(`document ${cmd.id} exists already`);
+  if (state.exists) throw rejections.conflict(`document ${cmd.id} exists already`);
   checkValuesAgainstForm(cmd.valuesByTags, cmd.form);
   const dueDays = cmd.form.workflow?.dueDays;
   const datedue = dueDays === undefined ? '' : new Date(cmd.now.getTime() + dueDays * DAY_MS).toISOString();
@@ -85,13 +91,14 @@ export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEven
  * (checked against the form), validated.
  */
 export function decideValidateReco(
-  cmd: { recoId: string; valuesByTags: ValuesByTags; by: Principal },
+  cmd: { recoId: string; valuesByTags: ValuesByTags; by: AccessPrincipal },
   form: FormDefinition | null,
   state: DocState,
 ): DocumentEvent[] {
   if (!canWrite(cmd.by, state))
-    throw problems.forbidden('validating recognition data needs write access to the document');
-  if (!state.recoData.some((e) => e._id === cmd.recoId)) throw problems.notFound(`no recoData ${cmd.recoId}`);
+    throw rejections.forbidden('validating recognition data needs write access to the document');
+  if (!state.recoData.some((e) => e._id === cmd.recoId))
+    throw rejections.notFound(`no recoData ${cmd.recoId}`);
   if (form) checkValuesAgainstForm(cmd.valuesByTags, form);
   return [{ type: 'RecoDataValidated', data: { recoId: cmd.recoId, valuesByTags: cmd.valuesByTags } }];
 }

@@ -1,7 +1,7 @@
-/** Document commands: given a document, when a command, then its events or the status of its rejection. */
+/** Document commands: given a document, when a command, then its events or the kind of its rejection. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ValuesByTags } from '@docflow/contracts';
+import { Rejection, type RejectionKind, type ValuesByTags } from '@docflow/contracts';
 import type { Principal } from '@docflow/kit';
 import {
   type CreateDocument,
@@ -60,12 +60,9 @@ describe('checkValuesAgainstForm', () => {
         checkValuesAgainstForm(values as never, FORM);
         assert.deepEqual([], pointers);
       } catch (err) {
-        const problem = (
-          err as { toProblem(): { status: number; errors?: Array<{ pointer: string }> } }
-        ).toProblem();
-        assert.equal(problem.status, 400);
+        assert.ok(err instanceof Rejection && err.kind === 'invalid', String(err));
         assert.deepEqual(
-          problem.errors?.map((e) => e.pointer),
+          err.errors?.map((e) => e.pointer),
           pointers,
         );
       }
@@ -117,17 +114,18 @@ describe('decideCreate', () => {
       const [event] = decideCreate(command, initialDoc);
       expect(event!.data as Record<string, unknown>);
     });
-  const refused: Array<[name: string, command: CreateDocument, status: number]> = [
-    ['a value of a tag the form does not have', create({ valuesByTags: { colour: 'red' } }), 400],
-    ['a value of the wrong kind', create({ valuesByTags: { lines: 'x' } }), 400],
+  const refused: Array<[name: string, command: CreateDocument, kind: RejectionKind]> = [
+    ['a value of a tag the form does not have', create({ valuesByTags: { colour: 'red' } }), 'invalid'],
+    ['a value of the wrong kind', create({ valuesByTags: { lines: 'x' } }), 'invalid'],
   ];
-  for (const [name, command, status] of refused)
-    it(`${name}: ${status}`, () =>
+  for (const [name, command, kind] of refused)
+    it(`${name}: ${kind}`, () =>
       assert.equal(
         outcome(() => decideCreate(command, initialDoc)),
-        status,
+        kind,
       ));
-  it('a document that exists already: 409', () => rejects(409, () => decideCreate(create(), doc(created()))));
+  it('a document that exists already: 409', () =>
+    rejects('conflict', () => decideCreate(create(), doc(created()))));
 });
 
 describe('decideUpdateFields', () => {
@@ -150,7 +148,7 @@ describe('decideUpdateFields', () => {
     ],
     ['the same values and tags: nothing', { valuesByTags: { subject: 'Budget' }, tags: ['finance'] }, []],
     ['no changes: nothing', {}, []],
-    ['a tag the form does not have: 400', { valuesByTags: { colour: 'red' } }, 400],
+    ['a tag the form does not have: 400', { valuesByTags: { colour: 'red' } }, 'invalid'],
   ];
   for (const [name, changes, expect] of cases)
     it(name, () =>
@@ -194,21 +192,21 @@ describe('decideValidateReco', () => {
         by: principal(OUTSIDER),
         recoId: RECO_ID,
         values: {},
-        expect: 403,
+        expect: 'forbidden',
       },
       {
         name: 'an unknown part: 404',
         by: principal(ALICE),
         recoId: 'ec0000000000000000000009',
         values: {},
-        expect: 404,
+        expect: 'notFound',
       },
       {
         name: 'a value the form does not have: 400',
         by: principal(AUTHOR),
         recoId: RECO_ID,
         values: { colour: 'red' },
-        expect: 400,
+        expect: 'invalid',
       },
     ];
   for (const c of cases)

@@ -3,8 +3,16 @@
  * their events (the workflow facts come from the workflow model's named histories).
  */
 import assert from 'node:assert/strict';
-import type { DocumentEvent, FormDefinition, Role, StoredFile, WorkflowEvent } from '@docflow/contracts';
-import { type Principal, ProblemError } from '@docflow/kit';
+import {
+  type DocumentEvent,
+  type FormDefinition,
+  Rejection,
+  type RejectionKind,
+  type Role,
+  type StoredFile,
+  type WorkflowEvent,
+} from '@docflow/contracts';
+import type { Principal } from '@docflow/kit';
 import { AUTHOR, MEMO, T0 } from '@docflow/workflow-model/testing';
 import { type DocState, docAggregate } from './docForm';
 
@@ -89,16 +97,16 @@ export function doc(...events: DocumentEvent[]): DocState {
   );
 }
 
-/** A decision's outcome: the HTTP status of its rejection, or the events it decided. */
-export function outcome(decide: () => DocumentEvent[]): number | DocumentEvent[] {
+/** A decision's outcome: the kind of its rejection, or the events it decided. */
+export function outcome(decide: () => DocumentEvent[]): RejectionKind | DocumentEvent[] {
   try {
     return decide();
   } catch (err) {
-    if (err instanceof ProblemError) return err.status;
+    if (err instanceof Rejection) return err.kind;
     throw err;
   }
 }
 
-export function rejects(status: number, fn: () => unknown): void {
-  assert.throws(fn, (err: unknown) => err instanceof ProblemError && err.status === status);
+export function rejects(kind: RejectionKind, fn: () => unknown): void {
+  assert.throws(fn, (err: unknown) => err instanceof Rejection && err.kind === kind);
 }

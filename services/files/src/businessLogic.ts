@@ -1,5 +1,5 @@
 /** The files service's decisions on a stored file: pure functions of its state. */
-import { problems } from '@docflow/kit';
+import { rejections } from '@docflow/contracts';
 import type { DiscardReason, FileEvent, FileState } from './file';
 
 export interface DiscardFile {
@@ -11,12 +11,12 @@ export interface DiscardFile {
 
 /**
  * Discards a file no document holds. Discarding it again decides nothing (idempotent); an unknown
- * file is 404, and a file a document holds is never discarded (409).
+ * file is not found, and a file a document holds is never discarded (a conflict).
  */
 export function decideDiscard(command: DiscardFile, state: FileState): FileEvent[] {
-  if (!state.stored) throw problems.notFound('no such file');
+  if (!state.stored) throw rejections.notFound('no such file');
   if (state.discarded) return [];
   if (command.attached)
-    throw problems.conflict('the file is attached to a document; attached files are never discarded');
+    throw rejections.conflict('the file is attached to a document; attached files are never discarded');
   return [{ type: 'FileDiscarded', data: { id: command.id, reason: command.reason } }];
 }

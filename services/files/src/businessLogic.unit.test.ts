@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ProblemError } from '@docflow/kit';
+import { Rejection, type RejectionKind } from '@docflow/contracts';
 import { decideDiscard } from './businessLogic';
 import { type FileEvent, type FileState, fileAggregate } from './file';
 
@@ -26,7 +26,7 @@ const given = (...events: FileEvent[]): FileState =>
       }),
     fileAggregate.initial,
   );
-const problem = (status: number) => (err: unknown) => err instanceof ProblemError && err.status === status;
+const problem = (kind: RejectionKind) => (err: unknown) => err instanceof Rejection && err.kind === kind;
 
 describe('discarding a file', () => {
   it('discards a stored file no document holds, with the reason', () => {
@@ -45,11 +45,11 @@ describe('discarding a file', () => {
   it('refuses a file a document holds (409) and an unknown one (404)', () => {
     assert.throws(
       () => decideDiscard({ id: ID, reason: 'rejected', attached: true }, given(stored)),
-      problem(409),
+      problem('conflict'),
     );
     assert.throws(
       () => decideDiscard({ id: ID, reason: 'rejected', attached: false }, given()),
-      problem(404),
+      problem('notFound'),
     );
   });
 

@@ -1,7 +1,6 @@
 /** Identity commands, one pure decision each: `(command, state) → events`, or a typed rejection. */
 import type { AccountCreate, IdentityEvent, Role } from '@docflow/contracts';
-import { ADMIN_ACCOUNT_ID, ROLES } from '@docflow/contracts';
-import { problems } from '@docflow/kit';
+import { ADMIN_ACCOUNT_ID, ROLES, rejections } from '@docflow/contracts';
 import type { AccountState, Deputy } from './account';
 
 export interface CreateAccount {
@@ -12,7 +11,7 @@ export interface CreateAccount {
 }
 
 export function decideCreateAccount(cmd: CreateAccount, state: AccountState): IdentityEvent[] {
-  if (state.exists) throw problems.conflict(`account ${cmd.id} exists already`);
+  if (state.exists) throw rejections.conflict(`account ${cmd.id} exists already`);
   const { kind, email, name_first, name_last, roles, active } = cmd.input;
   const events: IdentityEvent[] = [
     { type: 'AccountCreated', data: { id: cmd.id, kind, email, name_first, name_last, roles, active } },
@@ -59,7 +58,8 @@ const sameDeputy = (a: Deputy | null, b: Deputy) =>
 
 /** Only what differs becomes an event; an update that changes nothing appends nothing. */
 export function decideUpdatePerson(cmd: UpdatePerson, state: AccountState): IdentityEvent[] {
-  if (!state.exists || state.kind !== 'person') throw problems.notFound(`no person ${state.id || ''}`.trim());
+  if (!state.exists || state.kind !== 'person')
+    throw rejections.notFound(`no person ${state.id || ''}`.trim());
   const { changes } = cmd;
   const diff: Record<string, unknown> = {};
   for (const key of PERSON_FIELDS) {
@@ -68,9 +68,9 @@ export function decideUpdatePerson(cmd: UpdatePerson, state: AccountState): Iden
   }
   if (changes.deputy) {
     const deputy = changes.deputy;
-    if (deputy.id === state.id) throw problems.badRequest('a person cannot be their own deputy');
+    if (deputy.id === state.id) throw rejections.invalid('a person cannot be their own deputy');
     if (deputy.id && (!cmd.deputyAccount?.exists || cmd.deputyAccount.kind !== 'person'))
-      throw problems.badRequest(`deputy ${deputy.id} is not a known person`);
+      throw rejections.invalid(`deputy ${deputy.id} is not a known person`);
     if (!sameDeputy(state.deputy, deputy)) diff.deputy = deputy.id ? deputy : { id: '', enabled: false };
   }
   const events: IdentityEvent[] = [];
@@ -92,16 +92,16 @@ export interface ChangeAccount {
 function keepBootstrapAdmin(cmd: ChangeAccount, state: AccountState): void {
   if (state.id !== ADMIN_ACCOUNT_ID) return;
   if (cmd.active === false)
-    throw problems.conflict('the bootstrap account admin cannot be deactivated: it is the way back in');
+    throw rejections.conflict('the bootstrap account admin cannot be deactivated: it is the way back in');
   const missing = ROLES.filter((role) => cmd.roles && !cmd.roles.includes(role));
   if (missing.length > 0)
-    throw problems.conflict(
+    throw rejections.conflict(
       `the bootstrap account admin keeps every role: this change would remove ${missing.join(', ')}`,
     );
 }
 
 export function decideChangeAccount(cmd: ChangeAccount, state: AccountState): IdentityEvent[] {
-  if (!state.exists) throw problems.notFound('no such account');
+  if (!state.exists) throw rejections.notFound('no such account');
   keepBootstrapAdmin(cmd, state);
   const events: IdentityEvent[] = [];
   if (cmd.active !== undefined && cmd.active !== state.active)

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ADMIN_ACCOUNT_ID, type IdentityEvent, ROLES } from '@docflow/contracts';
-import { ProblemError } from '@docflow/kit';
+import {
+  ADMIN_ACCOUNT_ID,
+  type IdentityEvent,
+  Rejection,
+  type RejectionKind,
+  ROLES,
+} from '@docflow/contracts';
 import { type AccountState, evolveAccount, initialAccount } from './account';
 import {
   type ChangeAccount,
@@ -66,8 +71,8 @@ function bootstrapped(...more: IdentityEvent[]): AccountState {
   return given(...decideBootstrapAdmin({ keyHash: 'b'.repeat(64) }, initialAccount), ...more);
 }
 
-function rejects(status: number, fn: () => unknown) {
-  assert.throws(fn, (err: unknown) => err instanceof ProblemError && err.status === status);
+function rejects(kind: RejectionKind, fn: () => unknown) {
+  assert.throws(fn, (err: unknown) => err instanceof Rejection && err.kind === kind);
 }
 
 describe('identity decisions', () => {
@@ -102,7 +107,7 @@ describe('identity decisions', () => {
       assert.deepEqual(events[1]?.data, { keyHash });
     });
     it('an existing account: 409', () => {
-      rejects(409, () =>
+      rejects('conflict', () =>
         decideCreateAccount({ id: ALICE, input: aliceCreated.data as never }, given(aliceCreated)),
       );
     });
@@ -113,7 +118,7 @@ describe('identity decisions', () => {
       name: string;
       state: AccountState;
       cmd: Parameters<typeof decideUpdatePerson>[0];
-      expect: IdentityEvent[] | number;
+      expect: IdentityEvent[] | RejectionKind;
     }> = [
       {
         name: 'changed fields only',
@@ -149,31 +154,36 @@ describe('identity decisions', () => {
         name: 'self as deputy: 400',
         state: given(aliceCreated),
         cmd: { changes: { deputy: { id: ALICE, enabled: true } }, deputyAccount: given(aliceCreated) },
-        expect: 400,
+        expect: 'invalid',
       },
       {
         name: 'unknown deputy: 400',
         state: given(aliceCreated),
         cmd: { changes: { deputy: { id: BOB, enabled: true } }, deputyAccount: initialAccount },
-        expect: 400,
+        expect: 'invalid',
       },
       {
         name: 'a service account as deputy: 400',
         state: given(aliceCreated),
         cmd: { changes: { deputy: { id: SVC, enabled: true } }, deputyAccount: given(svcCreated) },
-        expect: 400,
+        expect: 'invalid',
       },
-      { name: 'no such person: 404', state: initialAccount, cmd: { changes: { unit: 'x' } }, expect: 404 },
+      {
+        name: 'no such person: 404',
+        state: initialAccount,
+        cmd: { changes: { unit: 'x' } },
+        expect: 'notFound',
+      },
       {
         name: 'a service account is no person: 404',
         state: given(svcCreated),
         cmd: { changes: { unit: 'x' } },
-        expect: 404,
+        expect: 'notFound',
       },
     ];
     for (const c of cases) {
       it(c.name, () => {
-        if (typeof c.expect === 'number') rejects(c.expect, () => decideUpdatePerson(c.cmd, c.state));
+        if (typeof c.expect === 'string') rejects(c.expect, () => decideUpdatePerson(c.cmd, c.state));
         else assert.deepEqual(decideUpdatePerson(c.cmd, c.state), c.expect);
       });
     }
@@ -188,7 +198,7 @@ describe('identity decisions', () => {
       name: string;
       given: AccountState;
       when: ChangeAccount;
-      expect: IdentityEvent[] | { status: number; detail: RegExp };
+      expect: IdentityEvent[] | { kind: RejectionKind; detail: RegExp };
     }> = [
       {
         name: 'deactivate and change roles',
@@ -209,7 +219,7 @@ describe('identity decisions', () => {
         name: 'unknown account: 404',
         given: initialAccount,
         when: { active: false },
-        expect: { status: 404, detail: /no such account/ },
+        expect: { kind: 'notFound', detail: /no such account/ },
       },
       {
         name: 'another holder of svcAdminSysRW may lose it (the bootstrap account keeps it)',
@@ -227,14 +237,14 @@ describe('identity decisions', () => {
         name: 'bootstrap: deactivating it is 409',
         given: bootstrapped(),
         when: { active: false },
-        expect: { status: 409, detail: /cannot be deactivated/ },
+        expect: { kind: 'conflict', detail: /cannot be deactivated/ },
       },
       {
         name: 'bootstrap: removing every role is 409 naming them',
         given: bootstrapped(),
         when: { roles: [] },
         expect: {
-          status: 409,
+          kind: 'conflict',
           detail: /would remove svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD$/,
         },
       },
@@ -242,13 +252,13 @@ describe('identity decisions', () => {
         name: 'bootstrap: removing svcAdminSysRW alone is 409',
         given: bootstrapped(),
         when: { active: true, roles: ['svcAdminDocsRW', 'svcAdminDocRW', 'svcAdminDocRWD'] },
-        expect: { status: 409, detail: /would remove svcAdminSysRW$/ },
+        expect: { kind: 'conflict', detail: /would remove svcAdminSysRW$/ },
       },
       {
         name: 'bootstrap: removing another role is 409 as well (it holds every role)',
         given: bootstrapped(),
         when: { roles: ['svcAdminSysRW', 'svcAdminDocsRW', 'svcAdminDocRW'] },
-        expect: { status: 409, detail: /would remove svcAdminDocRWD$/ },
+        expect: { kind: 'conflict', detail: /would remove svcAdminDocRWD$/ },
       },
       {
         name: 'bootstrap: restating active and every role, in any order, is no change',
@@ -261,11 +271,10 @@ describe('identity decisions', () => {
       it(c.name, () => {
         if (Array.isArray(c.expect)) assert.deepEqual(decideChangeAccount(c.when, c.given), c.expect);
         else {
-          const { status, detail } = c.expect;
+          const { kind, detail } = c.expect;
           assert.throws(
             () => decideChangeAccount(c.when, c.given),
-            (err: unknown) =>
-              err instanceof ProblemError && err.status === status && detail.test(err.detail ?? ''),
+            (err: unknown) => err instanceof Rejection && err.kind === kind && detail.test(err.message),
           );
         }
       });

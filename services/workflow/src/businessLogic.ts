@@ -1,7 +1,7 @@
 /**
- * Workflow commands, one pure decision each: `(command, state) → events`, or a ProblemError.
- * Rejections: 404 unknown or deleted document or task, 400 a taskstatus that is no valid value here,
- * 403 not allowed, 422 a valid request that cannot change anything from the current state.
+ * Workflow commands, one pure decision each: `(command, state) → events`, or a Rejection:
+ * notFound an unknown or deleted document or task, invalid a taskstatus that is no valid value here,
+ * forbidden not allowed, notApplicable a valid request that cannot change anything from the current state.
  */
 import {
   CREATE_TASK_STATUSES,
@@ -11,13 +11,13 @@ import {
   type ManagementTaskStatus,
   RESPONSE_TASK_STATUS,
   type ResponseTaskStatus,
+  rejections,
   USR_ID_PATTERN,
   WORK_PHASES,
   type WorkflowConfig,
   type WorkflowEvent,
   type WorkPhase,
 } from '@docflow/contracts';
-import { problems } from '@docflow/kit';
 import { isDeleted, openTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
 import { canManage, type ManagePrincipal } from './access';
 
@@ -71,7 +71,7 @@ export function decideManage(cmd: ManageWorkflow, state: WorkflowState): Workflo
   requireLive(state);
   const move = managementMove(cmd.taskstatus);
   if (!canManage(cmd.principal, state, cmd.taskstatus))
-    throw problems.forbidden(`taskstatus ${cmd.taskstatus} on this document is not allowed to the caller`);
+    throw rejections.forbidden(`taskstatus ${cmd.taskstatus} on this document is not allowed to the caller`);
   return move(state, cmd);
 }
 
@@ -83,9 +83,7 @@ export interface CreateAction extends DecisionInputs {
 export function decideCreateAction(cmd: CreateAction, state: WorkflowState): WorkflowEvent[] {
   requireLive(state);
   if (!(CREATE_TASK_STATUSES as readonly number[]).includes(cmd.taskstatus))
-    throw problems.badRequest(
-      `taskstatus ${cmd.taskstatus} is not one of ${CREATE_TASK_STATUSES.join(', ')}`,
-    );
+    throw rejections.invalid(`taskstatus ${cmd.taskstatus} is not one of ${CREATE_TASK_STATUSES.join(', ')}`);
   return managementMove(cmd.taskstatus)(state, cmd);
 }
 
@@ -107,10 +105,10 @@ const MOVES: Record<ManagementTaskStatus, Move> = {
 
 function managementMove(taskstatus: number): Move {
   const move = MOVES[taskstatus as ManagementTaskStatus];
-  if (!move) throw problems.badRequest(`taskstatus ${taskstatus} is not one of 100–108, 110, 111`);
+  if (!move) throw rejections.invalid(`taskstatus ${taskstatus} is not one of 100–108, 110, 111`);
   return (state, inputs) => {
     if (state.status === 'blocked' && taskstatus !== M.delete)
-      throw problems.unprocessable('the document is blocked: only delete (111) is accepted');
+      throw rejections.notApplicable('the document is blocked: only delete (111) is accepted');
     return move(state, inputs);
   };
 }
@@ -121,9 +119,9 @@ const isWorkPhase = (phase: string): phase is WorkPhase => (WORK_PHASES as reado
 /** 100, 105, 106: only when no phase is running and the document is not filed yet. */
 function startIdle(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): WorkflowEvent[] {
   if (!isWorkPhase(state.phase) && state.phase !== 'registration')
-    throw problems.unprocessable(`the document is in the ${state.phase}; no phase starts from there`);
+    throw rejections.notApplicable(`the document is in the ${state.phase}; no phase starts from there`);
   if (isRunning(state))
-    throw problems.unprocessable(
+    throw rejections.notApplicable(
       `the ${state.phase} phase is ${state.status}: cancel (103) or restart (104) it first`,
     );
   return startPhase(state, phase, c);
@@ -131,7 +129,7 @@ function startIdle(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): W
 
 function startPhase(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): WorkflowEvent[] {
   const config = state.workflow[phase];
-  if (!config) throw problems.unprocessable(`the form ${state.form} configures no ${phase} phase`);
+  if (!config) throw rejections.notApplicable(`the form ${state.form} configures no ${phase} phase`);
   const stages = config.stages.map((stage) => [
     ...new Set(stage.participants.map((p) => resolveParticipant(p, phase, c.participants))),
   ]);
@@ -148,7 +146,7 @@ function startPhase(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): 
 function resolveParticipant(participant: string, phase: WorkPhase, ids: ParticipantIds): string {
   const id = ids[participant] ?? (USR_ID_PATTERN.test(participant) ? participant : undefined);
   if (!id)
-    throw problems.unprocessable(`participant ${participant} of the ${phase} phase is no known account`);
+    throw rejections.notApplicable(`participant ${participant} of the ${phase} phase is no known account`);
   return id;
 }
 
@@ -186,18 +184,18 @@ function cancelOpen(
 
 function suspend(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
   if (state.status !== 'inProgress')
-    throw problems.unprocessable(`only a workflow in progress can be suspended; it is ${state.status}`);
+    throw rejections.notApplicable(`only a workflow in progress can be suspended; it is ${state.status}`);
   return [{ type: 'WorkflowSuspended', data: { at: c.at } }];
 }
 
 function resume(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
   if (state.status !== 'suspended')
-    throw problems.unprocessable(`only a suspended workflow can be resumed; it is ${state.status}`);
+    throw rejections.notApplicable(`only a suspended workflow can be resumed; it is ${state.status}`);
   return [{ type: 'WorkflowResumed', data: { at: c.at } }];
 }
 
 function cancel(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
-  if (!isRunning(state)) throw problems.unprocessable(`no workflow is running; it is ${state.status}`);
+  if (!isRunning(state)) throw rejections.notApplicable(`no workflow is running; it is ${state.status}`);
   return [...cancelOpen(state, 'cancelled', c.at), { type: 'WorkflowCancelled', data: { at: c.at } }];
 }
 
@@ -205,20 +203,20 @@ function cancel(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
 function restart(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
   if (state.phase === 'registration') {
     const first = WORK_PHASES.find((p) => state.workflow[p]);
-    if (!first) throw problems.unprocessable(`the form ${state.form} configures no workflow phase`);
+    if (!first) throw rejections.notApplicable(`the form ${state.form} configures no workflow phase`);
     return startPhase(state, first, c);
   }
   if (!isWorkPhase(state.phase))
-    throw problems.unprocessable(`the document is in the ${state.phase}; there is no phase to repeat`);
+    throw rejections.notApplicable(`the document is in the ${state.phase}; there is no phase to repeat`);
   return [...cancelOpen(state, 'restarted', c.at), ...startPhase(state, state.phase, c)];
 }
 
 /** 107, 108: a finished or never started workflow only; archive may move on to repository, not back. */
 function moveTo(state: WorkflowState, place: 'archive' | 'repository', at: string): WorkflowEvent[] {
-  if (state.phase === place) throw problems.unprocessable(`the document is in the ${place} already`);
-  if (state.phase === 'repository') throw problems.unprocessable('the document is in the repository');
+  if (state.phase === place) throw rejections.notApplicable(`the document is in the ${place} already`);
+  if (state.phase === 'repository') throw rejections.notApplicable('the document is in the repository');
   if (isRunning(state))
-    throw problems.unprocessable(`the ${state.phase} phase is ${state.status}: cancel (103) it first`);
+    throw rejections.notApplicable(`the ${state.phase} phase is ${state.status}: cancel (103) it first`);
   const iteration = (state.starts[place] ?? 0) + 1;
   return [
     place === 'archive'
@@ -263,22 +261,22 @@ const RESPONSE_STATUSES: readonly number[] = Object.values(R);
 export function decideAnswer(cmd: AnswerTask, state: WorkflowState): WorkflowEvent[] {
   requireLive(state);
   if (!RESPONSE_STATUSES.includes(cmd.taskstatus))
-    throw problems.badRequest(`taskstatus ${cmd.taskstatus} is not one of ${RESPONSE_STATUSES.join(', ')}`);
+    throw rejections.invalid(`taskstatus ${cmd.taskstatus} is not one of ${RESPONSE_STATUSES.join(', ')}`);
   const task = state.tasks[cmd.respId];
-  if (!task) throw problems.notFound(`no docResponse ${cmd.respId} on this document`);
+  if (!task) throw rejections.notFound(`no docResponse ${cmd.respId} on this document`);
   const onBehalfOf = answeringFor(task, cmd.caller, cmd.deputiesOf);
   const taskstatus = cmd.taskstatus as ResponseTaskStatus;
-  // 400, not 422: the task's phase never changes, so this answer can never succeed on this task;
-  // 422 is kept for a valid answer that the current state refuses (and a retry later might not).
+  // invalid, not notApplicable: the task's phase never changes, so this answer can never succeed on this
+  // task; notApplicable is kept for a valid answer that the current state refuses (a retry later might not).
   if (!ANSWERS_BY_PHASE[task.phase].includes(taskstatus))
-    throw problems.badRequest(
+    throw rejections.invalid(
       `taskstatus ${taskstatus} does not answer a ${task.phase} task (it takes ${ANSWERS_BY_PHASE[task.phase].join(', ')})`,
     );
-  if (state.status === 'blocked') throw problems.unprocessable('the document is blocked');
+  if (state.status === 'blocked') throw rejections.notApplicable('the document is blocked');
   if (task.state === 'answered')
-    throw problems.unprocessable(`docResponse ${task.respId} is answered already`);
-  if (task.state === 'cancelled') throw problems.unprocessable(`docResponse ${task.respId} was cancelled`);
-  if (state.status === 'suspended') throw problems.unprocessable('the workflow is suspended');
+    throw rejections.notApplicable(`docResponse ${task.respId} is answered already`);
+  if (task.state === 'cancelled') throw rejections.notApplicable(`docResponse ${task.respId} was cancelled`);
+  if (state.status === 'suspended') throw rejections.notApplicable('the workflow is suspended');
 
   const answered: WorkflowEvent = {
     type: 'TaskAnswered',
@@ -305,11 +303,11 @@ export function decideAnswer(cmd: AnswerTask, state: WorkflowState): WorkflowEve
   return [answered, ...completePhase(state, phase, cmd)];
 }
 
-/** The assignee answering returns undefined; their enabled deputy returns the assignee; else 403. */
+/** The assignee answering returns undefined; their enabled deputy returns the assignee; else forbidden. */
 function answeringFor(task: Task, caller: string, deputiesOf: DeputiesOf): string | undefined {
   if (task.assignee === caller) return undefined;
   if (isEnabledDeputy(deputiesOf, task.assignee, caller)) return task.assignee;
-  throw problems.forbidden(`docResponse ${task.respId} is not the caller's, nor one they stand in for`);
+  throw rejections.forbidden(`docResponse ${task.respId} is not the caller's, nor one they stand in for`);
 }
 
 /** The phase completes; the form's `next` starts by itself in the same decision. */
@@ -325,6 +323,6 @@ function completePhase(state: WorkflowState, phase: WorkPhase, c: DecisionInputs
 }
 
 function requireLive(state: WorkflowState): void {
-  // A deleted document is not found, like on GET: a 422 would tell that it existed.
-  if (!state.registered || isDeleted(state)) throw problems.notFound('no such document');
+  // A deleted document is not found, like on GET: notApplicable would tell that it existed.
+  if (!state.registered || isDeleted(state)) throw rejections.notFound('no such document');
 }

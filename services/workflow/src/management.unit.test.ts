@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { WorkflowEvent } from '@docflow/contracts';
+import type { RejectionKind, WorkflowEvent } from '@docflow/contracts';
 import type { WorkflowState } from '@docflow/workflow-model';
 import type { ManagePrincipal } from './access';
 import { decideCreateAction, decideManage } from './businessLogic';
@@ -50,20 +50,20 @@ const manage =
 type Action = 100 | 101 | 102 | 103 | 104 | 105 | 106 | 107 | 108 | 110 | 111;
 
 /**
- * Each row: from this state, what each action (by the author) gives. A number is the rejection's
- * HTTP status; a text is the document afterwards: `phase status step/iteration, open: assignees`.
+ * Each row: from this state, what each action (by the author) gives: the kind of its rejection
+ * (notApplicable, notFound…), or the document afterwards: `phase status step/iteration, open: assignees`.
  *   100 approval  101 suspend  102 resume  103 cancel  104 restart  105 sign  106 execution
  *   107 archive   108 repository  110 block  111 delete
  */
-const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Action, string | number> }> = [
+const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Action, string> }> = [
   {
     from: 'registration (draft)',
     given: REGISTRATION,
     expect: {
       100: 'approval inProgress 1/1, open: alice bob',
-      101: 422,
-      102: 422,
-      103: 422,
+      101: 'notApplicable',
+      102: 'notApplicable',
+      103: 'notApplicable',
       104: 'approval inProgress 1/1, open: alice bob',
       105: 'sign inProgress 1/1, open: dave',
       106: 'execution inProgress 1/1, open: erin',
@@ -77,15 +77,15 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     from: 'approval in progress (stage 2 of 2)',
     given: APPROVAL_STAGE_2,
     expect: {
-      100: 422,
+      100: 'notApplicable',
       101: 'approval suspended 2/1, open: carol',
-      102: 422,
+      102: 'notApplicable',
       103: 'approval cancelled 2/1, open: none',
       104: 'approval inProgress 1/2, open: alice bob',
-      105: 422,
-      106: 422,
-      107: 422,
-      108: 422,
+      105: 'notApplicable',
+      106: 'notApplicable',
+      107: 'notApplicable',
+      108: 'notApplicable',
       110: 'approval blocked 2/1, open: none',
       111: 'approval deleted 2/1, open: none',
     },
@@ -94,15 +94,15 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     from: 'sign in progress',
     given: SIGN,
     expect: {
-      100: 422,
+      100: 'notApplicable',
       101: 'sign suspended 1/1, open: dave',
-      102: 422,
+      102: 'notApplicable',
       103: 'sign cancelled 1/1, open: none',
       104: 'sign inProgress 1/2, open: dave',
-      105: 422,
-      106: 422,
-      107: 422,
-      108: 422,
+      105: 'notApplicable',
+      106: 'notApplicable',
+      107: 'notApplicable',
+      108: 'notApplicable',
       110: 'sign blocked 1/1, open: none',
       111: 'sign deleted 1/1, open: none',
     },
@@ -111,15 +111,15 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     from: 'execution in progress',
     given: EXECUTION,
     expect: {
-      100: 422,
+      100: 'notApplicable',
       101: 'execution suspended 1/1, open: erin',
-      102: 422,
+      102: 'notApplicable',
       103: 'execution cancelled 1/1, open: none',
       104: 'execution inProgress 1/2, open: erin',
-      105: 422,
-      106: 422,
-      107: 422,
-      108: 422,
+      105: 'notApplicable',
+      106: 'notApplicable',
+      107: 'notApplicable',
+      108: 'notApplicable',
       110: 'execution blocked 1/1, open: none',
       111: 'execution deleted 1/1, open: none',
     },
@@ -128,15 +128,15 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     from: 'approval suspended',
     given: SUSPENDED,
     expect: {
-      100: 422,
-      101: 422,
+      100: 'notApplicable',
+      101: 'notApplicable',
       102: 'approval inProgress 1/1, open: alice bob',
       103: 'approval cancelled 1/1, open: none',
       104: 'approval inProgress 1/2, open: alice bob',
-      105: 422,
-      106: 422,
-      107: 422,
-      108: 422,
+      105: 'notApplicable',
+      106: 'notApplicable',
+      107: 'notApplicable',
+      108: 'notApplicable',
       110: 'approval blocked 1/1, open: none',
       111: 'approval deleted 1/1, open: none',
     },
@@ -146,9 +146,9 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     given: SIGN_COMPLETED,
     expect: {
       100: 'approval inProgress 1/2, open: alice bob',
-      101: 422,
-      102: 422,
-      103: 422,
+      101: 'notApplicable',
+      102: 'notApplicable',
+      103: 'notApplicable',
       104: 'sign inProgress 1/2, open: dave',
       105: 'sign inProgress 1/2, open: dave',
       106: 'execution inProgress 1/1, open: erin',
@@ -163,9 +163,9 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     given: DECLINED,
     expect: {
       100: 'approval inProgress 1/2, open: alice bob',
-      101: 422,
-      102: 422,
-      103: 422,
+      101: 'notApplicable',
+      102: 'notApplicable',
+      103: 'notApplicable',
       104: 'approval inProgress 1/2, open: alice bob',
       105: 'sign inProgress 1/1, open: dave',
       106: 'execution inProgress 1/1, open: erin',
@@ -180,9 +180,9 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     given: CANCELLED,
     expect: {
       100: 'approval inProgress 1/2, open: alice bob',
-      101: 422,
-      102: 422,
-      103: 422,
+      101: 'notApplicable',
+      102: 'notApplicable',
+      103: 'notApplicable',
       104: 'approval inProgress 1/2, open: alice bob',
       105: 'sign inProgress 1/1, open: dave',
       106: 'execution inProgress 1/1, open: erin',
@@ -196,14 +196,14 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     from: 'archive',
     given: ARCHIVE,
     expect: {
-      100: 422,
-      101: 422,
-      102: 422,
-      103: 422,
-      104: 422,
-      105: 422,
-      106: 422,
-      107: 422,
+      100: 'notApplicable',
+      101: 'notApplicable',
+      102: 'notApplicable',
+      103: 'notApplicable',
+      104: 'notApplicable',
+      105: 'notApplicable',
+      106: 'notApplicable',
+      107: 'notApplicable',
       108: 'repository completed 0/1, open: none',
       110: 'archive blocked 0/1, open: none',
       111: 'archive deleted 0/1, open: none',
@@ -213,15 +213,15 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     from: 'repository',
     given: REPOSITORY,
     expect: {
-      100: 422,
-      101: 422,
-      102: 422,
-      103: 422,
-      104: 422,
-      105: 422,
-      106: 422,
-      107: 422,
-      108: 422,
+      100: 'notApplicable',
+      101: 'notApplicable',
+      102: 'notApplicable',
+      103: 'notApplicable',
+      104: 'notApplicable',
+      105: 'notApplicable',
+      106: 'notApplicable',
+      107: 'notApplicable',
+      108: 'notApplicable',
       110: 'repository blocked 0/1, open: none',
       111: 'repository deleted 0/1, open: none',
     },
@@ -230,16 +230,16 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     from: 'blocked (only delete is accepted)',
     given: BLOCKED,
     expect: {
-      100: 422,
-      101: 422,
-      102: 422,
-      103: 422,
-      104: 422,
-      105: 422,
-      106: 422,
-      107: 422,
-      108: 422,
-      110: 422,
+      100: 'notApplicable',
+      101: 'notApplicable',
+      102: 'notApplicable',
+      103: 'notApplicable',
+      104: 'notApplicable',
+      105: 'notApplicable',
+      106: 'notApplicable',
+      107: 'notApplicable',
+      108: 'notApplicable',
+      110: 'notApplicable',
       111: 'approval deleted 1/1, open: none',
     },
   },
@@ -247,17 +247,17 @@ const MATRIX: Array<{ from: string; given: WorkflowEvent[]; expect: Record<Actio
     from: 'deleted (not found, like GET)',
     given: DELETED,
     expect: {
-      100: 404,
-      101: 404,
-      102: 404,
-      103: 404,
-      104: 404,
-      105: 404,
-      106: 404,
-      107: 404,
-      108: 404,
-      110: 404,
-      111: 404,
+      100: 'notFound',
+      101: 'notFound',
+      102: 'notFound',
+      103: 'notFound',
+      104: 'notFound',
+      105: 'notFound',
+      106: 'notFound',
+      107: 'notFound',
+      108: 'notFound',
+      110: 'notFound',
+      111: 'notFound',
     },
   },
 ];
@@ -275,33 +275,33 @@ describe('management: every action from every state (by the author)', () => {
 });
 
 describe('management: rejections before any state rule', () => {
-  const cases: Array<{ name: string; state: WorkflowEvent[]; taskstatus: number; expect: number }> = [
-    { name: 'a document never registered: 404', state: [], taskstatus: 100, expect: 404 },
+  const cases: Array<{ name: string; state: WorkflowEvent[]; taskstatus: number; expect: RejectionKind }> = [
+    { name: 'a document never registered: 404', state: [], taskstatus: 100, expect: 'notFound' },
     {
       name: 'taskstatus 109 is no management action: 400',
       state: REGISTRATION,
       taskstatus: 109,
-      expect: 400,
+      expect: 'invalid',
     },
     {
       name: 'taskstatus 2 is a response, not management: 400',
       state: REGISTRATION,
       taskstatus: 2,
-      expect: 400,
+      expect: 'invalid',
     },
-    { name: 'taskstatus 112: 400', state: REGISTRATION, taskstatus: 112, expect: 400 },
+    { name: 'taskstatus 112: 400', state: REGISTRATION, taskstatus: 112, expect: 'invalid' },
   ];
   for (const c of cases) it(c.name, () => rejects(c.expect, () => manage(c.taskstatus)(given(c.state))));
 
   it('a form without the phase: 100/105/106 answer 422', () => {
     const signOnly = [ev.registered({ sign: { stages: [{ participants: [DAVE] }] } })];
-    assert.equal(outcome(given(signOnly), manage(100)), 422);
-    assert.equal(outcome(given(signOnly), manage(106)), 422);
+    assert.equal(outcome(given(signOnly), manage(100)), 'notApplicable');
+    assert.equal(outcome(given(signOnly), manage(106)), 'notApplicable');
     assert.equal(outcome(given(signOnly), manage(105)), 'sign inProgress 1/1, open: dave');
   });
   it('a participant e-mail that names no account: 422, nothing starts', () => {
     const state = given(REGISTRATION);
-    rejects(422, () =>
+    rejects('notApplicable', () =>
       decideManage({ taskstatus: 100, principal: AUTHOR_USER, ...inputs(), participants: {} }, state),
     );
   });
@@ -340,7 +340,7 @@ describe('management: the exact events', () => {
     assert.equal(outcome(given(noApproval), manage(104)), 'sign inProgress 1/1, open: dave');
   });
   it('104 in registration of a form without workflow: 422', () => {
-    assert.equal(outcome(given([ev.registered({})]), manage(104)), 422);
+    assert.equal(outcome(given([ev.registered({})]), manage(104)), 'notApplicable');
   });
   it('104 restarts the phase: open tasks cancelled, iteration + 1, new respIds from stage 1', () => {
     assert.deepEqual(decided(manage(104)(given(APPROVAL_STAGE_2))), [
@@ -387,18 +387,18 @@ describe('management: the exact events', () => {
 });
 
 describe('create-time actions: the same moves right after registration', () => {
-  const cases: Array<{ taskstatus: number; expect: string | number }> = [
+  const cases: Array<{ taskstatus: number; expect: string }> = [
     { taskstatus: 100, expect: 'approval inProgress 1/1, open: alice bob' },
     { taskstatus: 104, expect: 'approval inProgress 1/1, open: alice bob' },
     { taskstatus: 105, expect: 'sign inProgress 1/1, open: dave' },
     { taskstatus: 106, expect: 'execution inProgress 1/1, open: erin' },
     { taskstatus: 107, expect: 'archive completed 0/1, open: none' },
     { taskstatus: 108, expect: 'repository completed 0/1, open: none' },
-    { taskstatus: 101, expect: 400 },
-    { taskstatus: 102, expect: 400 },
-    { taskstatus: 103, expect: 400 },
-    { taskstatus: 110, expect: 400 },
-    { taskstatus: 111, expect: 400 },
+    { taskstatus: 101, expect: 'invalid' },
+    { taskstatus: 102, expect: 'invalid' },
+    { taskstatus: 103, expect: 'invalid' },
+    { taskstatus: 110, expect: 'invalid' },
+    { taskstatus: 111, expect: 'invalid' },
   ];
   for (const c of cases)
     it(`${c.taskstatus} → ${c.expect}`, () => {
@@ -407,22 +407,22 @@ describe('create-time actions: the same moves right after registration', () => {
     });
   it('a phase the form does not configure: 422 (the create answers 201 with X-Error)', () => {
     const act = (s: WorkflowState) => decideCreateAction({ taskstatus: 100, ...inputs() }, s);
-    assert.equal(outcome(given([ev.registered({ execution: MEMO.execution })]), act), 422);
+    assert.equal(outcome(given([ev.registered({ execution: MEMO.execution })]), act), 'notApplicable');
   });
 });
 
 describe('management: access is checked before the state rules', () => {
   const other: ManagePrincipal = { subject: ERIN, roles: [], isServiceAccount: false };
   it('a user without a management role on another author’s document: 403, even where 422 would follow', () => {
-    rejects(403, () => manage(101, other)(given(REGISTRATION)));
-    rejects(403, () => manage(100, other)(given(REGISTRATION)));
+    rejects('forbidden', () => manage(101, other)(given(REGISTRATION)));
+    rejects('forbidden', () => manage(100, other)(given(REGISTRATION)));
   });
   it('svcAdminDocRW may manage, but not delete', () => {
     const admin: ManagePrincipal = { subject: ERIN, roles: ['svcAdminDocRW'], isServiceAccount: false };
     assert.equal(outcome(given(SIGN), manage(101, admin)), 'sign suspended 1/1, open: dave');
-    rejects(403, () => manage(111, admin)(given(SIGN)));
+    rejects('forbidden', () => manage(111, admin)(given(SIGN)));
   });
   it('a deleted document stays 404 to everyone', () => {
-    rejects(404, () => manage(111, other)(given(DELETED)));
+    rejects('notFound', () => manage(111, other)(given(DELETED)));
   });
 });

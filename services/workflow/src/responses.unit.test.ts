@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DeputiesOf, WorkflowEvent } from '@docflow/contracts';
+import type { DeputiesOf, RejectionKind, WorkflowEvent } from '@docflow/contracts';
 import type { WorkflowState } from '@docflow/workflow-model';
 import { decideAnswer, decideManage } from './businessLogic';
 import {
@@ -49,7 +49,7 @@ type Answer = 2 | 3 | 4 | 5 | 8;
 
 /**
  * Each row: the assignee answers their task (respId) in this state with each task status.
- * A number is the rejection's HTTP status; a text is the document afterwards:
+ * The kind of its rejection (invalid, notApplicable…), or the document afterwards:
  * `phase status step/iteration, open: assignees`.
  *   2 approve  3 approve with edits  4 decline  5 execution done  8 sign
  */
@@ -58,14 +58,14 @@ const MATRIX: Array<{
   given: WorkflowEvent[];
   task: string;
   by: string;
-  expect: Record<Answer, string | number>;
+  expect: Record<Answer, string>;
 }> = [
   {
     from: 'registration: no task exists',
     given: REGISTRATION,
     task: rid(1),
     by: ALICE,
-    expect: { 2: 404, 3: 404, 4: 404, 5: 404, 8: 404 },
+    expect: { 2: 'notFound', 3: 'notFound', 4: 'notFound', 5: 'notFound', 8: 'notFound' },
   },
   {
     from: 'approval stage 1, bob still to answer',
@@ -76,8 +76,8 @@ const MATRIX: Array<{
       2: 'approval inProgress 1/1, open: bob',
       3: 'approval inProgress 1/1, open: bob',
       4: 'approval declined 1/1, open: none',
-      5: 400,
-      8: 400,
+      5: 'invalid',
+      8: 'invalid',
     },
   },
   {
@@ -89,8 +89,8 @@ const MATRIX: Array<{
       2: 'sign inProgress 1/1, open: dave',
       3: 'sign inProgress 1/1, open: dave',
       4: 'approval declined 2/1, open: none',
-      5: 400,
-      8: 400,
+      5: 'invalid',
+      8: 'invalid',
     },
   },
   {
@@ -99,10 +99,10 @@ const MATRIX: Array<{
     task: rid(4),
     by: DAVE,
     expect: {
-      2: 400,
-      3: 400,
+      2: 'invalid',
+      3: 'invalid',
       4: 'sign declined 1/1, open: none',
-      5: 400,
+      5: 'invalid',
       8: 'sign completed 1/1, open: none',
     },
   },
@@ -111,63 +111,69 @@ const MATRIX: Array<{
     given: EXECUTION,
     task: rid(5),
     by: ERIN,
-    expect: { 2: 400, 3: 400, 4: 400, 5: 'archive completed 0/1, open: none', 8: 400 },
+    expect: {
+      2: 'invalid',
+      3: 'invalid',
+      4: 'invalid',
+      5: 'archive completed 0/1, open: none',
+      8: 'invalid',
+    },
   },
   {
     from: 'approval suspended',
     given: SUSPENDED,
     task: rid(1),
     by: ALICE,
-    expect: { 2: 422, 3: 422, 4: 422, 5: 400, 8: 400 },
+    expect: { 2: 'notApplicable', 3: 'notApplicable', 4: 'notApplicable', 5: 'invalid', 8: 'invalid' },
   },
   {
     from: 'sign completed: the task is answered',
     given: SIGN_COMPLETED,
     task: rid(4),
     by: DAVE,
-    expect: { 2: 400, 3: 400, 4: 422, 5: 400, 8: 422 },
+    expect: { 2: 'invalid', 3: 'invalid', 4: 'notApplicable', 5: 'invalid', 8: 'notApplicable' },
   },
   {
     from: 'approval declined: bob’s task was cancelled',
     given: DECLINED,
     task: rid(2),
     by: BOB,
-    expect: { 2: 422, 3: 422, 4: 422, 5: 400, 8: 400 },
+    expect: { 2: 'notApplicable', 3: 'notApplicable', 4: 'notApplicable', 5: 'invalid', 8: 'invalid' },
   },
   {
     from: 'approval cancelled',
     given: CANCELLED,
     task: rid(1),
     by: ALICE,
-    expect: { 2: 422, 3: 422, 4: 422, 5: 400, 8: 400 },
+    expect: { 2: 'notApplicable', 3: 'notApplicable', 4: 'notApplicable', 5: 'invalid', 8: 'invalid' },
   },
   {
     from: 'archive: the execution task is answered',
     given: ARCHIVE,
     task: rid(5),
     by: ERIN,
-    expect: { 2: 400, 3: 400, 4: 400, 5: 422, 8: 400 },
+    expect: { 2: 'invalid', 3: 'invalid', 4: 'invalid', 5: 'notApplicable', 8: 'invalid' },
   },
   {
     from: 'repository',
     given: REPOSITORY,
     task: rid(5),
     by: ERIN,
-    expect: { 2: 400, 3: 400, 4: 400, 5: 422, 8: 400 },
+    expect: { 2: 'invalid', 3: 'invalid', 4: 'invalid', 5: 'notApplicable', 8: 'invalid' },
   },
   {
     from: 'blocked',
     given: BLOCKED,
     task: rid(1),
     by: ALICE,
-    expect: { 2: 422, 3: 422, 4: 422, 5: 400, 8: 400 },
+    expect: { 2: 'notApplicable', 3: 'notApplicable', 4: 'notApplicable', 5: 'invalid', 8: 'invalid' },
   },
   {
     from: 'deleted (not found, like GET)',
     given: DELETED,
     task: rid(1),
     by: ALICE,
-    expect: { 2: 404, 3: 404, 4: 404, 5: 404, 8: 404 },
+    expect: { 2: 'notFound', 3: 'notFound', 4: 'notFound', 5: 'notFound', 8: 'notFound' },
   },
 ];
 
@@ -188,39 +194,49 @@ describe('responses: rejections', () => {
     name: string;
     given: WorkflowEvent[];
     when: ReturnType<typeof answer>;
-    expect: number;
+    expect: RejectionKind;
   }> = [
-    { name: 'a document never registered: 404', given: [], when: answer(rid(1), 2, ALICE), expect: 404 },
-    { name: 'an unknown respId: 404', given: APPROVAL_STAGE_1, when: answer(rid(9), 2, ALICE), expect: 404 },
+    {
+      name: 'a document never registered: 404',
+      given: [],
+      when: answer(rid(1), 2, ALICE),
+      expect: 'notFound',
+    },
+    {
+      name: 'an unknown respId: 404',
+      given: APPROVAL_STAGE_1,
+      when: answer(rid(9), 2, ALICE),
+      expect: 'notFound',
+    },
     {
       name: 'taskstatus 7 is no answer at all: 400',
       given: APPROVAL_STAGE_1,
       when: answer(rid(1), 7, ALICE),
-      expect: 400,
+      expect: 'invalid',
     },
     {
       name: 'a management status (101) is no answer: 400',
       given: APPROVAL_STAGE_1,
       when: answer(rid(1), 101, ALICE),
-      expect: 400,
+      expect: 'invalid',
     },
     {
       name: 'someone else’s task: 403, and it tells nothing about the task’s phase',
       given: APPROVAL_STAGE_1,
       when: answer(rid(1), 8, BOB),
-      expect: 403,
+      expect: 'forbidden',
     },
     {
       name: 'the author is no participant: 403',
       given: APPROVAL_STAGE_1,
       when: answer(rid(1), 2, AUTHOR),
-      expect: 403,
+      expect: 'forbidden',
     },
     {
       name: 'a task of a stage that moved on: 422',
       given: APPROVAL_STAGE_2,
       when: answer(rid(1), 2, ALICE),
-      expect: 422,
+      expect: 'notApplicable',
     },
     {
       name: 'a task of an earlier iteration (cancelled by 104): 422',
@@ -233,7 +249,7 @@ describe('responses: rejections', () => {
         ev.opened(rid(7), 'approval', 1, 2, BOB),
       ],
       when: answer(rid(3), 2, CAROL),
-      expect: 422,
+      expect: 'notApplicable',
     },
   ];
   for (const c of cases) it(c.name, () => rejects(c.expect, () => c.when(given(c.given))));
@@ -290,7 +306,7 @@ describe('responses: the exact events', () => {
       ev.stageStarted(1),
       ev.opened(rid(3), 'approval', 1, 1, CAROL),
     ];
-    rejects(422, () => answer(rid(3), 2, CAROL)(given(history)));
+    rejects('notApplicable', () => answer(rid(3), 2, CAROL)(given(history)));
   });
   it('decline: the answer, the stage’s other open tasks cancelled, the phase declined', () => {
     assert.deepEqual(decided(answer(rid(2), 4, BOB)(given(APPROVAL_STAGE_1))), [
@@ -315,7 +331,7 @@ describe('responses: the exact events', () => {
     const state = given(APPROVAL_STAGE_2, restart);
     assert.equal(state.tasks[nid(1)]?.iteration, 2);
     assert.deepEqual(decided(answer(nid(1), 2, ALICE)(state)), [ev.answered(nid(1), 2, ALICE, AT)]);
-    rejects(422, () => answer(rid(3), 2, CAROL)(state));
+    rejects('notApplicable', () => answer(rid(3), 2, CAROL)(state));
   });
 });
 
@@ -326,7 +342,7 @@ describe('responses: deputies', () => {
     name: string;
     caller: string;
     deputiesOf: DeputiesOf;
-    expect: WorkflowEvent[] | number;
+    expect: WorkflowEvent[] | RejectionKind;
   }> = [
     {
       name: 'alice’s enabled deputy answers: recorded as the deputy acting for alice',
@@ -352,19 +368,19 @@ describe('responses: deputies', () => {
       deputiesOf: enabled,
       expect: [ev.answered(rid(1), 2, ALICE, AT)],
     },
-    { name: 'a disabled deputy: 403', caller: DEPUTY, deputiesOf: disabled, expect: 403 },
+    { name: 'a disabled deputy: 403', caller: DEPUTY, deputiesOf: disabled, expect: 'forbidden' },
     {
       name: 'the deputy of someone else (bob): 403',
       caller: DEPUTY,
       deputiesOf: { [BOB]: { id: DEPUTY, enabled: true } },
-      expect: 403,
+      expect: 'forbidden',
     },
-    { name: 'not a deputy at all: 403', caller: OUTSIDER, deputiesOf: enabled, expect: 403 },
+    { name: 'not a deputy at all: 403', caller: OUTSIDER, deputiesOf: enabled, expect: 'forbidden' },
   ];
   for (const c of cases)
     it(c.name, () => {
       const when = answer(rid(1), 2, c.caller, c.deputiesOf);
-      if (typeof c.expect === 'number') rejects(c.expect, () => when(given(APPROVAL_STAGE_1)));
+      if (typeof c.expect === 'string') rejects(c.expect, () => when(given(APPROVAL_STAGE_1)));
       else assert.deepEqual(decided(when(given(APPROVAL_STAGE_1))), c.expect);
     });
   it('the deputy’s answer is kept on the task', () => {
@@ -379,12 +395,12 @@ describe('responses: deputies', () => {
 describe('responses: answering twice and concurrent answers', () => {
   it('the same task answered twice: the second gets 422', () => {
     const first = answer(rid(1), 2, ALICE)(given(APPROVAL_STAGE_1));
-    rejects(422, () => answer(rid(1), 2, ALICE)(given(APPROVAL_STAGE_1, first)));
+    rejects('notApplicable', () => answer(rid(1), 2, ALICE)(given(APPROVAL_STAGE_1, first)));
   });
   it('assignee and deputy race on one task: whoever is decided second, on the state after the first, gets 422', () => {
     const deputies: DeputiesOf = { [ALICE]: { id: DEPUTY, enabled: true } };
     const byAlice = answer(rid(1), 2, ALICE)(given(APPROVAL_STAGE_1));
-    rejects(422, () => answer(rid(1), 4, DEPUTY, deputies)(given(APPROVAL_STAGE_1, byAlice)));
+    rejects('notApplicable', () => answer(rid(1), 4, DEPUTY, deputies)(given(APPROVAL_STAGE_1, byAlice)));
   });
   it('alice and bob race on stage 1: each alone sees the other open; decided again after the first, bob starts stage 2', () => {
     const start = given(APPROVAL_STAGE_1);
@@ -397,9 +413,9 @@ describe('responses: answering twice and concurrent answers', () => {
   });
   it('a decline and an approval race: the approval decided after the decline gets 422', () => {
     const byBob = answer(rid(2), 4, BOB)(given(APPROVAL_STAGE_1));
-    rejects(422, () => answer(rid(1), 2, ALICE)(given(APPROVAL_STAGE_1, byBob)));
+    rejects('notApplicable', () => answer(rid(1), 2, ALICE)(given(APPROVAL_STAGE_1, byBob)));
   });
   it('an answer decided after the document was suspended gets 422', () => {
-    rejects(422, () => answer(rid(1), 2, ALICE)(given(APPROVAL_STAGE_1, [ev.suspended()])));
+    rejects('notApplicable', () => answer(rid(1), 2, ALICE)(given(APPROVAL_STAGE_1, [ev.suspended()])));
   });
 });

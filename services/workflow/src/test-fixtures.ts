@@ -3,8 +3,7 @@
  * decision needs (inputs, the schema check of its events, its outcome).
  */
 import assert from 'node:assert/strict';
-import { parseWorkflowEvent, type WorkflowEvent } from '@docflow/contracts';
-import { ProblemError } from '@docflow/kit';
+import { parseWorkflowEvent, Rejection, type RejectionKind, type WorkflowEvent } from '@docflow/contracts';
 import { foldWorkflow, type WorkflowState } from '@docflow/workflow-model';
 import { ALICE, AT, summary } from '@docflow/workflow-model/testing';
 import type { DecisionInputs } from './businessLogic';
@@ -29,19 +28,16 @@ export function decided(events: WorkflowEvent[]): WorkflowEvent[] {
   return events;
 }
 
-/** A decision's outcome: the HTTP status of its rejection, or the summary of the state after it. */
-export function outcome(
-  state: WorkflowState,
-  decide: (s: WorkflowState) => WorkflowEvent[],
-): string | number {
+/** A decision's outcome: the kind of its rejection, or the summary of the state after it. */
+export function outcome(state: WorkflowState, decide: (s: WorkflowState) => WorkflowEvent[]): string {
   try {
     return summary(foldWorkflow(decided(decide(state)), state));
   } catch (err) {
-    if (err instanceof ProblemError) return err.status;
+    if (err instanceof Rejection) return err.kind;
     throw err;
   }
 }
 
-export function rejects(status: number, fn: () => unknown): void {
-  assert.throws(fn, (err: unknown) => err instanceof ProblemError && err.status === status);
+export function rejects(kind: RejectionKind, fn: () => unknown): void {
+  assert.throws(fn, (err: unknown) => err instanceof Rejection && err.kind === kind);
 }
