@@ -7,10 +7,10 @@ const root = new URL('../..', import.meta.url).pathname;
 
 const svc = (name: string): Unit => ({ kind: 'services', name });
 const pkg = (name: string): Unit => ({ kind: 'packages', name });
-const edge = (from: Unit, to: Unit): Edge => ({
+const edge = (from: Unit, to: Unit, file = 'x.ts'): Edge => ({
   from,
   to,
-  where: `${from.kind}/${from.name}/src/x.ts`,
+  where: `${from.kind}/${from.name}/src/${file}`,
   specifier: 'x',
 });
 
@@ -26,6 +26,19 @@ describe('the rules', () => {
     ['contracts imports itself', edge(pkg('contracts'), pkg('contracts')), false],
     ['workflow-model imports contracts', edge(pkg('workflow-model'), pkg('contracts')), false],
     ['workflow-model imports kit', edge(pkg('workflow-model'), pkg('kit')), true],
+    ['a businessLogic.ts imports kit', edge(svc('workflow'), pkg('kit'), 'businessLogic.ts'), true],
+    ['an access.ts imports kit', edge(svc('document'), pkg('kit'), 'access.ts'), true],
+    [
+      'a businessLogic.ts imports contracts',
+      edge(svc('identity'), pkg('contracts'), 'businessLogic.ts'),
+      false,
+    ],
+    ['a route file imports kit', edge(svc('document'), pkg('kit'), 'documents-api.ts'), false],
+    [
+      'a unit test of decisions imports kit',
+      edge(svc('files'), pkg('kit'), 'businessLogic.unit.test.ts'),
+      false,
+    ],
   ];
   for (const [name, e, broken] of cases)
     it(`${name}: ${broken ? 'refused' : 'allowed'}`, () => assert.equal(violation(e) !== undefined, broken));
@@ -71,7 +84,7 @@ describe('the workspace', () => {
     assert.ok(seen(/^services\/document\/package\.json$/, 'workflow-model'));
     assert.ok(seen(/^services\/embedded\/src\//, 'document'));
   });
-  it('keeps every rule: no service depends on another, no package on a service, contracts on nothing', () => {
+  it('keeps every rule: no service depends on another, no package on a service, contracts on nothing, pure files not on kit', () => {
     assert.deepEqual(edges.map(violation).filter(Boolean), []);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The workspace's import graph and the rules it must keep (DESIGN.md, "Shape"): services never import
  * one another (`services/embedded`, the composition root, composes them all), packages never import a
- * service, `contracts` imports no other package, and `workflow-model` imports `contracts` only.
+ * service, `contracts` imports no other package, and `workflow-model` imports `contracts` only; pure
+ * files (a service's `businessLogic.ts` and `access.ts`) do not import `kit`, its HTTP layer: they throw
+ * the domain's rejections (`contracts`), which kit maps to problem+json at the edge.
  * Edges come from every import specifier of every source file (static, dynamic and `export … from`),
  * and from each workspace package.json's dependencies.
  */
@@ -28,6 +30,9 @@ export interface Edge {
 const COMPOSITION_ROOT = 'embedded';
 /** Packages that may depend on the listed packages only. */
 const ONLY_ON: Record<string, readonly string[]> = { contracts: [], 'workflow-model': ['contracts'] };
+/** Files of decisions and access rules: pure, so they name no HTTP status nor import the package that does. */
+const PURE_FILE = /(^|\/)(businessLogic|access)\.ts$/;
+const HTTP_LAYER = 'kit';
 
 const label = (u: Unit) => `${u.kind}/${u.name}`;
 const same = (a: Unit, b: Unit) => a.kind === b.kind && a.name === b.name;
@@ -40,6 +45,8 @@ export function violation(edge: Edge): string | undefined {
   if (from.kind === 'services' && to.kind === 'services' && from.name !== COMPOSITION_ROOT)
     return `a service depends on another service: ${says}`;
   if (from.kind === 'packages' && to.kind === 'services') return `a package depends on a service: ${says}`;
+  if (PURE_FILE.test(edge.where) && to.kind === 'packages' && to.name === HTTP_LAYER)
+    return `pure code depends on the HTTP layer: ${says}`;
   const allowed = from.kind === 'packages' ? ONLY_ON[from.name] : undefined;
   if (allowed && !(to.kind === 'packages' && allowed.includes(to.name)))
     return `${label(from)} may depend on ${allowed.join(', ') || 'no other package'} only: ${says}`;
