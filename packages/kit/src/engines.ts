@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { busMetricsObserver, trackConsumerLag } from './bus-metrics';
 import { traceBus } from './bus-tracing';
 import { envFields } from './config';
+import { type DataDirLock, lockDataDir } from './data-dir-lock';
 import { instrumentEventStore } from './event-store-metrics';
 import { traceEventStore } from './event-store-tracing';
 import { type LocalDb, openLocalDb } from './local-db';
@@ -60,6 +61,14 @@ type StoreEnv = Pick<DistributedEnv, 'DOCFLOW_DATA_DIR' | 'EVENTSTORE_CONNECTION
 
 const serviceDir = (service: string, env: StoreEnv) => resolve(env.DOCFLOW_DATA_DIR, service);
 
+/**
+ * Makes this process the only one on the service's data directory (DataDirInUse otherwise); taken
+ * before any of its stores is opened, released after they are closed.
+ */
+export function claimServiceDir(service: string, env: StoreEnv): DataDirLock {
+  return lockDataDir(serviceDir(service, env));
+}
+
 /** The service's event store, instrumented for metrics and traces. */
 export function openEventStore(service: string, env: StoreEnv): EventStore {
   const store = env.EVENTSTORE_CONNECTION_STRING
@@ -90,12 +99,13 @@ export interface ServiceEngines {
   store: EventStore;
   bus: Bus;
   db: LocalDb;
-  /** Closes the bus, the store and the database, in that order. */
+  /** Closes the bus, the store and the database, in that order, then unlocks the directory. */
   close(): Promise<void>;
 }
 
-/** The event store, Kafka bus and local database of one distributed service. */
+/** The event store, Kafka bus and local database of one distributed service, its directory locked. */
 export function openServiceEngines(service: string, env: DistributedEnv): ServiceEngines {
+  const lock = claimServiceDir(service, env);
   const store = openEventStore(service, env);
   const bus = openKafkaBus(service, env);
   const db = openServiceDb(service, env);
@@ -109,6 +119,7 @@ export function openServiceEngines(service: string, env: DistributedEnv): Servic
       await bus.close();
       await store.close();
       db.close();
+      lock.release();
     },
   };
 }

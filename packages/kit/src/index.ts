@@ -4,6 +4,7 @@ export * from './bus-metrics';
 export * from './bus-tracing';
 export * from './config';
 export * from './data-dir';
+export * from './data-dir-lock';
 export * from './engines';
 export * from './event-store-metrics';
 export * from './event-store-tracing';
