@@ -15,12 +15,15 @@ import { type DataDirLock, lockDataDir } from './data-dir-lock';
 import { instrumentEventStore } from './event-store-metrics';
 import { traceEventStore } from './event-store-tracing';
 import { type LocalDb, openLocalDb } from './local-db';
+import { telemetrySetting } from './telemetry';
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
-/** Who may read `/metrics`, in either mode. */
+/** Who may read `/metrics`, and whether requests are measured and traced at all, in either mode. */
 export const MetricsEnv = z.object({
+  /** `off` leaves out the metrics and tracing middleware and wrappers (telemetry.ts). */
+  DOCFLOW_TELEMETRY: telemetrySetting,
   /** When set, `/metrics` needs `Authorization: Bearer <it>`; unset, it is open to whoever reaches the port. */
   DOCFLOW_METRICS_TOKEN: optional(z.string().min(16, 'at least 16 characters')),
 });

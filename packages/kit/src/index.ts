@@ -27,6 +27,7 @@ export * from './service-client';
 export * from './start-gate';
 export * from './start-retry';
 export * from './streams';
+export * from './telemetry';
 export * from './trace-context';
 export * from './tracing';
 export * from './validation';

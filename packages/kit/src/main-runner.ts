@@ -7,6 +7,7 @@ import { createLogger, type Logger } from './logger';
 import { onShutdownSignal, startServer } from './serve';
 import { createStartGate, startBlocker } from './start-gate';
 import { startWithRetry } from './start-retry';
+import { setTelemetry } from './telemetry';
 import { startTracing } from './tracing';
 
 export interface RunnableService {
@@ -36,6 +37,7 @@ export async function runService<
     LOG_LEVEL: string;
     DOCFLOW_MODE: string;
     DOCFLOW_DATA_DIR: string;
+    DOCFLOW_TELEMETRY: 'on' | 'off';
   }>,
 >(
   name: string,
@@ -55,6 +57,7 @@ export async function runService<
     }
     throw err;
   }
+  setTelemetry(config.DOCFLOW_TELEMETRY);
   const tracing = startTracing(name);
   const log = createLogger(name, config.LOG_LEVEL);
   try {
