@@ -1,6 +1,7 @@
 /**
  * Embedded mode's own promises: the generated admin key is printed once and only once, an
- * acknowledged write survives kill -9, and stored events carry actor and run-as but no password.
+ * acknowledged write survives kill -9, a second process on the same data directory is refused, and
+ * stored events carry actor and run-as but no password.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createSqliteEventStore } from '@docflow/eventstore';
 import { apiClient } from '../support/http';
+import { startTsProcess } from '../support/process';
 import { startEmbedded } from '../support/targets';
 
 const PASSWORD = 'Sup3r-Secret-Passphrase-For-Lifecycle';
@@ -84,6 +86,47 @@ describe('embedded lifecycle', { timeout: 180_000 }, () => {
       assert.ok(!second.output().includes(PASSWORD));
     } finally {
       await second.proc.stop();
+    }
+  });
+
+  it('a second process on the data directory exits 2 naming it and the holder; the first keeps answering', async () => {
+    const running = await startEmbedded({ adminKey: null, dataDir });
+    const readPerson = (baseUrl: string) =>
+      apiClient(baseUrl)('GET', `/api/v2/person/${userId}`, { key: generatedKey });
+    try {
+      const second = startTsProcess(
+        'services/embedded/src/main.ts',
+        { PORT: '0', HOST: '127.0.0.1', DOCFLOW_DATA_DIR: dataDir, DOCFLOW_ADMIN_KEY: '' },
+        'second docflow',
+      );
+      const listening = second
+        .waitForLog((l) => l.msg === 'docflow listening')
+        .then(
+          () => true,
+          () => false,
+        );
+      if (await listening) {
+        await second.kill();
+        assert.fail('a second process started on the same data directory');
+      }
+      assert.equal(await second.exited, 2);
+      const escapedDir = dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(
+        second.output(),
+        new RegExp(`data directory ${escapedDir}/\\w+ is in use by process ${running.proc.child.pid} `),
+      );
+      const person = await readPerson(running.baseUrl);
+      assert.equal(person.status, 200, person.text);
+    } finally {
+      await running.proc.kill();
+    }
+    // Killed with no chance to unlock: the next process starts at once all the same.
+    const next = await startEmbedded({ adminKey: null, dataDir });
+    try {
+      const person = await readPerson(next.baseUrl);
+      assert.equal(person.status, 200, person.text);
+    } finally {
+      await next.proc.stop();
     }
   });
 

@@ -2,6 +2,7 @@
 import type { Bus, DeliveryObserver } from '@docflow/bus';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { DURATION_BUCKETS, metricsRegistry } from './metrics';
+import { telemetryOn } from './telemetry';
 
 const handlerDuration = new Histogram({
   name: 'docflow_bus_handler_duration_seconds',
@@ -53,6 +54,7 @@ new Gauge({
 
 /** Reports the lag of `bus`'s consumer groups at each scrape until the returned function is called. */
 export function trackConsumerLag(bus: Bus): () => void {
+  if (!telemetryOn()) return () => {};
   buses.add(bus);
   return () => buses.delete(bus);
 }

@@ -4,6 +4,7 @@
  */
 import type { Bus, BusMessage } from '@docflow/bus';
 import { context, SpanKind, trace } from '@opentelemetry/api';
+import { telemetryOn } from './telemetry';
 import { contextFromHeaders, traceHeaders } from './trace-context';
 import { inSpan, markFailed, SERVICE_ATTRIBUTE, startSpan } from './tracing';
 
@@ -20,6 +21,7 @@ const ATTR_MESSAGING_MESSAGE_ID = 'messaging.message.id';
  * @example const bus = traceBus(createKafkaBus(options), 'document');
  */
 export function traceBus(bus: Bus, service: string): Bus {
+  if (!telemetryOn()) return bus;
   return {
     async publish(topic, messages) {
       const spans = messages.map((m) =>

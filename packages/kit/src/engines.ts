@@ -11,15 +11,19 @@ import { z } from 'zod';
 import { busMetricsObserver, trackConsumerLag } from './bus-metrics';
 import { traceBus } from './bus-tracing';
 import { envFields } from './config';
+import { type DataDirLock, lockDataDir } from './data-dir-lock';
 import { instrumentEventStore } from './event-store-metrics';
 import { traceEventStore } from './event-store-tracing';
 import { type LocalDb, openLocalDb } from './local-db';
+import { telemetrySetting } from './telemetry';
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
-/** Who may read `/metrics`, in either mode. */
+/** Who may read `/metrics`, and whether requests are measured and traced at all, in either mode. */
 export const MetricsEnv = z.object({
+  /** `off` leaves out the metrics and tracing middleware and wrappers (telemetry.ts). */
+  DOCFLOW_TELEMETRY: telemetrySetting,
   /** When set, `/metrics` needs `Authorization: Bearer <it>`; unset, it is open to whoever reaches the port. */
   DOCFLOW_METRICS_TOKEN: optional(z.string().min(16, 'at least 16 characters')),
 });
@@ -60,6 +64,14 @@ type StoreEnv = Pick<DistributedEnv, 'DOCFLOW_DATA_DIR' | 'EVENTSTORE_CONNECTION
 
 const serviceDir = (service: string, env: StoreEnv) => resolve(env.DOCFLOW_DATA_DIR, service);
 
+/**
+ * Makes this process the only one on the service's data directory (DataDirInUse otherwise); taken
+ * before any of its stores is opened, released after they are closed.
+ */
+export function claimServiceDir(service: string, env: StoreEnv): DataDirLock {
+  return lockDataDir(serviceDir(service, env));
+}
+
 /** The service's event store, instrumented for metrics and traces. */
 export function openEventStore(service: string, env: StoreEnv): EventStore {
   const store = env.EVENTSTORE_CONNECTION_STRING
@@ -90,12 +102,13 @@ export interface ServiceEngines {
   store: EventStore;
   bus: Bus;
   db: LocalDb;
-  /** Closes the bus, the store and the database, in that order. */
+  /** Closes the bus, the store and the database, in that order, then unlocks the directory. */
   close(): Promise<void>;
 }
 
-/** The event store, Kafka bus and local database of one distributed service. */
+/** The event store, Kafka bus and local database of one distributed service, its directory locked. */
 export function openServiceEngines(service: string, env: DistributedEnv): ServiceEngines {
+  const lock = claimServiceDir(service, env);
   const store = openEventStore(service, env);
   const bus = openKafkaBus(service, env);
   const db = openServiceDb(service, env);
@@ -109,6 +122,7 @@ export function openServiceEngines(service: string, env: DistributedEnv): Servic
       await bus.close();
       await store.close();
       db.close();
+      lock.release();
     },
   };
 }

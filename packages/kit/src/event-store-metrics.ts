@@ -2,6 +2,7 @@
 import { type EventStore, WrongExpectedRevision } from '@docflow/eventstore';
 import { Counter, Histogram } from 'prom-client';
 import { DURATION_BUCKETS, metricsRegistry } from './metrics';
+import { telemetryOn } from './telemetry';
 
 const appendDuration = new Histogram({
   name: 'docflow_eventstore_append_duration_seconds',
@@ -54,6 +55,7 @@ async function timed<T>(run: () => Promise<T>, done: (seconds: number, error: un
 
 /** @example const store = instrumentEventStore(createSqliteEventStore({ file }), 'document'); */
 export function instrumentEventStore(store: EventStore, service: string): EventStore {
+  if (!telemetryOn()) return store;
   const countError = (operation: string) => (_seconds: number, error: unknown) => {
     if (error !== undefined) errors.inc({ service, operation });
   };

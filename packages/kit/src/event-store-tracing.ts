@@ -4,11 +4,13 @@
  * that trace on the bus.
  */
 import type { EventStore } from '@docflow/eventstore';
+import { telemetryOn } from './telemetry';
 import { TRACEPARENT_HEADER, traceparentOf } from './trace-context';
 import { inSpan, SERVICE_ATTRIBUTE } from './tracing';
 
 /** @example const store = instrumentEventStore(traceEventStore(sqlite, 'document'), 'document'); */
 export function traceEventStore(store: EventStore, service: string): EventStore {
+  if (!telemetryOn()) return store;
   return {
     append: (streamId, events, expected) =>
       inSpan(

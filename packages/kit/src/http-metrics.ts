@@ -3,6 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { Counter, Histogram } from 'prom-client';
 import { DURATION_BUCKETS, metricsRegistry } from './metrics';
+import { skipMiddleware, telemetryOn } from './telemetry';
 
 const LABELS = ['service', 'method', 'route', 'status'] as const;
 
@@ -26,6 +27,7 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 
 /** @example app.use(httpMetrics('document')); */
 export function httpMetrics(service: string): MiddlewareHandler {
+  if (!telemetryOn()) return skipMiddleware;
   return async function httpMetricsMiddleware(c, next) {
     const started = performance.now();
     await next();

@@ -8,6 +8,7 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
+import { skipMiddleware, telemetryOn } from './telemetry';
 import { contextFromHeaders } from './trace-context';
 import { inSpan, SERVICE_ATTRIBUTE } from './tracing';
 
@@ -17,6 +18,7 @@ import { inSpan, SERVICE_ATTRIBUTE } from './tracing';
  * @example app.use(httpTracing('document'));
  */
 export function httpTracing(service: string): MiddlewareHandler {
+  if (!telemetryOn()) return skipMiddleware;
   return function httpTracingMiddleware(c, next) {
     return inSpan(
       c.req.method,

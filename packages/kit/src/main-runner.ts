@@ -2,10 +2,12 @@
 import type { z } from 'zod';
 import { ConfigError, loadConfig } from './config';
 import { makeDataDirPrivate } from './data-dir';
+import { DataDirInUse } from './data-dir-lock';
 import { createLogger, type Logger } from './logger';
 import { onShutdownSignal, startServer } from './serve';
 import { createStartGate, startBlocker } from './start-gate';
 import { startWithRetry } from './start-retry';
+import { setTelemetry } from './telemetry';
 import { startTracing } from './tracing';
 
 export interface RunnableService {
@@ -22,7 +24,7 @@ export interface RunnableService {
 
 /**
  * Loads `schema` from the environment (exit 2 with the message on a bad value), makes the data
- * directory its owner's only, builds the service and serves it on PORT at once, then starts it in the
+ * directory its owner's only (exit 2 too when `build` finds it in use by another process), builds the service and serves it on PORT at once, then starts it in the
  * background: until the start succeeded `/readyz` answers 503 `starting` with what it waits for and
  * the API 503, and a failed start is retried with capped back-off (only a ConfigError stops the
  * process), so no start order of services and engines kills a service. Stops gracefully on
@@ -35,6 +37,7 @@ export async function runService<
     LOG_LEVEL: string;
     DOCFLOW_MODE: string;
     DOCFLOW_DATA_DIR: string;
+    DOCFLOW_TELEMETRY: 'on' | 'off';
   }>,
 >(
   name: string,
@@ -54,6 +57,7 @@ export async function runService<
     }
     throw err;
   }
+  setTelemetry(config.DOCFLOW_TELEMETRY);
   const tracing = startTracing(name);
   const log = createLogger(name, config.LOG_LEVEL);
   try {
@@ -100,6 +104,11 @@ export async function runService<
       (msg, err) => (err ? log.error({ err }, msg) : log.info(msg)),
     );
   } catch (err) {
+    // Another process on the data directory: like a configuration error, retrying does not fix it.
+    if (err instanceof DataDirInUse) {
+      console.error(`${name}: ${err.message}`);
+      process.exit(2);
+    }
     log.fatal({ err }, `${name} failed to start`);
     process.exit(1);
   }

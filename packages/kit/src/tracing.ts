@@ -10,6 +10,7 @@ import {
   type Attributes,
   type Context,
   context,
+  INVALID_SPAN_CONTEXT,
   type Span,
   type SpanKind,
   SpanStatusCode,
@@ -25,6 +26,7 @@ import {
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { telemetryOn } from './telemetry';
 
 /** In embedded mode one process holds every service: this attribute says which one made the span. */
 export const SERVICE_ATTRIBUTE = 'docflow.service';
@@ -46,6 +48,7 @@ export interface Tracing {
  * @example const tracing = startTracing('document'); … await tracing.shutdown();
  */
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): Tracing {
+  if (!telemetryOn()) return { exporting: false, shutdown: async () => {} };
   const exporting = Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
   const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? 1);
   const provider = new NodeTracerProvider({
@@ -71,6 +74,7 @@ export interface InSpanOptions {
 
 /**
  * Runs `work` in a new active span, ended when `work` settles; a throw marks the span as failed.
+ * With telemetry off, `work` runs in the caller's context with a span that records nothing.
  *
  * @example const blob = await inSpan('blobstore.put', { attributes }, () => blobs.put(stream));
  */
@@ -79,6 +83,7 @@ export function inSpan<T>(
   options: InSpanOptions,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
+  if (!telemetryOn()) return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
   const { parent = context.active(), ...spanOptions } = options;
   return tracer.startActiveSpan(name, spanOptions, parent, async (span) => {
     try {

@@ -18,6 +18,7 @@ import {
   inProcessClient,
   instrumentEventStore,
   type Logger,
+  lockDataDirs,
   openLocalDb,
   type RunnableService,
   serviceReadiness,
@@ -32,6 +33,8 @@ import type { EmbeddedConfig } from './config';
 
 const READ_MODEL_WAIT_MS = 10_000;
 const NAMESPACE = 'docflow';
+/** Each has its own directory under the data directory, locked like a distributed service's. */
+const SERVICES = ['gateway', 'identity', 'files', 'workflow', 'document', 'recognition'] as const;
 
 export interface EmbeddedSystem extends RunnableService {
   /** The admin key generated at this (first) start, to print once; undefined otherwise. */
@@ -40,12 +43,15 @@ export interface EmbeddedSystem extends RunnableService {
 
 export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): Promise<EmbeddedSystem> {
   const dataDir = resolve(config.DOCFLOW_DATA_DIR);
+  // Per service directory, not one for the whole data directory: a distributed service started on
+  // this data directory is refused too. Before anything is opened; released after all is closed.
+  const lock = lockDataDirs(SERVICES.map((service) => join(dataDir, service)));
   // In one process nobody else can reach the services, so a per-process secret is enough.
   const internalToken = randomBytes(32).toString('base64url');
   const bus = createInProcessBus({ observer: busMetricsObserver });
   trackConsumerLag(bus);
   const closers: Array<() => unknown> = [];
-  function engines(service: string) {
+  function engines(service: (typeof SERVICES)[number]) {
     const sqlite = createSqliteEventStore({ file: join(dataDir, service, 'events.db') });
     const store = instrumentEventStore(traceEventStore(sqlite, service), service);
     const db = openLocalDb(join(dataDir, service, 'local.db'));
@@ -132,6 +138,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       await gateway.stop();
       await bus.close();
       for (const close of closers) await close();
+      lock.release();
     },
   };
 }

@@ -1,6 +1,7 @@
 /** The gateway on its own (distributed mode): services reached over HTTP, accounts learnt from Kafka. */
 import { hostname } from 'node:os';
 import {
+  claimServiceDir,
   DistributedEnv,
   httpClient,
   openKafkaBus,
@@ -28,6 +29,7 @@ const GatewayEnv = DistributedEnv.extend(EdgeEnv.shape).extend({
 
 await runService('gateway', GatewayEnv, async (config, log) => {
   const instance = `gateway-${config.GATEWAY_INSTANCE_ID}`;
+  const lock = claimServiceDir(instance, config);
   const bus = openKafkaBus(instance, config);
   const db = openServiceDb(instance, config);
   const identity = httpClient(config.IDENTITY_URL);
@@ -51,6 +53,7 @@ await runService('gateway', GatewayEnv, async (config, log) => {
       await gateway.stop();
       await bus.close();
       db.close();
+      lock.release();
     },
   };
 });

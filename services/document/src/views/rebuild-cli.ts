@@ -4,7 +4,7 @@
  * EVENTSTORE_CONNECTION_STRING when the events live in EventStoreDB). A running service rebuilds
  * online instead: POST /api/admin/v1/views/rebuild.
  */
-import { createLogger, loadConfig, openEventStore, openServiceDb } from '@docflow/kit';
+import { claimServiceDir, createLogger, loadConfig, openEventStore, openServiceDb } from '@docflow/kit';
 import { z } from 'zod';
 import { createDeputiesReadModel } from './deputies';
 import { createViewsProjection } from './projection';
@@ -16,6 +16,8 @@ const RebuildEnv = z.object({
 });
 
 const config = loadConfig(RebuildEnv);
+// Refused (DataDirInUse) while the document service runs on this directory.
+const lock = claimServiceDir('document', config);
 const store = openEventStore('document', config);
 const db = openServiceDb('document', config);
 const projection = createViewsProjection(
@@ -36,3 +38,4 @@ process.stdout.write(`\rviews: rebuilt in ${((Date.now() - started) / 1000).toFi
 await projection.stop();
 await store.close();
 db.close();
+lock.release();
