@@ -274,7 +274,11 @@ for (const factory of targets()) {
         body: { _id_sys: u.bob, deputy: { id: u.ghost, enabled: 'true' } },
       });
       assert.equal(set.status, 200, set.text);
-      const seen = await read(id, 'ghost');
+      // Reads learn deputies from identity's events (the document service's deputies read model).
+      const seen = await eventually(
+        () => read(id, 'ghost'),
+        (r) => r.status === 200,
+      );
       assert.equal(seen.status, 200, seen.text);
       assert.equal(seen.body.docResponse.assignee, u.bob);
       const inbox = await eventually(
@@ -299,7 +303,13 @@ for (const factory of targets()) {
         body: { _id_sys: u.bob, deputy: { id: u.ghost, enabled: 'false' } },
       });
       const other = (await create({ docResponse: { taskstatus: 100 } })).body._id;
-      assertProblem(await read(other, 'ghost'), 404);
+      assertProblem(
+        await eventually(
+          () => read(other, 'ghost'),
+          (r) => r.status === 404,
+        ),
+        404,
+      );
     });
 
     it('16 concurrent answers to one task: exactly one 200, no lost update', async () => {

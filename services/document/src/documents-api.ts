@@ -3,6 +3,7 @@ import {
   AnswerRequest,
   CreateDocQuery,
   CreateDocResponse,
+  type DeputiesOf,
   DocFormCreate,
   DocQuery,
   docFormStream,
@@ -21,6 +22,7 @@ import {
   hexIdFromWebId,
   loadAggregate,
   newHexId,
+  type Principal,
   parseWith,
   problems,
   readJson,
@@ -41,9 +43,10 @@ import {
 import { type DocState, docAggregate, initialDoc } from './docForm';
 import { attachFiles, discardFiles, downloadFile, type FilesCall, storeFile } from './files-calls';
 import { loadForm } from './forms/api';
-import { deputiesOf, type IdentityCalls, requireAccount } from './identity-calls';
+import { type IdentityCalls, requireAccount } from './identity-calls';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
 import { selectFields, toDocForm, toRecoData } from './representation';
+import type { DeputiesReadModel } from './views/deputies';
 import {
   recordWorkflowFacts,
   runWorkflowCommand,
@@ -59,6 +62,8 @@ export interface DocumentsApiDeps {
   internalToken: string;
   /** The largest create body, every file together. */
   maxCreateBytes: number;
+  /** Who stands in for whom, from identity's events (the one source of deputies for reads). */
+  deputies: Pick<DeputiesReadModel, 'standsInFor'>;
 }
 
 /** `_id` (24 hex) or `_id_web`; anything else names no document. */
@@ -89,6 +94,13 @@ function parseJsonPart<S extends z.ZodType>(
 
 export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   const { store } = deps;
+  /** The users whose enabled deputy the caller is, as the deputies read model has them now. */
+  const deputiesOfCaller = (principal: Principal): DeputiesOf =>
+    Object.fromEntries(
+      deps.deputies
+        .standsInFor(principal.subject)
+        .map((user) => [user, { id: principal.subject, enabled: true }]),
+    );
   const calls: WorkflowCalls & IdentityCalls = {
     workflow: deps.workflow,
     identity: deps.identity,
@@ -112,12 +124,13 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const { state } = await loadAggregate(store, docFormStream(id), docAggregate);
     const principal = c.var.principal;
     if (canRead(principal, state)) return state;
-    // Perhaps the caller stands in for a participant: only then are deputies looked up.
-    const participants = participantsOf(state);
-    if (state.exists && participants.length) {
-      const deputies = await deputiesOf(calls, { principal, ids: c.var }, participants);
-      if (canRead(principal, state, deputies)) return state;
-    }
+    // Perhaps the caller stands in for a participant: only then is the deputies read model asked.
+    if (
+      state.exists &&
+      participantsOf(state).length &&
+      canRead(principal, state, deputiesOfCaller(principal))
+    )
+      return state;
     throw problems.notFound('no such document');
   }
 
@@ -216,9 +229,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     if (embed.includes('docResponse')) {
       const principal = c.var.principal;
       const open = openTasks(doc.workflow).map((t) => t.assignee);
-      const deputies = open.includes(principal.subject)
-        ? {}
-        : await deputiesOf(calls, { principal, ids: c.var }, open);
+      const deputies = open.includes(principal.subject) ? {} : deputiesOfCaller(principal);
       const task = openTaskFor(doc.workflow, principal.subject, deputies);
       body.docResponse = task ? toDocResponse(task, doc) : null;
     }

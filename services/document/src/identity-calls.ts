@@ -1,5 +1,4 @@
-/** What the document service asks the identity service: whether an account exists, and users' deputies. */
-import { type DeputiesOf, type ResolvedAccount, ResolveResponse } from '@docflow/contracts';
+/** What the document service asks the identity service: whether an account exists. */
 import { callService, type Principal, problemFromResponse, problems, type ServiceClient } from '@docflow/kit';
 
 export interface IdentityCalls {
@@ -29,23 +28,4 @@ export async function requireAccount(
   if (res.status === 404)
     throw problems.badRequest(`no account ${id}`, [{ pointer, message: 'no such account' }]);
   if (!res.ok) throw await problemFromResponse(res);
-}
-
-/** The deputies of `users`, as the identity service has them now. */
-export async function deputiesOf(
-  calls: IdentityCalls,
-  ctx: CallContext,
-  users: string[],
-): Promise<DeputiesOf> {
-  if (users.length === 0) return {};
-  const res = await callService(calls.identity, {
-    method: 'POST',
-    path: '/internal/v1/resolve',
-    body: { refs: users },
-    internalToken: calls.internalToken,
-    ...ctx,
-  });
-  if (!res.ok) throw await problemFromResponse(res);
-  const accounts: Record<string, ResolvedAccount> = ResolveResponse.parse(await res.json()).accounts;
-  return Object.fromEntries(users.map((u) => [u, accounts[u]?.deputy ?? undefined]));
 }

@@ -45,6 +45,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
       ...clients,
       internalToken: deps.internalToken,
       maxCreateBytes: deps.maxCreateBytes,
+      deputies,
     }),
   );
 
