@@ -178,6 +178,30 @@ export function badAnswers(answers: Answer[]): Answer[] {
   );
 }
 
+/** One GET through the gateway, answered or given up on within HANG_BOUND_MS; `at` counts from `since`. */
+export async function timedGet(baseUrl: string, key: string, path: string, since = 0): Promise<Answer> {
+  const t0 = performance.now();
+  const res = await fetch(baseUrl + path, {
+    headers: { authorization: `Bearer ${key}` },
+    signal: AbortSignal.timeout(HANG_BOUND_MS),
+  }).catch(() => undefined);
+  await res?.arrayBuffer().catch(() => undefined);
+  return {
+    at: Math.round(performance.now() - since),
+    what: `GET ${path}`,
+    status: res?.status ?? 0,
+    retryAfter: res?.headers.get('retry-after') ?? null,
+    ms: Math.round(performance.now() - t0),
+  };
+}
+
+/** Up to ten answers, one a line, for an assertion's message. */
+export function describeAnswers(answers: Answer[]): string[] {
+  return answers
+    .slice(0, 10)
+    .map((a) => `${a.what} at ${a.at} ms: ${a.status} (retry-after ${a.retryAfter}) in ${a.ms} ms`);
+}
+
 /** Reads that must keep working: `paths` GET in a loop until stopped; every answer recorded. */
 export function startReadProbe(baseUrl: string, key: string, paths: string[]) {
   const answers: Answer[] = [];
@@ -185,20 +209,7 @@ export function startReadProbe(baseUrl: string, key: string, paths: string[]) {
   let stopped = false;
   const loop = (async () => {
     for (let i = 0; !stopped; i++) {
-      const path = paths[i % paths.length]!;
-      const t0 = performance.now();
-      const res = await fetch(baseUrl + path, {
-        headers: { authorization: `Bearer ${key}` },
-        signal: AbortSignal.timeout(HANG_BOUND_MS),
-      }).catch(() => undefined);
-      await res?.arrayBuffer().catch(() => undefined);
-      answers.push({
-        at: Math.round(performance.now() - started),
-        what: `GET ${path}`,
-        status: res?.status ?? 0,
-        retryAfter: res?.headers.get('retry-after') ?? null,
-        ms: Math.round(performance.now() - t0),
-      });
+      answers.push(await timedGet(baseUrl, key, paths[i % paths.length]!, started));
       await new Promise((r) => setTimeout(r, 100));
     }
   })();
