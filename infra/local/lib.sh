@@ -11,12 +11,14 @@ MINIO_MODULE=github.com/minio/minio
 MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
 
 # ---- ports (loopback only) ------------------------------------------------------------------
+# DOCFLOW_INFRA_* run a second, private set of engines beside the shared one (the fault tests stop
+# and restart theirs): other ports and another state directory; the install cache stays shared.
 KAFKA_HOST=127.0.0.1
-KAFKA_PORT=19092
-KAFKA_CONTROLLER_PORT=19093
+KAFKA_PORT=${DOCFLOW_INFRA_KAFKA_PORT:-19092}
+KAFKA_CONTROLLER_PORT=${DOCFLOW_INFRA_KAFKA_CONTROLLER_PORT:-19093}
 MINIO_HOST=127.0.0.1
-MINIO_PORT=19000
-MINIO_CONSOLE_PORT=19001
+MINIO_PORT=${DOCFLOW_INFRA_MINIO_PORT:-19000}
+MINIO_CONSOLE_PORT=${DOCFLOW_INFRA_MINIO_CONSOLE_PORT:-19001}
 
 # ---- bounds (seconds) -----------------------------------------------------------------------
 KAFKA_READY_TIMEOUT=${KAFKA_READY_TIMEOUT:-90}
@@ -29,7 +31,7 @@ PROGRESS_EVERY=${PROGRESS_EVERY:-20}
 # ---- paths ----------------------------------------------------------------------------------
 INFRA_LOCAL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_ROOT=$(cd "$INFRA_LOCAL_DIR/../.." && pwd)
-STATE_DIR="$REPO_ROOT/.infra"          # runtime data, pid and log files (gitignored)
+STATE_DIR="${DOCFLOW_INFRA_STATE_DIR:-$REPO_ROOT/.infra}"   # runtime data, pid and log files (gitignored)
 ENV_FILE="$STATE_DIR/env"
 CACHE_DIR="${DOCFLOW_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/docflow}"  # heavy installs, shared by clones
 

@@ -44,6 +44,11 @@ export interface TargetOptions {
    * every process answers `/readyz` 200).
    */
   awaitReady?: boolean;
+  /**
+   * Distributed mode: the engines' settings (KAFKA_BROKERS, MINIO_*) instead of the shared ones, e.g.
+   * private engines a fault test stops and restarts.
+   */
+  engines?: Record<string, string>;
   /** Embedded mode: the process's log goes to this file rather than through a pipe (benchmarks). */
   logFile?: string;
 }
@@ -118,7 +123,7 @@ export interface DistributedTarget extends Target {
 
 /** Each service its own process on real Kafka and MinIO, in a namespace of its own so runs never mix. */
 export async function startDistributed(options: TargetOptions = {}): Promise<DistributedTarget> {
-  const localEngines = distributedEngines();
+  const localEngines = options.engines ?? distributedEngines();
   const containers = localEngines || !containerRuntime ? undefined : await startEngineContainers();
   const engines = localEngines ?? containers?.env;
   if (!engines)
