@@ -1,6 +1,7 @@
 /** Kafka adapter of the bus port (kafkajs): idempotent producer, one kafkajs consumer per subscription. */
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TimeoutError, withTimeout } from '@docflow/timing';
 import {
   type Admin,
   type EachMessagePayload,
@@ -103,16 +104,13 @@ function toBusError(error: unknown, doing: string): unknown {
   return new BusUnavailable(`Kafka unavailable while ${doing}: ${errorMessage(error)}`, { cause: error });
 }
 
-async function withTimeout<T>(ms: number, doing: string, work: () => Promise<T>): Promise<T> {
-  const timedOut = new AbortController();
-  const timer = sleep(ms, undefined, { signal: timedOut.signal }).then(() => {
-    throw new BusUnavailable(`Kafka did not answer within ${ms} ms while ${doing}`);
-  });
+/** Bounds a call to Kafka: no answer within `ms` is the port's BusUnavailable. */
+async function answeredWithin<T>(ms: number, doing: string, work: () => Promise<T>): Promise<T> {
   try {
-    return await Promise.race([work(), timer]);
-  } finally {
-    timedOut.abort();
-    timer.catch(() => {});
+    return await withTimeout(work(), ms, doing);
+  } catch (error) {
+    if (!(error instanceof TimeoutError)) throw error;
+    throw new BusUnavailable(`Kafka did not answer within ${ms} ms while ${doing}`, { cause: error });
   }
 }
 
@@ -422,7 +420,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       subscribedTopics.set(subscription.groupId, groupTopics);
       const doing = `joining group ${subscription.groupId}`;
       try {
-        await withTimeout(subscribeTimeoutMs, doing, () => startConsumer(consumer, subscription, handler));
+        await answeredWithin(subscribeTimeoutMs, doing, () => startConsumer(consumer, subscription, handler));
       } catch (error) {
         consumers.delete(consumer);
         await consumer.disconnect().catch(() => {});
@@ -439,7 +437,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     async consumerLag(): Promise<ConsumerLag[]> {
       assertOpen();
       // Committed offsets against the partitions' ends: two admin requests per group and topic.
-      return withTimeout(pingTimeoutMs, 'reading consumer lag', async () => {
+      return answeredWithin(pingTimeoutMs, 'reading consumer lag', async () => {
         await connectAdmin();
         const ends = new Map<string, Map<number, { high: number; low: number }>>();
         const endsOf = async (topic: string) => {
@@ -473,7 +471,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       assertOpen();
       const probe = probeKafka.admin();
       try {
-        await withTimeout(pingTimeoutMs, 'pinging', async () => {
+        await answeredWithin(pingTimeoutMs, 'pinging', async () => {
           await probe.connect();
           await probe.describeCluster();
         });

@@ -1,4 +1,5 @@
 /** Distributed event store on EventStoreDB/KurrentDB through @eventstore/db-client. */
+import { TimeoutError, withTimeout } from '@docflow/timing';
 import {
   type AllStreamSubscription,
   ANY,
@@ -95,7 +96,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
 
   function call<T>(what: string, run: (deadline: number) => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new StoreUnavailable(`${what}: the event store is closed`));
-    return withTimeout(what, timeoutMs, () => run(timeoutMs));
+    return answeredWithin(what, timeoutMs, () => run(timeoutMs));
   }
 
   /**
@@ -118,7 +119,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
       ending.cancel().catch(() => {});
       ending.destroy(reason);
     };
-    return withTimeout(
+    return answeredWithin(
       what,
       timeoutMs,
       async () => {
@@ -321,7 +322,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
       await subscriptions.stopAll();
       for (const end of [...openReads])
         end(new StoreUnavailable('the event store was closed during the call'));
-      await withTimeout('close', timeoutMs, () => client.dispose());
+      await answeredWithin('close', timeoutMs, () => client.dispose());
     },
   };
 }
@@ -338,26 +339,20 @@ export function decodePosition(position: string): Position {
   return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
 }
 
-/** Races the call against a timer; a late answer is dropped, engine errors become the port's errors. */
-async function withTimeout<T>(
+/** Bounds a call: no answer within `timeoutMs` is StoreUnavailable, engine errors become the port's errors. */
+async function answeredWithin<T>(
   what: string,
   timeoutMs: number,
   run: () => Promise<T>,
   onTimeout?: () => void,
 ): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout?.();
-      reject(new StoreUnavailable(`${what}: no answer from the event store within ${timeoutMs} ms`));
-    }, timeoutMs);
-  });
   try {
-    return await Promise.race([run(), timeout]);
+    return await withTimeout(run(), timeoutMs, what, onTimeout);
   } catch (error) {
-    throw toStoreError(what, error);
-  } finally {
-    clearTimeout(timer);
+    if (!(error instanceof TimeoutError)) throw toStoreError(what, error);
+    throw new StoreUnavailable(`${what}: no answer from the event store within ${timeoutMs} ms`, {
+      cause: error,
+    });
   }
 }
 

@@ -1,25 +1,10 @@
 /** `/healthz` (the process runs) and `/readyz` (every engine it needs answers). */
+import { withTimeout } from '@docflow/timing';
 import { Hono } from 'hono';
 
 export type ReadinessCheck = () => Promise<void>;
 
 const CHECK_TIMEOUT_MS = 2000;
-
-function withTimeout(check: ReadinessCheck): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('timed out')), CHECK_TIMEOUT_MS);
-    check().then(
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
-}
 
 /** @example app.route('/', healthRoutes({ eventStore: () => store.ping() })); */
 export function healthRoutes(checks: Record<string, ReadinessCheck>): Hono {
@@ -27,7 +12,9 @@ export function healthRoutes(checks: Record<string, ReadinessCheck>): Hono {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     const names = Object.keys(checks);
-    const results = await Promise.allSettled(names.map((n) => withTimeout(checks[n]!)));
+    const results = await Promise.allSettled(
+      names.map(async (n) => withTimeout(checks[n]!(), CHECK_TIMEOUT_MS, `checking ${n}`)),
+    );
     const report = Object.fromEntries(
       names.map((n, i) => [n, results[i]!.status === 'fulfilled' ? 'up' : 'down']),
     );

@@ -14,6 +14,7 @@ import {
   openLocalDb,
   PRINCIPAL_HEADER,
 } from '@docflow/kit';
+import { withTimeout } from '@docflow/timing';
 import { createFilesService, type FilesService } from './service';
 import { FILE_NAME_HEADER } from './upload-headers';
 
@@ -171,7 +172,7 @@ export async function fileEvents(store: EventStore): Promise<RecordedEvent[]> {
     else seen.push(event);
   });
   try {
-    await withTimeout(done, 'the marker event');
+    await withTimeout(done, WAIT_MS, 'waiting for the marker event');
   } finally {
     await subscription.stop();
   }
@@ -185,12 +186,4 @@ export async function until(condition: () => boolean, what: string): Promise<voi
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), WAIT_MS);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,6 @@
 /** The recognition core: OCR pool, PDF pages, classification and extraction of one attachment. */
+
+export { TimeoutError } from '@docflow/timing';
 export {
   type ClassifiedPart,
   type ClassifyOptions,
@@ -56,4 +58,3 @@ export {
   imagePdf,
   textPdf,
 } from './testing/fixtures';
-export { TimeoutError } from './timeout';

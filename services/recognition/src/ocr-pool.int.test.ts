@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { TimeoutError } from '@docflow/timing';
 import {
   createOcrPool,
   OcrImageError,
@@ -9,7 +10,6 @@ import {
 } from './ocr-pool';
 import { drawPageEncoded, drawPagePng } from './testing/fixtures';
 import { INVOICE_LINES } from './testing/invoice-form';
-import { TimeoutError } from './timeout';
 
 const invoicePng = drawPagePng(INVOICE_LINES);
 /** Colour PNG: tesseract takes ~3× longer on it than on grey, a slow page for the queue tests. */

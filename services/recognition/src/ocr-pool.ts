@@ -10,12 +10,12 @@
 
 import { availableParallelism } from 'node:os';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
+import { TimeoutError, withTimeout } from '@docflow/timing';
 import { createCanvas } from '@napi-rs/canvas';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { encodeGreyPng, rgbaToGrey } from './grey-png';
 import { DEFAULT_LANGUAGES, langPathFor, type OcrLanguage } from './languages';
 import { registerPageFont } from './page-font';
-import { TimeoutError, withTimeout } from './timeout';
 
 export interface OcrPoolOptions {
   /** Workers, one page each at a time. Default: the number of cores (more than that is slower, ocr.md). */

@@ -6,7 +6,7 @@
  * run, and a file for at most the budget (README, "Bounds").
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { TimeoutError } from './timeout';
+import { TimeoutError } from '@docflow/timing';
 
 export type Steps<T> = Generator<void, T, undefined>;
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { TimeoutError } from '@docflow/timing';
 import { PatternBudget, runSteps, type Steps } from './pattern-steps';
-import { TimeoutError } from './timeout';
 
 function* count(n: number): Steps<number> {
   for (let i = 0; i < n; i++) yield;

@@ -1,10 +1,10 @@
 /** PDFs: page count, the text layer per page, and pages rasterised for OCR (pdfjs-dist legacy build). */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { withTimeout } from '@docflow/timing';
 import { createCanvas } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { encodeGreyPng, rgbaToGrey } from './grey-png';
-import { withTimeout } from './timeout';
 
 /** 300 dpi: what tesseract reads best (ocr.md); a PDF user unit is 1/72 inch. */
 export const OCR_DPI = 300;

@@ -6,6 +6,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FormDefinition, ValuesByTags } from '@docflow/contracts';
 import { ProblemError, problems } from '@docflow/kit';
+import { TimeoutError } from '@docflow/timing';
 import { type ClassifyOptions, classifyPagesSteps, type PageText } from './classify';
 import { extractValuesSteps } from './extract';
 import { declaredFileKind, sniffFileKind } from './file-kind';
@@ -14,7 +15,6 @@ import { OcrImageError, OcrOverloadedError, type OcrPool, OcrUnavailableError } 
 import { PatternBudget } from './pattern-steps';
 import { patternText } from './patterns';
 import { hasTextLayer, openPdf, PdfUnreadableError } from './pdf';
-import { TimeoutError } from './timeout';
 
 const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 const DEFAULT_MAX_PAGES = 200;

@@ -1,4 +1,4 @@
-/** Bounds a wait: every promise the recognition core waits on goes through here. */
+/** Bounds a wait: every timed wait in the workspace goes through here. */
 
 /** A wait that took longer than its bound. */
 export class TimeoutError extends Error {
@@ -7,7 +7,9 @@ export class TimeoutError extends Error {
 
 /**
  * Settles like `promise`, or rejects with a TimeoutError after `ms`, calling `onTimeout` first (to stop
- * the work that will not be awaited any more).
+ * the work that will not be awaited any more). A late answer is dropped.
+ *
+ * @example await withTimeout(client.ping(), 2000, 'pinging the engine');
  */
 export function withTimeout<T>(
   promise: Promise<T>,
