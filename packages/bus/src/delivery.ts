@@ -1,19 +1,17 @@
 /** Delivery policy shared by the adapters: retry a failing handler with back-off, then dead-letter. */
+import type { BackoffPolicy } from '@docflow/timing';
 import type { BusMessage } from './port.js';
 
-export interface HandlerRetryOptions {
+/** The pause between calls is the workspace's back-off (default 100 ms doubling up to 2000 ms). */
+export interface HandlerRetryOptions extends BackoffPolicy {
   /** Handler calls per message before it goes to the dead-letter topic (default 5). */
   attempts: number;
-  /** Pause after the first failure; doubles after each further failure (default 100 ms). */
-  initialDelayMs: number;
-  /** Upper bound of one pause (default 2000 ms). */
-  maxDelayMs: number;
 }
 
 export const DEFAULT_HANDLER_RETRY: HandlerRetryOptions = {
   attempts: 5,
-  initialDelayMs: 100,
-  maxDelayMs: 2000,
+  initialMs: 100,
+  maxMs: 2000,
 };
 
 /** Told what the consumers do, for metrics. Called synchronously: keep it cheap. */
@@ -44,11 +42,6 @@ export function resolveRetry(options: Partial<HandlerRetryOptions> = {}): Handle
     throw new RangeError(`retry.attempts must be a positive integer, got ${retry.attempts}`);
   }
   return retry;
-}
-
-/** Pause before the next call after `failures` failed calls (1-based). */
-export function retryDelayMs(failures: number, retry: HandlerRetryOptions): number {
-  return Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (failures - 1));
 }
 
 export function deadLetterTopic(topic: string): string {

@@ -10,7 +10,7 @@ let users = 0;
 
 // Two members of one group live on one bus in embedded mode, so every makeBus hands out the same bus.
 describeBusContract('in-process', async () => {
-  shared ??= createInProcessBus({ retry: { initialDelayMs: 20 } });
+  shared ??= createInProcessBus({ retry: { initialMs: 20 } });
   const bus = shared;
   users++;
   return {
@@ -39,7 +39,7 @@ function gate(): { opened: Promise<void>; open: () => void } {
 
 describe('in-process bus', () => {
   it('resolves publish only after every group handled the messages, dead letters included', async () => {
-    const bus = createInProcessBus({ retry: { attempts: 2, initialDelayMs: 5 } });
+    const bus = createInProcessBus({ retry: { attempts: 2, initialMs: 5 } });
     const handled = { a: [] as string[], b: [] as string[], dlq: [] as string[] };
     await bus.subscribe({ groupId: 'a', topics: ['t'] }, async (m) => {
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -100,7 +100,7 @@ describe('in-process bus', () => {
   });
 
   it('rejects a publish still waiting when the bus closes, and refuses work afterwards', async () => {
-    const bus = createInProcessBus({ retry: { initialDelayMs: 60_000 } });
+    const bus = createInProcessBus({ retry: { initialMs: 60_000 } });
     const called = gate();
     await bus.subscribe({ groupId: 'g', topics: ['t'] }, async () => {
       called.open();

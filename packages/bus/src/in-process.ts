@@ -1,13 +1,13 @@
 /** In-process adapter of the bus port, for the embedded mode (one Node process, memory only). */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelayMs } from '@docflow/timing';
 import {
   type DeliveryObserver,
   deadLetterOf,
   deadLetterTopic,
   type HandlerRetryOptions,
   resolveRetry,
-  retryDelayMs,
 } from './delivery.js';
 import {
   type Bus,
@@ -263,7 +263,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
           continue;
         }
         observer?.retrying(groupId, topic);
-        await sleep(retryDelayMs(failures, retry), undefined, { signal: closing.signal }).catch(() => {});
+        await sleep(backoffDelayMs(failures, retry), undefined, { signal: closing.signal }).catch(() => {});
       }
     } finally {
       lane.running = false;

@@ -1,7 +1,7 @@
 /** Kafka adapter of the bus port (kafkajs): idempotent producer, one kafkajs consumer per subscription. */
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TimeoutError, withTimeout } from '@docflow/timing';
+import { backoffDelayMs, TimeoutError, withTimeout } from '@docflow/timing';
 import {
   type Admin,
   type EachMessagePayload,
@@ -21,7 +21,6 @@ import {
   errorMessage,
   type HandlerRetryOptions,
   resolveRetry,
-  retryDelayMs,
 } from './delivery.js';
 import {
   type Bus,
@@ -356,7 +355,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           }
         }
         observer?.retrying(groupId, topic);
-        await sleep(retryDelayMs(attempt, handlerRetry));
+        await sleep(backoffDelayMs(attempt, handlerRetry));
         await payload.heartbeat();
       }
     };

@@ -1,4 +1,5 @@
 /** What both adapters' subscriptions share: a stoppable loop, and per-event delivery that never skips. */
+import { type BackoffPolicy, backoffDelayMs } from '@docflow/timing';
 import {
   type EventHandler,
   ForeignEvent,
@@ -7,13 +8,8 @@ import {
   type Subscription,
 } from './port';
 
-const FIRST_RETRY_MS = 50;
-const MAX_RETRY_MS = 5_000;
-
-/** Capped exponential back-off for the nth consecutive failure (1-based). */
-export function backoffMs(failures: number): number {
-  return Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(failures - 1, 16));
-}
+/** The pause before a subscription tries again after consecutive failures: 50 ms doubling up to 5 s. */
+export const SUBSCRIPTION_BACKOFF: BackoffPolicy = { initialMs: 50, maxMs: 5_000 };
 
 /** Resolves true after `ms`, or false as soon as `signal` aborts. */
 export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -48,7 +44,7 @@ export async function deliver(
     } catch (error) {
       onHandlerError?.(error, event, attempt);
     }
-    await sleep(backoffMs(attempt), signal);
+    await sleep(backoffDelayMs(attempt, SUBSCRIPTION_BACKOFF), signal);
   }
   return false;
 }

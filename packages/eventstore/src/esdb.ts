@@ -1,5 +1,5 @@
 /** Distributed event store on EventStoreDB/KurrentDB through @eventstore/db-client. */
-import { TimeoutError, withTimeout } from '@docflow/timing';
+import { backoffDelayMs, TimeoutError, withTimeout } from '@docflow/timing';
 import {
   type AllStreamSubscription,
   ANY,
@@ -24,11 +24,11 @@ import {
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import {
-  backoffMs,
   decodeOrReport,
   deliver,
   isJsonObject,
   matchesPrefixes,
+  SUBSCRIPTION_BACKOFF,
   sleep,
   startSubscription,
   subscriptionRegistry,
@@ -176,7 +176,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
         }
         if (signal.aborted) break;
         options.onSubscriptionError?.(failure, ++failures);
-        await sleep(backoffMs(failures), signal);
+        await sleep(backoffDelayMs(failures, SUBSCRIPTION_BACKOFF), signal);
       }
     });
   }

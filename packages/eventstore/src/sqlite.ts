@@ -1,11 +1,12 @@
 /** Embedded event store: one SQLite file in WAL mode, every commit fsynced before the append resolves. */
+import { backoffDelayMs } from '@docflow/timing';
 import Database, { type Statement } from 'better-sqlite3';
 import {
-  backoffMs,
   decodeOrReport,
   deliver,
   isJsonObject,
   matchesPrefixes,
+  SUBSCRIPTION_BACKOFF,
   sleep,
   startSubscription,
   subscriptionRegistry,
@@ -312,7 +313,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
           failures = 0;
         } catch (error) {
           options.onSubscriptionError?.(error, ++failures);
-          await sleep(backoffMs(failures), signal);
+          await sleep(backoffDelayMs(failures, SUBSCRIPTION_BACKOFF), signal);
           continue;
         }
         // No await between the empty read and parking, so an in-process append cannot slip between them.

@@ -1,32 +1,18 @@
 /** A service's start retried with capped exponential back-off: only a configuration error is final. */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type BackoffPolicy, backoffDelayMs } from '@docflow/timing';
 import { ConfigError } from './config';
 
-export interface BackoffOptions {
-  initialMs: number;
-  maxMs: number;
-  /** A number in [0, 1) (default Math.random): where in the upper half of the step the wait falls. */
-  random?: () => number;
-}
-
-/** 0.5 s, 1 s, 2 s, ... up to 30 s between attempts. */
-export const START_BACKOFF: BackoffOptions = { initialMs: 500, maxMs: 30_000 };
-
 /**
- * The wait after failed attempt `attempt` (1-based): the step doubles from `initialMs` up to `maxMs`,
- * and the wait falls between half the step and all of it, so that processes started together do not
- * retry in step against an engine that is coming up.
+ * 0.5 s, 1 s, 2 s, ... up to 30 s between attempts, jittered into the upper half of each step so that
+ * processes started together do not retry in step against an engine that is coming up.
  */
-export function backoffDelayMs(attempt: number, options: BackoffOptions): number {
-  const step = Math.min(options.maxMs, options.initialMs * 2 ** Math.min(attempt - 1, 30));
-  const random = options.random ?? Math.random;
-  return Math.round(step / 2 + (step / 2) * random());
-}
+export const START_BACKOFF: BackoffPolicy = { initialMs: 500, maxMs: 30_000, random: Math.random };
 
 export interface StartRetryOptions {
   /** Aborting ends the retries (shutdown): the promise then resolves false. */
   signal: AbortSignal;
-  backoff?: BackoffOptions;
+  backoff?: BackoffPolicy;
   /** Called after each failed attempt, before waiting `retryInMs`. */
   onFailure(error: unknown, attempt: number, retryInMs: number): void;
 }

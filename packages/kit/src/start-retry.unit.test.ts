@@ -2,23 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BusUnavailable } from '@docflow/bus';
 import { ConfigError } from './config';
-import { backoffDelayMs, startWithRetry } from './start-retry';
-
-const longest = { initialMs: 500, maxMs: 30_000, random: () => 1 };
-const shortest = { ...longest, random: () => 0 };
-
-describe('backoffDelayMs', () => {
-  it('doubles from the first step and stays at the cap', () => {
-    const steps = [1, 2, 3, 4, 5, 6, 7, 8, 100].map((a) => backoffDelayMs(a, longest));
-    assert.deepEqual(steps, [500, 1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
-  });
-  it('waits at least half the step', () => {
-    assert.deepEqual(
-      [1, 7, 100].map((a) => backoffDelayMs(a, shortest)),
-      [250, 15000, 15000],
-    );
-  });
-});
+import { startWithRetry } from './start-retry';
 
 /** A start that fails `failures` times with `error`, then succeeds; counts its attempts. */
 function flakyStart(failures: number, error: unknown = new BusUnavailable('coordinator loading')) {

@@ -1,2 +1,3 @@
-/** The workspace's one timeout helper; no dependencies, so the ports may use it. */
+/** The workspace's one timeout helper and one back-off policy; no dependencies, so the ports may use it. */
+export { type BackoffPolicy, backoffDelayMs } from './backoff';
 export { TimeoutError, withTimeout } from './timeout';
