@@ -21,3 +21,41 @@ export const STATUS_CODES = {
   deleted: 8,
 } as const;
 export type DocStatus = keyof typeof STATUS_CODES;
+
+/** Task statuses of PUT `docResponse/{respId}`: a participant's answer (0 while the task is open). */
+export const RESPONSE_TASK_STATUS = {
+  approve: 2,
+  approveWithEdits: 3,
+  decline: 4,
+  executionDone: 5,
+  sign: 8,
+} as const;
+
+/** Task statuses of POST `docResponse`: a move of the document's workflow. */
+export const MANAGEMENT_TASK_STATUS = {
+  startApproval: 100,
+  suspend: 101,
+  resume: 102,
+  cancel: 103,
+  restart: 104,
+  startSign: 105,
+  startExecution: 106,
+  moveToArchive: 107,
+  moveToRepository: 108,
+  block: 110,
+  delete: 111,
+} as const;
+export type ManagementTaskStatus = (typeof MANAGEMENT_TASK_STATUS)[keyof typeof MANAGEMENT_TASK_STATUS];
+
+const M = MANAGEMENT_TASK_STATUS;
+/** The moves a document's create request may ask for (a phase start, or filing it at once). */
+export const CREATE_TASK_STATUSES = [
+  M.startApproval,
+  M.restart,
+  M.startSign,
+  M.startExecution,
+  M.moveToArchive,
+  M.moveToRepository,
+] as const;
+export const MANAGE_TASK_STATUSES = Object.values(MANAGEMENT_TASK_STATUS);
+export const ANSWER_TASK_STATUSES = Object.values(RESPONSE_TASK_STATUS);

@@ -1,5 +1,6 @@
 /** The DocForm resource, its create request and the view parameters (contract + DESIGN.md). */
 import { z } from '@hono/zod-openapi';
+import { ANSWER_TASK_STATUSES, CREATE_TASK_STATUSES, MANAGE_TASK_STATUSES } from './codes';
 import { TAG_NAME_PATTERN } from './forms';
 import { Hex24Id, Timestamp, UsrId } from './ids';
 import { ocrLanguagesNotInstalled } from './ocr-languages';
@@ -66,7 +67,6 @@ export const DocFormCreate = z
   .openapi('DocFormCreate');
 export type DocFormCreate = z.infer<typeof DocFormCreate>;
 
-export const CREATE_TASK_STATUSES = [100, 104, 105, 106, 107, 108] as const;
 export const CreateDocResponse = z.strictObject({
   taskstatus: z.union(
     CREATE_TASK_STATUSES.map((n) => z.literal(n)) as [z.ZodLiteral<100>, ...z.ZodLiteral<number>[]],
@@ -160,9 +160,6 @@ export const DocResponse = z
   })
   .openapi('DocResponse');
 export type DocResponse = z.infer<typeof DocResponse>;
-
-export const MANAGE_TASK_STATUSES = [100, 101, 102, 103, 104, 105, 106, 107, 108, 110, 111] as const;
-export const ANSWER_TASK_STATUSES = [2, 3, 4, 5, 8] as const;
 
 const oneOf = <T extends readonly number[]>(values: T) =>
   z

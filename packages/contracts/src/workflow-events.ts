@@ -5,6 +5,7 @@
  * in `docForm-<_id>` keeps the original time of every task and phase change.
  */
 import { z } from '@hono/zod-openapi';
+import { RESPONSE_TASK_STATUS } from './codes';
 import { WorkflowConfig } from './forms';
 import { Hex24Id, Timestamp, UsrId } from './ids';
 
@@ -13,32 +14,9 @@ export const WORK_PHASES = ['approval', 'sign', 'execution'] as const;
 export const WorkPhase = z.enum(WORK_PHASES);
 export type WorkPhase = z.infer<typeof WorkPhase>;
 
-/** Task statuses of PUT `docResponse/{respId}` (the contract's numbers). */
-export const RESPONSE_TASK_STATUS = {
-  approve: 2,
-  approveWithEdits: 3,
-  decline: 4,
-  executionDone: 5,
-  sign: 8,
-} as const;
+/** A DocResponse's answer (RESPONSE_TASK_STATUS in codes.ts). */
 export type ResponseTaskStatus = (typeof RESPONSE_TASK_STATUS)[keyof typeof RESPONSE_TASK_STATUS];
 export const ResponseTaskStatus = z.literal(Object.values(RESPONSE_TASK_STATUS));
-
-/** Task statuses of POST `docResponse` (the contract's numbers). */
-export const MANAGEMENT_TASK_STATUS = {
-  startApproval: 100,
-  suspend: 101,
-  resume: 102,
-  cancel: 103,
-  restart: 104,
-  startSign: 105,
-  startExecution: 106,
-  moveToArchive: 107,
-  moveToRepository: 108,
-  block: 110,
-  delete: 111,
-} as const;
-export type ManagementTaskStatus = (typeof MANAGEMENT_TASK_STATUS)[keyof typeof MANAGEMENT_TASK_STATUS];
 
 const at = Timestamp;
 const iteration = z.number().int().min(1);
