@@ -62,7 +62,3 @@ export function trustGatewayPrincipal(
     await next();
   };
 }
-
-export function hasRole(p: Principal, role: Role): boolean {
-  return p.roles.includes(role);
-}
