@@ -1,6 +1,6 @@
 /**
  * The KurrentDB server the EventStoreDB adapter is built and tested against. docker-compose.yml runs
- * the same image with the same maximum append size; esdb.test.ts checks that the two agree.
+ * the same image with the same maximum append size; esdb.int.test.ts checks that the two agree.
  */
 import { MAX_APPEND_BYTES } from './port';
 

@@ -3,7 +3,7 @@
  * SQLite makes of them (`EXPLAIN QUERY PLAN` on the real schema, in memory): each listing is read from
  * the range of its smallest key through the intended index, newest first, and never by a full scan of
  * a table, except the walk of all documents when nothing narrows them. Whether the statements answer
- * correctly is read-model.test.ts's business (against a brute-force filter).
+ * correctly is read-model.int.test.ts's business (against a brute-force filter).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
