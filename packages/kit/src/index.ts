@@ -24,6 +24,7 @@ export * from './request-context';
 export * from './serve';
 export * from './service-app';
 export * from './service-client';
+export * from './service-main';
 export * from './start-gate';
 export * from './start-retry';
 export * from './streams';

@@ -1,5 +1,5 @@
 /** The document service on its own (distributed mode). */
-import { DistributedEnv, httpClient, openServiceEngines, runService } from '@docflow/kit';
+import { DistributedEnv, httpClient, runDistributedService } from '@docflow/kit';
 import { z } from 'zod';
 import { DocumentEnv } from './config';
 import { createDocumentService } from './service';
@@ -10,9 +10,8 @@ const DocumentServiceEnv = DistributedEnv.extend(DocumentEnv.shape).extend({
   WORKFLOW_URL: z.url(),
 });
 
-await runService('document', DocumentServiceEnv, async (config, log) => {
-  const engines = openServiceEngines('document', config);
-  const document = createDocumentService({
+await runDistributedService('document', DocumentServiceEnv, (config, log, engines) =>
+  createDocumentService({
     ...engines,
     log,
     namespace: config.DOCFLOW_NAMESPACE,
@@ -21,13 +20,5 @@ await runService('document', DocumentServiceEnv, async (config, log) => {
     files: httpClient(config.FILES_URL),
     workflow: httpClient(config.WORKFLOW_URL),
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
-  });
-  return {
-    fetch: document.app.fetch,
-    start: () => document.start(),
-    async stop() {
-      await document.stop();
-      await engines.close();
-    },
-  };
-});
+  }),
+);

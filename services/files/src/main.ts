@@ -1,19 +1,11 @@
 /** The files service on its own (distributed mode). */
-import {
-  DistributedEnv,
-  MinioEnv,
-  openMinio,
-  openServiceEngines,
-  runService,
-  traceBlobStore,
-} from '@docflow/kit';
+import { DistributedEnv, MinioEnv, openMinio, runDistributedService, traceBlobStore } from '@docflow/kit';
 import { FilesEnv } from './config';
 import { createFilesService } from './service';
 
 const FilesServiceEnv = DistributedEnv.extend(MinioEnv.shape).extend(FilesEnv.shape);
 
-await runService('files', FilesServiceEnv, async (config, log) => {
-  const engines = openServiceEngines('files', config);
+await runDistributedService('files', FilesServiceEnv, (config, log, engines) => {
   const blobs = traceBlobStore(openMinio(config), 'files');
   const files = createFilesService({
     ...engines,
@@ -26,12 +18,10 @@ await runService('files', FilesServiceEnv, async (config, log) => {
     orphanSweepSeconds: config.DOCFLOW_ORPHAN_SWEEP_SECONDS,
   });
   return {
-    fetch: files.app.fetch,
-    start: () => files.start(),
+    ...files,
     async stop() {
       await files.stop();
       await blobs.close();
-      await engines.close();
     },
   };
 });

@@ -1,11 +1,10 @@
 /** The identity service on its own (distributed mode). */
-import { DistributedEnv, openServiceEngines, runService } from '@docflow/kit';
+import { DistributedEnv, runDistributedService } from '@docflow/kit';
 import { printGeneratedAdminKey } from './admin-key-notice';
 import { AdminKeyEnv } from './config';
 import { createIdentityService } from './service';
 
-await runService('identity', DistributedEnv.extend(AdminKeyEnv.shape), async (config, log) => {
-  const engines = openServiceEngines('identity', config);
+await runDistributedService('identity', DistributedEnv.extend(AdminKeyEnv.shape), (config, log, engines) => {
   const identity = createIdentityService({
     ...engines,
     log,
@@ -14,14 +13,10 @@ await runService('identity', DistributedEnv.extend(AdminKeyEnv.shape), async (co
     adminKey: config.DOCFLOW_ADMIN_KEY,
   });
   return {
-    fetch: identity.app.fetch,
+    ...identity,
     async start() {
       const bootstrap = await identity.start();
       if (bootstrap.generatedKey) printGeneratedAdminKey(bootstrap.generatedKey);
-    },
-    async stop() {
-      await identity.stop();
-      await engines.close();
     },
   };
 });
