@@ -1,34 +1,10 @@
-export * from './aggregate';
-export * from './blob-store-tracing';
-export * from './bus-metrics';
-export * from './bus-tracing';
+/**
+ * What every part of a service uses: configuration, ids, the logger, tracing. The rest is in subpaths,
+ * so a service pulls in only what it uses: `@docflow/kit/http`, `/eventsourcing`, `/engines`, `/runner`.
+ */
 export * from './config';
-export * from './data-dir';
-export * from './data-dir-lock';
-export * from './engines';
-export * from './event-store-metrics';
-export * from './event-store-tracing';
-export * from './health';
-export * from './http-metrics';
-export * from './http-tracing';
 export * from './ids';
-export * from './local-db';
 export * from './logger';
-export * from './main-runner';
-export * from './metadata';
-export * from './metrics';
-export * from './principal';
-export * from './problem';
-export * from './relay';
-export * from './request-context';
-export * from './serve';
-export * from './service-app';
-export * from './service-client';
-export * from './service-main';
-export * from './start-gate';
-export * from './start-retry';
-export * from './streams';
 export * from './telemetry';
 export * from './trace-context';
 export * from './tracing';
-export * from './validation';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Rejection, type RejectionKind, type ValuesByTags } from '@docflow/contracts';
-import type { Principal } from '@docflow/kit';
+import type { Principal } from '@docflow/kit/http';
 import {
   type CreateDocument,
   checkValuesAgainstForm,

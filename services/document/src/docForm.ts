@@ -11,7 +11,7 @@ import {
   type ValuesByTags,
   type WorkflowConfig,
 } from '@docflow/contracts';
-import type { Aggregate, EventContext } from '@docflow/kit';
+import type { Aggregate, EventContext } from '@docflow/kit/eventsourcing';
 import { foldWorkflow, initialWorkflow, type WorkflowState } from '@docflow/workflow-model';
 
 export interface RecoEntry extends RecognizedPart {

@@ -15,13 +15,10 @@ import {
   type StoredFile,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
+import { hexIdFromWebId, newHexId } from '@docflow/kit';
+import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import {
   callService,
-  commandMetadata,
-  executeCommand,
-  hexIdFromWebId,
-  loadAggregate,
-  newHexId,
   type Principal,
   parseWith,
   problems,
@@ -29,7 +26,7 @@ import {
   type ServiceClient,
   type ServiceEnv,
   toProblemError,
-} from '@docflow/kit';
+} from '@docflow/kit/http';
 import { openTaskFor, openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';

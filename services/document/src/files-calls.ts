@@ -1,6 +1,6 @@
 /** The files service as the document routes use it: store, discard, attach and download attachments. */
 import type { StoredFile } from '@docflow/contracts';
-import { problemFromResponse, toWebStream } from '@docflow/kit';
+import { problemFromResponse, toWebStream } from '@docflow/kit/http';
 import type { IncomingFile } from './multipart';
 
 /** One internal call to the files service, as the request's principal. */

@@ -1,5 +1,11 @@
 /** What the document service asks the identity service: whether an account exists. */
-import { callService, type Principal, problemFromResponse, problems, type ServiceClient } from '@docflow/kit';
+import {
+  callService,
+  type Principal,
+  problemFromResponse,
+  problems,
+  type ServiceClient,
+} from '@docflow/kit/http';
 
 export interface IdentityCalls {
   identity: ServiceClient;

@@ -6,7 +6,7 @@
  * what `upload` stored knows, when it is rejected, every file it has to discard.
  */
 import { Readable } from 'node:stream';
-import { problems } from '@docflow/kit';
+import { problems } from '@docflow/kit/http';
 import busboy from 'busboy';
 import { BodyTooLarge, boundaryOf, MultipartGuard } from './multipart-guard';
 

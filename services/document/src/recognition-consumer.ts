@@ -2,7 +2,7 @@
 import type { DeliveredMessage } from '@docflow/bus';
 import { type DocumentEvent, docFormStream, EventEnvelope, parseRecognitionEvent } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { executeCommand } from '@docflow/kit';
+import { executeCommand } from '@docflow/kit/eventsourcing';
 import { docAggregate } from './docForm';
 
 export function recognitionResultsHandler(store: EventStore) {

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { type Bus, BusUnavailable, createInProcessBus } from '@docflow/bus';
 import { createSqliteEventStore, type EventStore } from '@docflow/eventstore';
-import { createLogger, inProcessClient, openLocalDb } from '@docflow/kit';
+import { createLogger } from '@docflow/kit';
+import { openLocalDb } from '@docflow/kit/eventsourcing';
+import { inProcessClient } from '@docflow/kit/http';
 import { createDocumentService } from './service';
 
 const NAMESPACE = 'document-start-test';

@@ -2,7 +2,12 @@
 import type { Consumer, MessageHandler } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
-import { createServiceApp, relayOwnStreams, type ServiceBaseDeps, type ServiceClient } from '@docflow/kit';
+import {
+  createServiceApp,
+  relayOwnStreams,
+  type ServiceBaseDeps,
+  type ServiceClient,
+} from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';

@@ -12,7 +12,7 @@ import {
   type StoredFile,
   type WorkflowEvent,
 } from '@docflow/contracts';
-import type { Principal } from '@docflow/kit';
+import type { Principal } from '@docflow/kit/http';
 import { AUTHOR, MEMO, T0 } from '@docflow/workflow-model/testing';
 import { type DocState, docAggregate } from './docForm';
 

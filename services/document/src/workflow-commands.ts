@@ -13,7 +13,8 @@ import {
 } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
-import { callService, loadAggregate, problemFromResponse, type ServiceClient } from '@docflow/kit';
+import { loadAggregate } from '@docflow/kit/eventsourcing';
+import { callService, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
 import type { Task } from '@docflow/workflow-model';
 import { type DocState, docAggregate } from './docForm';
 import type { CallContext } from './identity-calls';

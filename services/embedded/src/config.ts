@@ -3,7 +3,8 @@ import { DocumentEnv } from '@docflow/document';
 import { FilesEnv } from '@docflow/files';
 import { EdgeEnv } from '@docflow/gateway';
 import { AdminKeyEnv } from '@docflow/identity';
-import { envFields, MetricsEnv } from '@docflow/kit';
+import { envFields } from '@docflow/kit';
+import { MetricsEnv } from '@docflow/kit/engines';
 import { RecognitionEnv } from '@docflow/recognition';
 import { z } from 'zod';
 

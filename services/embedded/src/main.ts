@@ -1,6 +1,6 @@
 /** `pnpm start`: the whole of docflow in one process, no servers needed. */
 import { printGeneratedAdminKey } from '@docflow/identity';
-import { runService } from '@docflow/kit';
+import { runService } from '@docflow/kit/runner';
 import { EmbeddedConfig } from './config';
 import { startEmbeddedSystem } from './system';
 

@@ -13,20 +13,19 @@ import { createSqliteEventStore } from '@docflow/eventstore';
 import { createFilesService } from '@docflow/files';
 import { createGatewayService, edgeOptions } from '@docflow/gateway';
 import { createIdentityService } from '@docflow/identity';
+import type { Logger } from '@docflow/kit';
 import {
   busMetricsObserver,
-  inProcessClient,
   instrumentEventStore,
-  type Logger,
   lockDataDirs,
-  openLocalDb,
-  type RunnableService,
-  serviceReadiness,
   traceBlobStore,
   traceBus,
   traceEventStore,
   trackConsumerLag,
-} from '@docflow/kit';
+} from '@docflow/kit/engines';
+import { openLocalDb } from '@docflow/kit/eventsourcing';
+import { inProcessClient, serviceReadiness } from '@docflow/kit/http';
+import type { RunnableService } from '@docflow/kit/runner';
 import { createRecognitionService } from '@docflow/recognition';
 import { createWorkflowService } from '@docflow/workflow';
 import type { EmbeddedConfig } from './config';

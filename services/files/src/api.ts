@@ -8,15 +8,9 @@ import { Readable } from 'node:stream';
 import type { BlobStore } from '@docflow/blobstore';
 import { fileStream, Hex24Id, StoredFile } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import {
-  commandMetadata,
-  loadAggregate,
-  newHexId,
-  parseWith,
-  problems,
-  readJson,
-  type ServiceEnv,
-} from '@docflow/kit';
+import { newHexId } from '@docflow/kit';
+import { commandMetadata, loadAggregate } from '@docflow/kit/eventsourcing';
+import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AttachmentIndex } from './attachment-index';

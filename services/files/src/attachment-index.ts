@@ -2,7 +2,7 @@
  * Which file hashes are attached to which documents, so that `allowDupl=false` can refuse a file whose
  * content a live document already holds. A document listed in `deleted_documents` holds nothing.
  */
-import type { LocalDb } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
 
 export interface AttachedFile {
   id: string;

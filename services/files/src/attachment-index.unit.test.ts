@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { openLocalDb } from '@docflow/kit';
+import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { createAttachmentIndex } from './attachment-index';
 
 const hash = (c: string) => c.repeat(64);

@@ -8,7 +8,8 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { BlobNotFound, type BlobStore, BlobStoreUnavailable } from '@docflow/blobstore';
 import type { Problem, StoredFile } from '@docflow/contracts';
-import { newHexId, PROBLEM_CONTENT_TYPE } from '@docflow/kit';
+import { newHexId } from '@docflow/kit';
+import { PROBLEM_CONTENT_TYPE } from '@docflow/kit/http';
 import {
   attach,
   authHeaders,

@@ -1,7 +1,7 @@
 /** Discarding a stored file: FileDiscarded recorded (once), then its blob released if no other file holds it. */
 import { fileStream } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
-import { executeCommand } from '@docflow/kit';
+import { executeCommand } from '@docflow/kit/eventsourcing';
 import type { AttachmentIndex } from './attachment-index';
 import type { BlobHolders } from './blob-holders';
 import { decideDiscard } from './businessLogic';

@@ -1,7 +1,7 @@
 /** Keeps the attachment index from the document service's events on the bus; other event types pass by. */
 import type { MessageHandler } from '@docflow/bus';
 import { DocumentEvents, EventEnvelope } from '@docflow/contracts';
-import { applyOnceDurably, type LocalDb } from '@docflow/kit';
+import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 import type { AttachmentIndex } from './attachment-index';
 
 const CONSUMER = 'files-attachments';

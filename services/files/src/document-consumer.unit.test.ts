@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { DeliveredMessage } from '@docflow/bus';
-import { openLocalDb } from '@docflow/kit';
+import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { type AttachedFile, createAttachmentIndex } from './attachment-index';
 import { documentEventsHandler } from './document-consumer';
 

@@ -1,6 +1,6 @@
 /** A stored file: the `file-<id>` stream holds its FileStored event, and FileDiscarded once it is given up. */
 import { FileEvents } from '@docflow/contracts';
-import type { Aggregate } from '@docflow/kit';
+import type { Aggregate } from '@docflow/kit/eventsourcing';
 import type { z } from 'zod';
 
 export type FileStored = z.infer<typeof FileEvents.FileStored>;

@@ -1,5 +1,6 @@
 /** The files service on its own (distributed mode). */
-import { DistributedEnv, MinioEnv, openMinio, runDistributedService, traceBlobStore } from '@docflow/kit';
+import { DistributedEnv, MinioEnv, openMinio, traceBlobStore } from '@docflow/kit/engines';
+import { runDistributedService } from '@docflow/kit/runner';
 import { FilesEnv } from './config';
 import { createFilesService } from './service';
 

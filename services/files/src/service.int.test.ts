@@ -4,7 +4,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { DeliveredMessage } from '@docflow/bus';
 import { type EventEnvelope, type Problem, type StoredFile, topicsOf } from '@docflow/contracts';
-import { newHexId, PROBLEM_CONTENT_TYPE } from '@docflow/kit';
+import { newHexId } from '@docflow/kit';
+import { PROBLEM_CONTENT_TYPE } from '@docflow/kit/http';
 import {
   attach as attachTo,
   authHeaders,

@@ -3,7 +3,7 @@ import type { BlobStore } from '@docflow/blobstore';
 import type { Consumer } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
-import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit';
+import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { filesApi } from './api';
 import { createAttachmentIndex } from './attachment-index';

@@ -4,7 +4,8 @@
  * FileStored committed before a crash is applied after the restart, and nothing twice.
  */
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
-import { checkpointStore, type LocalDb, type Logger } from '@docflow/kit';
+import type { Logger } from '@docflow/kit';
+import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 import type { StoredFilesTable } from './stored-files';
 
 const NAME = 'files-stored-files';

@@ -11,7 +11,7 @@
  * - `released`: its blob was deleted, or left to the other files that hold it.
  */
 import type { RecordedEvent } from '@docflow/eventstore';
-import type { LocalDb } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
 import { fileAggregate } from './file';
 
 export interface StoredFileRow {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RecordedEvent } from '@docflow/eventstore';
-import { openLocalDb } from '@docflow/kit';
+import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { createStoredFilesTable } from './stored-files';
 
 const BLOB_E = 'e'.repeat(64);

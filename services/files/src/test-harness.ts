@@ -6,14 +6,9 @@ import { join } from 'node:path';
 import { type BlobStore, createLocalBlobStore } from '@docflow/blobstore';
 import { type Bus, createInProcessBus } from '@docflow/bus';
 import { createSqliteEventStore, type EventStore, type RecordedEvent } from '@docflow/eventstore';
-import {
-  createLogger,
-  encodePrincipal,
-  INTERNAL_TOKEN_HEADER,
-  type LocalDb,
-  openLocalDb,
-  PRINCIPAL_HEADER,
-} from '@docflow/kit';
+import { createLogger } from '@docflow/kit';
+import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
+import { encodePrincipal, INTERNAL_TOKEN_HEADER, PRINCIPAL_HEADER } from '@docflow/kit/http';
 import { withTimeout } from '@docflow/timing';
 import { createFilesService, type FilesService } from './service';
 import { FILE_NAME_HEADER } from './upload-headers';

@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { type BlobStore, BlobTooLarge, type StoredBlob } from '@docflow/blobstore';
-import { ProblemError } from '@docflow/kit';
+import { ProblemError } from '@docflow/kit/http';
 
 const uploadInterrupted = () =>
   new ProblemError(

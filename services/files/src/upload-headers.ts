@@ -1,5 +1,5 @@
 /** The headers that describe an upload: the percent-encoded file name and the file's media type. */
-import { problems } from '@docflow/kit';
+import { problems } from '@docflow/kit/http';
 
 export const FILE_NAME_HEADER = 'x-docflow-file-name';
 export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ProblemError } from '@docflow/kit';
+import { ProblemError } from '@docflow/kit/http';
 import { DEFAULT_CONTENT_TYPE, parseContentType, parseFileName } from './upload-headers';
 
 const isBadRequest = (err: unknown) => err instanceof ProblemError && err.status === 400;

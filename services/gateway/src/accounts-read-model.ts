@@ -5,7 +5,7 @@
 import { EventEmitter } from 'node:events';
 import type { DeliveredMessage } from '@docflow/bus';
 import { EventEnvelope, parseIdentityEvent, type Role } from '@docflow/contracts';
-import { applyOnceDurably, type LocalDb } from '@docflow/kit';
+import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 
 export interface AccountRecord {
   id: string;

@@ -2,7 +2,7 @@
  * Which methods a path has, from the app's own routes: a known path asked with another method is
  * 405 with `Allow` (not 404), and OPTIONS is answered with `Allow` without credentials.
  */
-import { handleError, handleNotFound, problems } from '@docflow/kit';
+import { handleError, handleNotFound, problems } from '@docflow/kit/http';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 
 interface RoutePattern {

@@ -23,6 +23,7 @@ import {
   validateRecoDataRoute,
   viewRoute,
 } from '@docflow/contracts';
+import type { Logger } from '@docflow/kit';
 import {
   type AccessLogLevel,
   CORRELATION_ID_HEADER,
@@ -30,7 +31,6 @@ import {
   healthRoutes,
   httpMetrics,
   httpTracing,
-  type Logger,
   metricsRoutes,
   parseWith,
   problems,
@@ -40,7 +40,7 @@ import {
   type ServiceClient,
   type ServiceEnv,
   validationProblem,
-} from '@docflow/kit';
+} from '@docflow/kit/http';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';

@@ -4,7 +4,7 @@
  * is even looked at. Counted per gateway process (several gateways each keep their own count).
  */
 
-import { problems } from '@docflow/kit';
+import { problems } from '@docflow/kit/http';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Role } from '@docflow/contracts';
-import { type Principal, type PrincipalVariables, problems } from '@docflow/kit';
+import { type Principal, type PrincipalVariables, problems } from '@docflow/kit/http';
 import type { MiddlewareHandler } from 'hono';
 import type { AccountsReadModel } from './accounts-read-model';
 import type { AuthFailureBrake } from './auth-failures';

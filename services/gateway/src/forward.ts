@@ -1,5 +1,5 @@
 /** Forwards a validated request to the service that owns it, with the principal and the ids. */
-import { callService, type ServiceClient, type ServiceEnv } from '@docflow/kit';
+import { callService, type ServiceClient, type ServiceEnv } from '@docflow/kit/http';
 import type { Context } from 'hono';
 
 export type GatewayContext = Context<ServiceEnv>;

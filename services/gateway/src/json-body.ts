@@ -2,7 +2,7 @@
  * JSON request bodies at the edge: bounded before they are read past the bound (413), and decoded
  * strictly (invalid UTF-8 is 400, not silently replaced), before any validator reads them.
  */
-import { decodeUtf8, problems } from '@docflow/kit';
+import { decodeUtf8, problems } from '@docflow/kit/http';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 

@@ -1,14 +1,8 @@
 /** The gateway on its own (distributed mode): services reached over HTTP, accounts learnt from Kafka. */
 import { hostname } from 'node:os';
-import {
-  claimServiceDir,
-  DistributedEnv,
-  httpClient,
-  openKafkaBus,
-  openServiceDb,
-  runService,
-  serviceReadiness,
-} from '@docflow/kit';
+import { claimServiceDir, DistributedEnv, openKafkaBus, openServiceDb } from '@docflow/kit/engines';
+import { httpClient, serviceReadiness } from '@docflow/kit/http';
+import { runService } from '@docflow/kit/runner';
 import { z } from 'zod';
 import { EdgeEnv, edgeOptions } from './config';
 import { createGatewayService } from './service';

@@ -1,7 +1,9 @@
 /** Composition of the gateway: its app, its read model of accounts and the bus consumer feeding it. */
 import type { Bus, Consumer } from '@docflow/bus';
 import { ADMIN_ACCOUNT_ID, topicsOf } from '@docflow/contracts';
-import type { AccessLogLevel, LocalDb, Logger, ReadinessCheck, ServiceClient } from '@docflow/kit';
+import type { Logger } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
+import type { AccessLogLevel, ReadinessCheck, ServiceClient } from '@docflow/kit/http';
 import { createAccountsReadModel } from './accounts-read-model';
 import { createGatewayApp } from './app';
 import type { EdgeOptions } from './config';

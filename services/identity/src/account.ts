@@ -1,7 +1,7 @@
 /** The account aggregate: its state and `evolve`. Nothing here does I/O. */
 import type { IdentityEvent, Role } from '@docflow/contracts';
 import { parseIdentityEvent } from '@docflow/contracts';
-import type { Aggregate, EventContext } from '@docflow/kit';
+import type { Aggregate, EventContext } from '@docflow/kit/eventsourcing';
 
 export interface Deputy {
   id: string;

@@ -4,16 +4,9 @@
  */
 import { AccountCreate, AccountPatch, PersonUpdate, ResolveRequest, UsrId } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import {
-  commandMetadata,
-  executeCommand,
-  loadAggregate,
-  newUsrId,
-  parseWith,
-  problems,
-  readJson,
-  type ServiceEnv,
-} from '@docflow/kit';
+import { newUsrId } from '@docflow/kit';
+import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
+import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { type AccountState, accountAggregate, accountStream } from './account';
 import { decideChangeAccount, decideCreateAccount, decideUpdatePerson } from './businessLogic';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_ACCOUNT_ID } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit';
+import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { accountAggregate, accountStream } from './account';
 import { decideBootstrapAdmin } from './businessLogic';
 import { hashApiKey, newApiKey } from './secrets';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { EmailClaimed } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
-import { problems } from '@docflow/kit';
+import { problems } from '@docflow/kit/http';
 import { accountStream } from './account';
 import { emailClaimStream as claimStream } from './resolve';
 

@@ -1,5 +1,6 @@
 /** The identity service on its own (distributed mode). */
-import { DistributedEnv, runDistributedService } from '@docflow/kit';
+import { DistributedEnv } from '@docflow/kit/engines';
+import { runDistributedService } from '@docflow/kit/runner';
 import { printGeneratedAdminKey } from './admin-key-notice';
 import { AdminKeyEnv } from './config';
 import { createIdentityService } from './service';

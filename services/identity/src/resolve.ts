@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { EmailClaimed, type ResolvedAccount, USR_ID_PATTERN } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { loadAggregate } from '@docflow/kit';
+import { loadAggregate } from '@docflow/kit/eventsourcing';
 import { accountAggregate, accountStream } from './account';
 
 export const emailClaimStream = (email: string) =>

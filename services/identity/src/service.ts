@@ -1,6 +1,6 @@
 import { PRIVATE_IDENTITY_EVENTS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
-import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit';
+import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';

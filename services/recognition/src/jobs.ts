@@ -13,7 +13,8 @@ import {
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
-import { callService, type Logger, newHexId, problemFromResponse, type ServiceClient } from '@docflow/kit';
+import { type Logger, newHexId } from '@docflow/kit';
+import { callService, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
 import type { OcrPool } from './ocr-pool';
 import { recognizeFile } from './recognize-file';
 

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { OCR_LANGUAGES, type OcrLanguage, ocrLanguagesNotInstalled } from '@docflow/contracts';
-import { problems } from '@docflow/kit';
+import { problems } from '@docflow/kit/http';
 
 /** Language code → the npm package that ships its trained data: one entry for each of the contract's languages. */
 const LANGUAGE_PACKAGES: Record<OcrLanguage, string> = { eng: '@tesseract.js-data/eng' };

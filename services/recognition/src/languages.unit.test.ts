@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ProblemError } from '@docflow/kit';
+import { ProblemError } from '@docflow/kit/http';
 import { INSTALLED_LANGUAGES, langPathFor, resolveIdpLangs } from './languages';
 
 describe('resolveIdpLangs', () => {

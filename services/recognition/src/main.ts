@@ -1,5 +1,7 @@
 /** The recognition service on its own (distributed mode); run several to share the OCR work. */
-import { DistributedEnv, httpClient, runDistributedService } from '@docflow/kit';
+import { DistributedEnv } from '@docflow/kit/engines';
+import { httpClient } from '@docflow/kit/http';
+import { runDistributedService } from '@docflow/kit/runner';
 import { z } from 'zod';
 import { RecognitionEnv } from './config';
 import { createRecognitionService } from './service';

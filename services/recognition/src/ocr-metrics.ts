@@ -1,5 +1,5 @@
 /** The OCR pool wrapped with its page count, page durations, failures and queue depth. */
-import { DURATION_BUCKETS, measuredGauge, metricsRegistry } from '@docflow/kit';
+import { DURATION_BUCKETS, measuredGauge, metricsRegistry } from '@docflow/kit/http';
 import { Counter, Histogram } from 'prom-client';
 import type { OcrPool } from './ocr-pool';
 

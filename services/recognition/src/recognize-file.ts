@@ -5,7 +5,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FormDefinition, ValuesByTags } from '@docflow/contracts';
-import { ProblemError, problems } from '@docflow/kit';
+import { ProblemError, problems } from '@docflow/kit/http';
 import { TimeoutError } from '@docflow/timing';
 import { type ClassifyOptions, classifyPagesSteps, type PageText } from './classify';
 import { extractValuesSteps } from './extract';

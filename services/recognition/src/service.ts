@@ -2,7 +2,12 @@
 import type { Consumer } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
-import { createServiceApp, relayOwnStreams, type ServiceBaseDeps, type ServiceClient } from '@docflow/kit';
+import {
+  createServiceApp,
+  relayOwnStreams,
+  type ServiceBaseDeps,
+  type ServiceClient,
+} from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { documentCreatedHandler } from './jobs';
 import { instrumentOcrPool } from './ocr-metrics';

@@ -11,18 +11,16 @@ import {
   workflowStream,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
+import { newHexId } from '@docflow/kit';
+import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import {
   callService,
-  commandMetadata,
-  executeCommand,
-  loadAggregate,
-  newHexId,
   problemFromResponse,
   problems,
   readJson,
   type ServiceClient,
   type ServiceEnv,
-} from '@docflow/kit';
+} from '@docflow/kit/http';
 import { foldWorkflow } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
 import { workflowAggregate } from './aggregate';

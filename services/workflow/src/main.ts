@@ -1,5 +1,7 @@
 /** The workflow service on its own (distributed mode). */
-import { DistributedEnv, httpClient, runDistributedService } from '@docflow/kit';
+import { DistributedEnv } from '@docflow/kit/engines';
+import { httpClient } from '@docflow/kit/http';
+import { runDistributedService } from '@docflow/kit/runner';
 import { z } from 'zod';
 import { createWorkflowService } from './service';
 

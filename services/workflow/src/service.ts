@@ -1,6 +1,11 @@
 import { topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
-import { createServiceApp, relayOwnStreams, type ServiceBaseDeps, type ServiceClient } from '@docflow/kit';
+import {
+  createServiceApp,
+  relayOwnStreams,
+  type ServiceBaseDeps,
+  type ServiceClient,
+} from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { workflowApi } from './api';
 

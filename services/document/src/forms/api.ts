@@ -1,15 +1,8 @@
 /** Admin API of forms: PUT defines (or redefines) a form, GET reads it. */
 import { FormDefinition, FormName, formStream } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import {
-  commandMetadata,
-  executeCommand,
-  loadAggregate,
-  parseWith,
-  problems,
-  readJson,
-  type ServiceEnv,
-} from '@docflow/kit';
+import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
+import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { decideDefineForm, type FormState, formAggregate } from './form';
 

@@ -1,6 +1,6 @@
 /** The form aggregate: the latest definition of a `form-<name>` stream. */
 import { type FormDefinition, type FormEvent, parseFormEvent } from '@docflow/contracts';
-import type { Aggregate, EventContext } from '@docflow/kit';
+import type { Aggregate, EventContext } from '@docflow/kit/eventsourcing';
 
 export interface FormState {
   definition: FormDefinition | null;

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { formStream, SAMPLE_FORMS } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { commandMetadata, executeCommand } from '@docflow/kit';
+import { commandMetadata, executeCommand } from '@docflow/kit/eventsourcing';
 import { formAggregate } from './form';
 
 /** Defines each sample form that does not exist yet; an existing form is left as it is. */

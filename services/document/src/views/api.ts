@@ -1,6 +1,6 @@
 /** `GET /api/v2/docForm/view/{viewId}` and the admin command that rebuilds the view read model. */
 import { ViewId, ViewQuery } from '@docflow/contracts';
-import { parseWith, type ServiceEnv } from '@docflow/kit';
+import { parseWith, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { toDocForm } from '../representation';
 import type { ViewsProjection } from './projection';

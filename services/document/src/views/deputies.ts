@@ -1,7 +1,7 @@
 /** Who stands in for whom, from the identity service's events: the inbox of a deputy lists the tasks. */
 import type { DeliveredMessage } from '@docflow/bus';
 import { EventEnvelope } from '@docflow/contracts';
-import { applyOnceDurably, type LocalDb } from '@docflow/kit';
+import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 
 const CONSUMER = 'document-deputies';
 

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ViewId, ViewQuery } from '@docflow/contracts';
-import { openLocalDb, type Principal } from '@docflow/kit';
+import { openLocalDb } from '@docflow/kit/eventsourcing';
+import type { Principal } from '@docflow/kit/http';
 import { countKeysFor, type ListingRequest, planListing, type Statement } from './planner';
 import { migrateViewsSchema } from './schema';
 

@@ -22,7 +22,7 @@
  * the total is its kept row count and no count statement runs.
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
-import type { Principal } from '@docflow/kit';
+import type { Principal } from '@docflow/kit/http';
 import {
   ALL_COUNT_KEY,
   type FilterColumn,

@@ -7,14 +7,9 @@
  * `rebuild()` drops everything and replays from the first event.
  */
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
-import {
-  applyOnce,
-  BACKLOG_COUNT_LIMIT,
-  checkpointStore,
-  type LocalDb,
-  type Logger,
-  measuredGauge,
-} from '@docflow/kit';
+import type { Logger } from '@docflow/kit';
+import { applyOnce, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
+import { BACKLOG_COUNT_LIMIT, measuredGauge } from '@docflow/kit/http';
 import { docAggregate, initialDoc } from '../docForm';
 import type { ViewsReadModel } from './read-model';
 import { VIEWS_PROJECTION } from './schema';

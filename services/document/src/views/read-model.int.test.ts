@@ -13,7 +13,8 @@ import {
   type ViewId,
   type ViewQuery,
 } from '@docflow/contracts';
-import { checkpointStore, openLocalDb, type Principal } from '@docflow/kit';
+import { checkpointStore, openLocalDb } from '@docflow/kit/eventsourcing';
+import type { Principal } from '@docflow/kit/http';
 import { inboxAssignees, isDeleted, type Task } from '@docflow/workflow-model';
 import { participantsOf } from '../access';
 import { type DocState, initialDoc } from '../docForm';

@@ -3,7 +3,7 @@
  * (schema.ts), kept by the projection through the writer (writer.ts), listed by the reader (reader.ts)
  * with the statements the planner chooses (planner.ts). Deputies come from their own read model.
  */
-import type { LocalDb } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
 import type { DeputiesReadModel } from './deputies';
 import { createViewsReader, type ViewsReader } from './reader';
 import { migrateViewsSchema } from './schema';

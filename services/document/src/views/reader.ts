@@ -3,7 +3,8 @@
  * the kept row counts), runs the count and the page it plans, and reads the page's documents.
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
-import type { LocalDb, Principal } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
+import type { Principal } from '@docflow/kit/http';
 import type { DocState } from '../docForm';
 import type { DeputiesReadModel } from './deputies';
 import { countKeysFor, type ListingRequest, planListing, readsAsDeputy, type ViewPlan } from './planner';

@@ -4,7 +4,8 @@
  * EVENTSTORE_CONNECTION_STRING when the events live in EventStoreDB). A running service rebuilds
  * online instead: POST /api/admin/v1/views/rebuild.
  */
-import { claimServiceDir, createLogger, loadConfig, openEventStore, openServiceDb } from '@docflow/kit';
+import { createLogger, loadConfig } from '@docflow/kit';
+import { claimServiceDir, openEventStore, openServiceDb } from '@docflow/kit/engines';
 import { z } from 'zod';
 import { createDeputiesReadModel } from './deputies';
 import { createViewsProjection } from './projection';

@@ -6,7 +6,7 @@
  * or a page without a lookup per row. `view_counts` keeps the exact number of rows under each key, so
  * the planner can pick the smallest range (and answer a total without walking it).
  */
-import type { LocalDb } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
 
 /** The projection that feeds these tables: its checkpoint is dropped with the rows. */
 export const VIEWS_PROJECTION = 'views';

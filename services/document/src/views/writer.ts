@@ -4,7 +4,7 @@
  * open-task and reader rows, and the row counts of every key they lie under.
  */
 import { STATE_CODES, STATUS_CODES } from '@docflow/contracts';
-import type { LocalDb } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
 import { inboxAssignees, isDeleted } from '@docflow/workflow-model';
 import { participantsOf } from '../access';
 import type { DocState } from '../docForm';

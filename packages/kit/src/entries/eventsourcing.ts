@@ -1,0 +1,8 @@
+/**
+ * Event-sourcing helpers: aggregates on the event store, event metadata, the outbox relay to the bus, the
+ * local database.
+ */
+export * from '../aggregate';
+export * from '../local-db';
+export * from '../metadata';
+export * from '../relay';
