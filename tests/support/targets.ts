@@ -37,6 +37,8 @@ export interface TargetOptions {
   env?: Record<string, string>;
   /** Distributed mode: how many recognition processes share the OCR work (default 1). */
   recognitionInstances?: number;
+  /** Distributed mode: how many gateways serve the API, each with its own read model (default 1). */
+  gatewayInstances?: number;
   /** Distributed mode: the order the services are started in (default DISTRIBUTED_SERVICES). */
   launchOrder?: readonly DistributedService[];
   /**
@@ -116,6 +118,8 @@ export type DistributedService = (typeof DISTRIBUTED_SERVICES)[number];
 export interface DistributedTarget extends Target {
   /** The processes by service name, to kill and restart one. */
   procs: Record<string, Proc>;
+  /** Base URL of every gateway, `baseUrl` (the first) included. */
+  gatewayUrls: string[];
   restart(service: DistributedService, options?: { kill?: boolean }): Promise<void>;
   /** Resolves once every process answers `/readyz` 200. */
   untilReady(timeoutMs?: number): Promise<void>;
@@ -171,12 +175,15 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     return env;
   };
 
-  /** `name` tells extra instances of a service apart (`recognition-2`); each keeps its own data. */
+  /**
+   * `name` tells extra instances of a service apart (`recognition-2`); each keeps its own data. An
+   * extra gateway also needs its own instance id: the id names its consumer group, and gateways that
+   * shared one would each learn only part of the accounts.
+   */
   async function launch(service: DistributedService, name: string = service) {
-    const env =
-      name === service
-        ? envOf(service)
-        : { ...envOf(service), PORT: '0', DOCFLOW_DATA_DIR: join(dataDir, name) };
+    const extra = { PORT: '0', DOCFLOW_DATA_DIR: join(dataDir, name) };
+    if (service === 'gateway') Object.assign(extra, { GATEWAY_INSTANCE_ID: name });
+    const env = name === service ? envOf(service) : { ...envOf(service), ...extra };
     const proc = startTsProcess(`services/${service}/src/main.ts`, env, name);
     procs[name] = proc;
     const listening = await proc.waitForLog((l) => l.msg === `${service} listening`);
@@ -200,6 +207,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     for (const service of options.launchOrder ?? DISTRIBUTED_SERVICES) await launch(service);
     for (let i = 2; i <= (options.recognitionInstances ?? 1); i++)
       await launch('recognition', `recognition-${i}`);
+    for (let i = 2; i <= (options.gatewayInstances ?? 1); i++) await launch('gateway', `gateway-${i}`);
     if (options.awaitReady ?? true) await untilReady();
   } catch (error) {
     // The processes already running would keep the test file alive after its suite failed.
@@ -214,6 +222,9 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     adminKey,
     dataDir,
     procs,
+    gatewayUrls: Object.keys(procs)
+      .filter((name) => name === 'gateway' || name.startsWith('gateway-'))
+      .map(url),
     output: () => [...outputs, ...Object.values(procs).map((p) => p.output())].join('\n'),
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
     pids: () => Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.child.pid!])),

@@ -1,0 +1,160 @@
+/**
+ * Scale-out on one namespace: two gateways and three recognition processes. Accounts and documents
+ * are created alternately through both gateways; an account made through one authenticates through
+ * the other, every document reads the same through both and is listed in the `all` view of both,
+ * and the recognition work is spread over the three instances, each document recognised once.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { textPdf } from '@docflow/recognition';
+import { createDoc, createPerson, eventually } from '../support/documents';
+import { type Api, apiClient } from '../support/http';
+import { type DistributedTarget, distributedSkipReason, startDistributed } from '../support/targets';
+
+const DOCUMENTS = 20;
+/** Invoices added one by one while an instance has had no job yet: keys spread by hash, unevenly. */
+const MAX_EXTRA_INVOICES = 10;
+const RECOGNITION = ['recognition', 'recognition-2', 'recognition-3'];
+
+/** Every third document a memo (no recognition), the others invoices with a text PDF. */
+const isInvoice = (i: number) => i % 3 !== 2;
+
+describe('distributed: scale-out, two gateways and three recognition processes', {
+  skip: distributedSkipReason(),
+  timeout: 240_000,
+}, () => {
+  let target: DistributedTarget;
+  let gateways: Api[];
+  /** One person and one service account created through each gateway, by gateway index. */
+  const accounts: { person: string; key: string }[] = [];
+  const documents: { id: string; invoice: boolean }[] = [];
+  const pdf = textPdf([
+    [{ text: 'INVOICE', size: 28 }, { text: 'Invoice No. INV-12' }, { text: 'Total: 12.00' }],
+  ]);
+
+  before(async () => {
+    target = await startDistributed({ gatewayInstances: 2, recognitionInstances: 3 });
+    assert.equal(target.gatewayUrls.length, 2);
+    gateways = target.gatewayUrls.map(apiClient);
+  });
+  after(() => target?.stop());
+
+  /** Creates document number `n` through gateway n % 2, as the account made through the other one. */
+  async function createDocument(n: number, invoice: boolean) {
+    const g = n % 2;
+    const as = accounts[1 - g]!;
+    const res = await createDoc(
+      target.gatewayUrls[g]!,
+      as.key,
+      invoice ? 'invoice' : 'memo',
+      invoice
+        ? { files: [{ name: `invoice-${n}.pdf`, content: pdf, type: 'application/pdf' }] }
+        : { docForm: { valuesByTags: { subject: `memo ${n}` } } },
+      { runAs: as.person },
+    );
+    assert.equal(res.status, 201, res.text);
+    documents.push({ id: res.body._id, invoice });
+  }
+
+  const handled = (name: string) =>
+    (target.procs[name]!.output().match(/"msg":"file recognized"/g) ?? []).length;
+
+  async function untilRecognised(id: string) {
+    const doc = await eventually(
+      () => gateways[0]!('GET', `/api/v2/docForm/${id}?embed=recoData`, { key: target.adminKey }),
+      (r) => r.body.recoStatus !== undefined && r.body.recoStatus !== 'pending',
+      60_000,
+    );
+    assert.equal(doc.body.recoStatus, 'done', `${id}: ${doc.text}`);
+  }
+
+  it('an account created through either gateway authenticates through the other', async () => {
+    for (const [g, api] of gateways.entries()) {
+      const person = await createPerson(api, target.adminKey, `scale-${g}@example.com`);
+      const svc = await api('POST', '/api/admin/v1/accounts', {
+        key: target.adminKey,
+        body: { kind: 'service', email: `scale-svc-${g}@example.com`, name_first: 'S', name_last: `G${g}` },
+      });
+      assert.equal(svc.status, 201, svc.text);
+      accounts.push({ person, key: svc.body.apiKey });
+    }
+    for (const [g, { person, key }] of accounts.entries()) {
+      const other = gateways[1 - g]!;
+      // The other gateway learns the account from Kafka: 401 until it has.
+      const res = await eventually(
+        () => other('GET', `/api/v2/person/${person}`, { key }),
+        (r) => r.status === 200,
+        30_000,
+      );
+      assert.equal(res.status, 200, `account made through gateway ${g + 1}: ${res.text}`);
+      assert.equal(res.body._id_sys, person);
+    }
+    console.log(
+      `# scale-out: ${accounts.length} service accounts, each authenticated through the other gateway`,
+    );
+  });
+
+  it('documents created through both gateways: the recognition work is spread over the three instances, each recognised once', async () => {
+    for (let n = 0; n < DOCUMENTS; n++) await createDocument(n, isInvoice(n));
+    for (const d of documents) if (d.invoice) await untilRecognised(d.id);
+    // Kafka gives each of the three consumers one of the topic's three partitions; documents land on
+    // a partition by the hash of their id, so a partition may have got no invoice yet: add some.
+    for (let n = DOCUMENTS; RECOGNITION.some((r) => handled(r) === 0); n++) {
+      assert.ok(
+        n < DOCUMENTS + MAX_EXTRA_INVOICES,
+        `an instance never got a job: ${RECOGNITION.map(handled)}`,
+      );
+      await createDocument(n, true);
+      await untilRecognised(documents.at(-1)!.id);
+    }
+    const split = Object.fromEntries(RECOGNITION.map((r) => [r, handled(r)]));
+    const invoices = documents.filter((d) => d.invoice);
+    console.log(
+      `# scale-out: ${documents.length} documents (${invoices.length} invoices) over 2 gateways; recognition split ${JSON.stringify(split)}`,
+    );
+    for (const r of RECOGNITION) assert.ok(split[r]! >= 1, `${r} handled a job`);
+    assert.equal(
+      RECOGNITION.reduce((sum, r) => sum + split[r]!, 0),
+      invoices.length,
+      'each attachment recognised once',
+    );
+    for (const d of invoices) {
+      const history = await gateways[1]!('GET', `/api/v2/docForm/${d.id}/history`, { key: target.adminKey });
+      assert.equal(history.status, 200, history.text);
+      assert.equal(history.body.filter((e: any) => e.type === 'RecognitionRecorded').length, 1, d.id);
+    }
+    for (const d of documents.filter((d) => !d.invoice)) {
+      const doc = await gateways[1]!('GET', `/api/v2/docForm/${d.id}`, { key: target.adminKey });
+      assert.equal(doc.body.recoStatus, 'none', d.id);
+    }
+  });
+
+  it('every document reads the same through both gateways and is listed in the all view of both', async () => {
+    assert.ok(documents.length >= DOCUMENTS);
+    for (const { id } of documents) {
+      const [a, b] = await Promise.all(
+        gateways.map((api) => api('GET', `/api/v2/docForm/${id}?embed=recoData`, { key: target.adminKey })),
+      );
+      assert.equal(a!.status, 200, a!.text);
+      assert.equal(b!.status, 200, b!.text);
+      assert.deepEqual(b!.body, a!.body, id);
+    }
+    const expected = documents.map((d) => d.id).sort();
+    for (const [g, api] of gateways.entries()) {
+      const all = await eventually(
+        () => api('GET', '/api/v2/docForm/view/all?pageSize=100', { key: target.adminKey }),
+        (r) => r.headers.get('svc-total-count') === String(expected.length),
+        30_000,
+      );
+      assert.equal(all.status, 200, all.text);
+      assert.deepEqual(all.body.map((d: any) => d._id).sort(), expected, `all view through gateway ${g + 1}`);
+    }
+    console.log(`# scale-out: ${documents.length} documents read alike and listed through both gateways`);
+  });
+
+  it('two files services on one namespace', {
+    skip:
+      'not started here: each files instance keeps its file records in its own SQLite event store; ' +
+      'several files instances need one shared event store (EventStoreDB), which cannot run on this machine',
+  }, () => {});
+});
