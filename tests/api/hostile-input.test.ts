@@ -4,12 +4,12 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createDoc, createPerson } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
+import { peakMiB } from '../support/process';
 import { type Target, targets } from '../support/targets';
 
 const MAX_CREATE_BYTES = 1024 * 1024;
@@ -63,11 +63,6 @@ function assertProblem(answer: { status: number; text: string }, status: number,
   const body = JSON.parse(answer.text);
   assert.equal(body.status, status);
   if (detail) assert.match(body.detail, detail);
-}
-
-function peakMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024);
 }
 
 for (const factory of targets({

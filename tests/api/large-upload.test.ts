@@ -4,20 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { peakMiB } from '../support/process';
 import { type Target, targets } from '../support/targets';
 
 const SIZE = 1024 ** 3;
 const CHUNK = 1024 * 1024;
 /** Far below the upload: what a streaming server needs, not what buffering would. */
 const PEAK_LIMIT_MIB = 400;
-
-function peakMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]);
-  return Math.round(kb / 1024);
-}
 
 /** A multipart body whose single file is SIZE pseudo-random bytes, hashed as they are produced. */
 function streamingMultipart(hash: ReturnType<typeof createHash>) {

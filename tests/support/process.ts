@@ -146,3 +146,9 @@ function readFrom(file: string, offset: number): Buffer {
     closeSync(fd);
   }
 }
+
+/** Peak resident memory (VmHWM) of a running process, in MiB. */
+export function peakMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Math.round(Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1]) / 1024);
+}
