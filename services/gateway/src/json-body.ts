@@ -23,8 +23,10 @@ export function jsonBody(maxBytesFor: (path: string) => number | undefined): Mid
       },
     });
     return limit(c, async () => {
-      // Read once here (Hono keeps the bytes for the validator that parses them after).
-      decodeUtf8(await c.req.arrayBuffer());
+      const text = decodeUtf8(await c.req.arrayBuffer());
+      // The validator reads `c.req.text()`, which Hono answers from this cache: the body is decoded once.
+      // (Hono caches the promise at run time; its type declares the cache as the methods themselves.)
+      (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(text);
       await next();
     });
   };
