@@ -37,6 +37,11 @@ export interface TargetOptions {
   env?: Record<string, string>;
   /** Distributed mode: how many recognition processes share the OCR work (default 1). */
   recognitionInstances?: number;
+  /**
+   * Distributed mode: how many files services (default 1). Extra recognition instances are spread over
+   * them (recognition-2 reads through files-2, …). Needs one shared event store: EventStoreDB.
+   */
+  filesInstances?: number;
   /** Distributed mode: how many gateways serve the API, each with its own read model (default 1). */
   gatewayInstances?: number;
   /** Distributed mode: the order the services are started in (default DISTRIBUTED_SERVICES). */
@@ -96,7 +101,24 @@ export async function startEmbedded(options: TargetOptions = {}): Promise<Target
 export function distributedEngines(): Record<string, string> | undefined {
   const names = ['KAFKA_BROKERS', 'MINIO_ENDPOINT', 'MINIO_ACCESS_KEY', 'MINIO_SECRET_KEY'];
   if (!names.every((n) => process.env[n])) return undefined;
-  return Object.fromEntries(names.map((n) => [n, process.env[n]!]));
+  const store = process.env.EVENTSTORE_CONNECTION_STRING;
+  return {
+    ...Object.fromEntries(names.map((n) => [n, process.env[n]!])),
+    ...(store ? { EVENTSTORE_CONNECTION_STRING: store } : {}),
+  };
+}
+
+/**
+ * Why services that keep state cannot run as several processes here: that needs every instance on one
+ * event store, EventStoreDB (from EVENTSTORE_CONNECTION_STRING, or the container the suite starts).
+ */
+export function sharedEventStoreSkipReason(): string | undefined {
+  const engines = distributedEngines();
+  if (engines ? engines.EVENTSTORE_CONNECTION_STRING : containerRuntime) return undefined;
+  return (
+    'several instances of a stateful service need one shared event store (EventStoreDB): no container ' +
+    'runtime and no EVENTSTORE_CONNECTION_STRING here (each instance keeps its own SQLite store)'
+  );
 }
 
 export function distributedSkipReason(): string | undefined {
@@ -172,17 +194,29 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
         DOCUMENT_URL: url('document'),
         GATEWAY_INSTANCE_ID: 'g1',
       };
+    if (service === 'files') return { ...env, FILES_INSTANCE_ID: 'f1' };
     return env;
   };
 
+  /** The files instance recognition instance `name` reads through: recognition-N uses files-N when there is one. */
+  function filesFor(name: string): string {
+    const n = Number(/-(\d+)$/.exec(name)?.[1] ?? 1);
+    const count = options.filesInstances ?? 1;
+    const i = ((n - 1) % count) + 1;
+    return i === 1 ? 'files' : `files-${i}`;
+  }
+
   /**
    * `name` tells extra instances of a service apart (`recognition-2`); each keeps its own data. An
-   * extra gateway also needs its own instance id: the id names its consumer group, and gateways that
-   * shared one would each learn only part of the accounts.
+   * extra gateway or files service also needs its own instance id: the id names its consumer group, and
+   * instances that shared one would each learn only part of the accounts (of the attachments).
    */
   async function launch(service: DistributedService, name: string = service) {
     const extra = { PORT: '0', DOCFLOW_DATA_DIR: join(dataDir, name) };
     if (service === 'gateway') Object.assign(extra, { GATEWAY_INSTANCE_ID: name });
+    if (service === 'files') Object.assign(extra, { FILES_INSTANCE_ID: name });
+    const files = filesFor(name);
+    if (service === 'recognition' && files !== 'files') Object.assign(extra, { FILES_URL: url(files) });
     const env = name === service ? envOf(service) : { ...envOf(service), ...extra };
     const proc = startTsProcess(`services/${service}/src/main.ts`, env, name);
     procs[name] = proc;
@@ -205,6 +239,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
 
   try {
     for (const service of options.launchOrder ?? DISTRIBUTED_SERVICES) await launch(service);
+    for (let i = 2; i <= (options.filesInstances ?? 1); i++) await launch('files', `files-${i}`);
     for (let i = 2; i <= (options.recognitionInstances ?? 1); i++)
       await launch('recognition', `recognition-${i}`);
     for (let i = 2; i <= (options.gatewayInstances ?? 1); i++) await launch('gateway', `gateway-${i}`);

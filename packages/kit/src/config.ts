@@ -1,4 +1,5 @@
 /** Configuration from environment variables, validated by zod at start-up. */
+import { hostname } from 'node:os';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -29,4 +30,16 @@ export const envFields = {
   ),
   bool: z.enum(['true', 'false', '1', '0']).transform((s) => s === 'true' || s === '1'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  /**
+   * The stable name of one instance of a service that keeps a whole read model fed by its own consumer
+   * group (default: the host name, so set it when two instances run on one host).
+   */
+  instanceId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default(
+      hostname()
+        .replace(/[^A-Za-z0-9_.-]/g, '-')
+        .slice(0, 64),
+    ),
 };

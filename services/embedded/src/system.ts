@@ -82,6 +82,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     maxUploadBytes: config.DOCFLOW_MAX_UPLOAD_BYTES,
     uploadGraceSeconds: config.DOCFLOW_UPLOAD_GRACE_SECONDS,
     orphanSweepSeconds: config.DOCFLOW_ORPHAN_SWEEP_SECONDS,
+    instanceId: 'embedded',
   });
   const identityClient = inProcessClient(identity.app.fetch);
   const workflow = createWorkflowService({ ...engines('workflow'), identity: identityClient });

@@ -1,10 +1,13 @@
 /** The files service on its own (distributed mode). */
+import { envFields } from '@docflow/kit';
 import { DistributedEnv, MinioEnv, openMinio, traceBlobStore } from '@docflow/kit/engines';
 import { runDistributedService } from '@docflow/kit/runner';
 import { FilesEnv } from './config';
 import { createFilesService } from './service';
 
-const FilesServiceEnv = DistributedEnv.extend(MinioEnv.shape).extend(FilesEnv.shape);
+const FilesServiceEnv = DistributedEnv.extend(MinioEnv.shape)
+  .extend(FilesEnv.shape)
+  .extend({ FILES_INSTANCE_ID: envFields.instanceId });
 
 await runDistributedService('files', FilesServiceEnv, (config, log, engines) => {
   const blobs = traceBlobStore(openMinio(config), 'files');
@@ -13,6 +16,7 @@ await runDistributedService('files', FilesServiceEnv, (config, log, engines) => 
     blobs,
     log,
     namespace: config.DOCFLOW_NAMESPACE,
+    instanceId: config.FILES_INSTANCE_ID,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     maxUploadBytes: config.DOCFLOW_MAX_UPLOAD_BYTES,
     uploadGraceSeconds: config.DOCFLOW_UPLOAD_GRACE_SECONDS,

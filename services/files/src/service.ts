@@ -25,6 +25,11 @@ export interface FilesServiceDeps extends ServiceBaseDeps {
   uploadGraceSeconds: number;
   /** How often the orphan sweeper runs (DOCFLOW_ORPHAN_SWEEP_SECONDS). */
   orphanSweepSeconds: number;
+  /**
+   * Names this instance's consumer group of document events. Every instance needs the whole
+   * attachment index (allowDupl=false and the orphan sweeper's keep list), so each is its own group.
+   */
+  instanceId: string;
 }
 
 export interface FilesService {
@@ -68,7 +73,11 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
       await projection.start();
       relay ??= relayOwnStreams('files', deps, { prefixes: [FILE_STREAM_PREFIX], topic: topics.files });
       consumer ??= await bus.subscribe(
-        { groupId: `${deps.namespace}.files`, topics: [topics.document], fromBeginning: true },
+        {
+          groupId: `${deps.namespace}.files-${deps.instanceId}`,
+          topics: [topics.document],
+          fromBeginning: true,
+        },
         documentEventsHandler(db, index),
       );
       sweeper.start();

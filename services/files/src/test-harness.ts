@@ -33,6 +33,10 @@ export interface HarnessOptions {
   uploadGraceSeconds?: number;
   /** Wraps the blob store the service is given, e.g. to hold an operation at a chosen moment. */
   wrapBlobs?: (blobs: BlobStore) => BlobStore;
+  /** A bus shared with other harnesses (default: one of its own, closed with it). */
+  bus?: Bus;
+  /** Default 'test'; names the instance's consumer group of document events. */
+  instanceId?: string;
 }
 
 export interface Harness {
@@ -52,7 +56,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const open = async () => {
     const store = createSqliteEventStore({ file: join(dir, 'events.db') });
     const blobs = await createLocalBlobStore({ dir: join(dir, 'blobs') });
-    const bus = createInProcessBus();
+    const bus = options.bus ?? createInProcessBus();
     const db = openLocalDb(join(dir, 'local.db'));
     const service = createFilesService({
       service: 'files',
@@ -66,6 +70,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       maxUploadBytes: options.maxUploadBytes ?? 1024 * 1024,
       uploadGraceSeconds: options.uploadGraceSeconds ?? 3600,
       orphanSweepSeconds: 3600,
+      instanceId: options.instanceId ?? 'test',
     });
     await service.start();
     return { service, store, blobs, bus, db };
@@ -73,7 +78,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const shut = async (h: Harness, whileStopped?: Parameters<Harness['restart']>[0]) => {
     await h.service.stop();
     if (whileStopped) await whileStopped(h);
-    await h.bus.close();
+    if (!options.bus) await h.bus.close();
     await h.blobs.close();
     await h.store.close();
     h.db.close();

@@ -1,5 +1,5 @@
 /** The gateway on its own (distributed mode): services reached over HTTP, accounts learnt from Kafka. */
-import { hostname } from 'node:os';
+import { envFields } from '@docflow/kit';
 import { claimServiceDir, DistributedEnv, openKafkaBus, openServiceDb } from '@docflow/kit/engines';
 import { httpClient, serviceReadiness } from '@docflow/kit/http';
 import { runService } from '@docflow/kit/runner';
@@ -11,14 +11,7 @@ const GatewayEnv = DistributedEnv.extend(EdgeEnv.shape).extend({
   IDENTITY_URL: z.url(),
   DOCUMENT_URL: z.url(),
   /** Each instance keeps its own read model: a stable name per instance keeps it across restarts. */
-  GATEWAY_INSTANCE_ID: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
-    .default(
-      hostname()
-        .replace(/[^A-Za-z0-9_.-]/g, '-')
-        .slice(0, 64),
-    ),
+  GATEWAY_INSTANCE_ID: envFields.instanceId,
 });
 
 await runService('gateway', GatewayEnv, async (config, log) => {
