@@ -375,6 +375,28 @@ for (const factory of targets({ env: { DOCFLOW_MAX_UPLOAD_BYTES: String(MAX_UPLO
         );
         assert.equal(fresh.status, 201, fresh.text);
       });
+
+      it('allowDupl=false accepts again the content of a document that was deleted', async () => {
+        const bytes = `deleted duplicate ${Math.random()}`;
+        const first = await create('testform', { files: [{ name: 'one.txt', content: bytes }] });
+        assert.equal(first.status, 201, first.text);
+        const deleted = await api('POST', `/api/v2/docForm/${first.body._id}/docResponse`, {
+          key: admin,
+          body: { docResponse: { taskstatus: 111 } },
+        });
+        assert.equal(deleted.status, 200, deleted.text);
+        // The files service learns of the deletion from the document's events on the bus.
+        const again = await eventually(
+          () =>
+            create(
+              'testform',
+              { files: [{ name: 'again.txt', content: bytes }] },
+              { query: '?allowDupl=false' },
+            ),
+          (r) => r.status !== 409,
+        );
+        assert.equal(again.status, 201, again.text);
+      });
     });
 
     describe('views', () => {

@@ -12,6 +12,8 @@ export interface AttachedFile {
 export interface AttachmentIndex {
   /** Records that `docId` holds `files`; applying the same facts again changes nothing. */
   attach(docId: string, files: readonly AttachedFile[]): void;
+  /** Records that `docId` was deleted: its files no longer count for `isAttached` (they are still kept). */
+  markDeleted(docId: string): void;
   /** True when a live document holds a file with this content. */
   isAttached(sha256: string): boolean;
   /** True when any document, deleted ones included, lists this file: such a file is never discarded. */
@@ -37,12 +39,16 @@ export function createAttachmentIndex(db: LocalDb): AttachmentIndex {
   const listed = db.prepare<[string], { found: number }>(
     'SELECT 1 AS found FROM file_attachments WHERE file_id = ? LIMIT 1',
   );
+  const deleted = db.prepare('INSERT OR IGNORE INTO deleted_documents (doc_id) VALUES (?)');
   const attachAll = db.transaction((docId: string, files: readonly AttachedFile[]) => {
     for (const file of files) insert.run(docId, file.id, file.sha256);
   });
 
   return {
     attach: (docId, files) => attachAll(docId, files),
+    markDeleted: (docId) => {
+      deleted.run(docId);
+    },
     isAttached: (sha256) => live.get(sha256) !== undefined,
     isFileAttached: (fileId) => listed.get(fileId) !== undefined,
   };

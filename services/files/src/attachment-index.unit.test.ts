@@ -49,9 +49,9 @@ describe('attachment index', () => {
     const index = createAttachmentIndex(db);
     index.attach(DOC_A, [{ id: FILE_1, sha256: hash('e') }]);
     index.attach(DOC_B, [{ id: FILE_2, sha256: hash('e') }]);
-    db.prepare('INSERT INTO deleted_documents (doc_id) VALUES (?)').run(DOC_A);
+    index.markDeleted(DOC_A);
     assert.equal(index.isAttached(hash('e')), true);
-    db.prepare('INSERT INTO deleted_documents (doc_id) VALUES (?)').run(DOC_B);
+    index.markDeleted(DOC_B);
     assert.equal(index.isAttached(hash('e')), false);
   });
 
@@ -62,7 +62,7 @@ describe('attachment index', () => {
     index.attach(DOC_A, [{ id: FILE_1, sha256: hash('e') }]);
     assert.equal(index.isFileAttached(FILE_1), true);
     assert.equal(index.isFileAttached(FILE_2), false, 'same document, another file');
-    db.prepare('INSERT INTO deleted_documents (doc_id) VALUES (?)').run(DOC_A);
+    index.markDeleted(DOC_A);
     assert.equal(index.isFileAttached(FILE_1), true);
   });
 });

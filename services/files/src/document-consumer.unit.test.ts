@@ -59,6 +59,30 @@ describe('document events handler', () => {
     assert.equal(index.isAttached(FILE.sha256), true);
   });
 
+  it('a deleted document (WorkflowChanged with DocumentDeleted) no longer holds its content, but its file is kept', async () => {
+    const { handle, index } = setup();
+    await handle(created([FILE]));
+    const at = new Date().toISOString();
+    await handle(
+      message('WorkflowChanged', {
+        sourceIds: [randomUUID()],
+        events: [{ type: 'WorkflowSuspended', data: { at } }],
+      }),
+    );
+    assert.equal(index.isAttached(FILE.sha256), true, 'another workflow fact changes nothing');
+    await handle(
+      message('WorkflowChanged', {
+        sourceIds: [randomUUID()],
+        events: [
+          { type: 'TasksCancelled', data: { respIds: ['a'.repeat(24)], reason: 'deleted', at } },
+          { type: 'DocumentDeleted', data: { at } },
+        ],
+      }),
+    );
+    assert.equal(index.isAttached(FILE.sha256), false, 'allowDupl=false accepts the content again');
+    assert.equal(index.isFileAttached(FILE.id), true, 'the orphan sweeper still keeps the file');
+  });
+
   it('lets other event types pass, whatever their data', async () => {
     const { handle, attached } = setup();
     await handle(message('DocumentTagsChanged', { anything: true }));
