@@ -1,7 +1,8 @@
 /**
- * Writes a document's rows into the view tables as the projection folds its events (the projection
- * calls it for each event of a batch, inside the batch's transaction): its `view_docs` row, its tag,
- * open-task and reader rows, and the row counts of every key they lie under.
+ * Writes documents' rows into the view tables as the projection folds their events (the projection
+ * calls it once per batch, with each document the batch changed, inside the batch's transaction): its
+ * `view_docs` row, its tag, open-task and reader rows, and the row counts of every key they lie under
+ * (summed over the batch, one update per key).
  */
 import { STATE_CODES, STATUS_CODES } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
@@ -20,6 +21,8 @@ import {
 export interface ViewsWriter {
   /** Replaces the document's rows (a deleted document's are removed: it leaves every view). */
   put(doc: DocState): void;
+  /** `put` of each document (each once), the counts updated once per key. */
+  putAll(docs: Iterable<DocState>): void;
   /** Drops every row (the projection then replays the events). */
   clear(): void;
 }
@@ -68,47 +71,56 @@ export function createViewsWriter(db: LocalDb): ViewsWriter {
   );
   const dropZero = db.prepare('DELETE FROM view_counts WHERE key = ? AND n = 0');
 
-  return {
-    put(doc) {
-      const delta = new Map<string, number>();
-      const add = (key: string, n = 1) => delta.set(key, (delta.get(key) ?? 0) + n);
-      const old = selectOld.get(doc.id);
-      if (old) {
-        for (const key of countKeysOf(old, tags.drop.all(doc.id))) add(key, -1);
-      }
+  /** Replaces one document's rows, adding what each count key gains or loses to `delta`. */
+  function write(doc: DocState, delta: Map<string, number>) {
+    const add = (key: string, n = 1) => delta.set(key, (delta.get(key) ?? 0) + n);
+    const old = selectOld.get(doc.id);
+    // A document without a view_docs row has no other rows either (they are written and dropped with it).
+    if (old) {
+      for (const key of countKeysOf(old, tags.drop.all(doc.id))) add(key, -1);
       for (const user of tasks.drop.all(doc.id)) add(MEMBERSHIPS.openTasks.countKey(user), -1);
       for (const user of readers.drop.all(doc.id)) add(MEMBERSHIPS.readers.countKey(user), -1);
-      // A deleted document leaves every view (its events stay).
-      if (isDeleted(doc.workflow)) {
-        dropDoc.run(doc.id);
-      } else {
-        const row = {
-          id: doc.id,
-          form: doc.form,
-          author: doc.author,
-          state: STATE_CODES[doc.phase],
-          step: doc.step,
-          iteration: doc.iteration,
-          status: STATUS_CODES[doc.status],
-          created: doc.created,
-        };
-        upsert.run({ ...row, doc: JSON.stringify(doc) });
-        const tagged = new Set(doc.tags);
-        for (const key of countKeysOf(row, tagged)) add(key);
-        for (const tag of tagged) tags.add.run({ ...row, key: tag });
-        for (const user of inboxAssignees(doc.workflow)) {
-          if (tasks.add.run({ ...row, key: user }).changes) add(MEMBERSHIPS.openTasks.countKey(user));
-        }
-        for (const user of new Set([doc.author, ...participantsOf(doc)])) {
-          if (readers.add.run({ ...row, key: user }).changes) add(MEMBERSHIPS.readers.countKey(user));
-        }
-      }
-      for (const [key, n] of delta) {
-        if (n === 0) continue;
-        bump.run(key, n);
-        if (n < 0) dropZero.run(key);
-      }
-    },
+    }
+    // A deleted document leaves every view (its events stay).
+    if (isDeleted(doc.workflow)) {
+      if (old) dropDoc.run(doc.id);
+      return;
+    }
+    const row = {
+      id: doc.id,
+      form: doc.form,
+      author: doc.author,
+      state: STATE_CODES[doc.phase],
+      step: doc.step,
+      iteration: doc.iteration,
+      status: STATUS_CODES[doc.status],
+      created: doc.created,
+    };
+    upsert.run({ ...row, doc: JSON.stringify(doc) });
+    const tagged = new Set(doc.tags);
+    for (const key of countKeysOf(row, tagged)) add(key);
+    for (const tag of tagged) tags.add.run({ ...row, key: tag });
+    for (const user of inboxAssignees(doc.workflow)) {
+      if (tasks.add.run({ ...row, key: user }).changes) add(MEMBERSHIPS.openTasks.countKey(user));
+    }
+    for (const user of new Set([doc.author, ...participantsOf(doc)])) {
+      if (readers.add.run({ ...row, key: user }).changes) add(MEMBERSHIPS.readers.countKey(user));
+    }
+  }
+
+  function putAll(docs: Iterable<DocState>) {
+    const delta = new Map<string, number>();
+    for (const doc of docs) write(doc, delta);
+    for (const [key, n] of delta) {
+      if (n === 0) continue;
+      bump.run(key, n);
+      if (n < 0) dropZero.run(key);
+    }
+  }
+
+  return {
+    put: (doc) => putAll([doc]),
+    putAll,
     clear() {
       for (const table of VIEW_TABLES) db.exec(`DELETE FROM ${table}`);
     },
