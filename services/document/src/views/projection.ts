@@ -16,7 +16,7 @@ import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 import { BACKLOG_COUNT_LIMIT, measuredGauge } from '@docflow/kit/http';
 import { type DocState, docAggregate, initialDoc } from '../docForm';
 import type { ViewsReadModel } from './read-model';
-import { VIEWS_PROJECTION } from './schema';
+import { createSecondaryIndexes, dropSecondaryIndexes, VIEWS_PROJECTION } from './schema';
 
 const NAME = VIEWS_PROJECTION;
 const PREFIX = 'docForm-';
@@ -24,8 +24,9 @@ const PREFIX = 'docForm-';
 export const VIEWS_STREAM_PREFIXES = [PREFIX];
 const PREFIXES = VIEWS_STREAM_PREFIXES;
 const CATCH_UP_POLL_MS = 20;
-/** Events per transaction at most. */
-const BATCH_SIZE = 10000;
+/** Events per transaction at most: while serving, and in an offline rebuild (nothing waits for it). */
+const BATCH_SIZE = 2_000;
+const OFFLINE_BATCH_SIZE = 20_000;
 const FLUSH_RETRY_MS = 1_000;
 
 const behind = measuredGauge(
@@ -40,7 +41,15 @@ export interface ViewsProjection {
   /** Resolves once every event stored so far is in the read model, or false after `timeoutMs`. */
   caughtUp(timeoutMs: number): Promise<boolean>;
   /** Drops the read model and replays every event; resolves when it has caught up. */
-  rebuild(onProgress?: (applied: number) => void): Promise<void>;
+  rebuild(onProgress?: (applied: number) => void, options?: RebuildOptions): Promise<void>;
+}
+
+export interface RebuildOptions {
+  /**
+   * Nothing lists while it runs (the offline command): the indexes only listings read are dropped and
+   * built once at the end (`onIndex` is told each), and events are applied in larger batches.
+   */
+  offline?: { onIndex?: (name: string) => void };
 }
 
 /**
@@ -68,6 +77,7 @@ export function createViewsProjection(
   /** Delivered, not yet applied: the checkpoint is before them, so a crash replays them. */
   let pending: RecordedEvent[] = [];
   let flushTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  let batchSize = BATCH_SIZE;
 
   const resetTx = db.transaction(() => {
     views.clear();
@@ -146,7 +156,7 @@ export function createViewsProjection(
       async (recorded) => {
         // A retried event (the handler threw for it) is still pending.
         if (pending[pending.length - 1]?.id !== recorded.id) pending.push(recorded);
-        if (pending.length < BATCH_SIZE) {
+        if (pending.length < batchSize) {
           scheduleFlush();
           return;
         }
@@ -185,15 +195,24 @@ export function createViewsProjection(
     start,
     stop,
     caughtUp,
-    async rebuild(onProgress) {
+    async rebuild(onProgress, options = {}) {
       await stop();
       resetTx();
+      if (options.offline) {
+        dropSecondaryIndexes(db);
+        batchSize = OFFLINE_BATCH_SIZE;
+      }
       applied = 0;
       progress = onProgress;
       log.info('views: dropped, replaying every document event');
       start();
       await caughtUp(Number.POSITIVE_INFINITY);
       progress = undefined;
+      if (options.offline) {
+        await stop();
+        batchSize = BATCH_SIZE;
+        createSecondaryIndexes(db, options.offline.onIndex);
+      }
       log.info({ applied }, 'views: rebuilt');
     },
   };
