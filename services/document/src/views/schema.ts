@@ -12,7 +12,7 @@ import type { LocalDb } from '@docflow/kit/eventsourcing';
 export const VIEWS_PROJECTION = 'views';
 
 /** Raise it whenever the tables below change: a local.db of another version is dropped and replayed. */
-const SCHEMA_VERSION = '2';
+const SCHEMA_VERSION = '3';
 
 /** The filter columns every row carries, beside `created` and `id`, with their types. */
 const FILTER_TYPES = {
@@ -47,6 +47,30 @@ export const MEMBERSHIPS = {
 
 /** `view_counts` key of every document. */
 export const ALL_COUNT_KEY = 'n';
+
+/** The columns a facet count is kept for: every combination of their values a document has. */
+export interface Facet {
+  state: number;
+  step: number;
+  iteration: number;
+  status: number;
+  form: string;
+}
+/** `view_counts` keys of facets start with it (`c:state|step|iteration|status|form`). */
+export const FACET_PREFIX = 'c:';
+export const facetKey = (f: Facet): string =>
+  `${FACET_PREFIX}${f.state}|${f.step}|${f.iteration}|${f.status}|${f.form}`;
+/** The facet of a `view_counts` key that `facetKey` made. */
+export function facetOf(key: string): Facet {
+  const [state, step, iteration, status, ...form] = key.slice(FACET_PREFIX.length).split('|');
+  return {
+    state: Number(state),
+    step: Number(step),
+    iteration: Number(iteration),
+    status: Number(status),
+    form: form.join('|'),
+  };
+}
 
 /** The columns of `view_docs` with an index of their own (`view_docs_<column>`), and their count keys. */
 export const INDEXED_COLUMNS = {

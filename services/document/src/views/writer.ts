@@ -11,7 +11,9 @@ import { participantsOf } from '../access';
 import type { DocState } from '../docForm';
 import {
   ALL_COUNT_KEY,
+  type Facet,
   FILTER_COLUMNS,
+  facetKey,
   INDEXED_COLUMNS,
   MEMBERSHIPS,
   type Membership,
@@ -28,10 +30,8 @@ export interface ViewsWriter {
 }
 
 /** The key columns of a document's rows. */
-interface DocKeys {
+interface DocKeys extends Facet {
   author: string;
-  form: string;
-  state: number;
 }
 
 /** Every `view_counts` key the document counts under, beside its open tasks and readers. */
@@ -41,13 +41,16 @@ function countKeysOf(doc: DocKeys, tagged: Iterable<string>): string[] {
     INDEXED_COLUMNS.author(doc.author),
     INDEXED_COLUMNS.form(doc.form),
     INDEXED_COLUMNS.state(doc.state),
+    facetKey(doc),
   ];
   for (const tag of tagged) keys.push(MEMBERSHIPS.tags.countKey(tag));
   return keys;
 }
 
 export function createViewsWriter(db: LocalDb): ViewsWriter {
-  const selectOld = db.prepare<[string], DocKeys>('SELECT author, form, state FROM view_docs WHERE id = ?');
+  const selectOld = db.prepare<[string], DocKeys>(
+    'SELECT author, form, state, step, iteration, status FROM view_docs WHERE id = ?',
+  );
   const upsert = db.prepare(
     `INSERT INTO view_docs (id, form, author, state, step, iteration, status, created, doc)
      VALUES (@id, @form, @author, @state, @step, @iteration, @status, @created, @doc)
