@@ -8,12 +8,12 @@
  * | driving range (the fewest rows)             | page: read from                      | count: read from         |
  * |---------------------------------------------|--------------------------------------|--------------------------|
  * | all documents (admin `all`; only step,      | `view_docs_newest`, newest first,    | the kept count `n`; with |
- * |   iteration or status filters: no range)    |   stops at the page                  |   filters, the same walk |
+ * |   iteration or status filters: no range)    |   stops at the page                  |   filters, the facets    |
  * | an author, form or state (`mydocs`: author) | `view_docs_<column>` (column = ?)    | the same index           |
  * | a tag, the caller's open tasks (`inbox`),   | the table's primary key (key,        | its `_count` index (key, |
  * |   the caller's documents (`all`, not admin) |   created, id): newest first         |   form, author, ...)     |
- * | several keys (two forms; a deputy's `inbox` | the same, each key's range, then     | as above; a deputy's:    |
- * |   or `all`: theirs and their absentees')    |   sorted (a deputy's: `DISTINCT`)    |   `count(DISTINCT id)`   |
+ * | several keys (two forms; a deputy's `inbox` | each key's range, merged newest      | as above; a deputy's:    |
+ * |   or `all`: theirs and their absentees')    |   first (a deputy's: UNION, once)    |   `count(DISTINCT id)`   |
  *
  * A listing of all documents narrowed only by state, step, iteration, status and form (admin `all`)
  * takes its total from the kept facet counts (one per combination of those values, see schema.ts)
@@ -211,7 +211,12 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
       : counting
         ? ` INDEXED BY ${driver.table}_count`
         : ' NOT INDEXED';
-  const select = (columns: string, checked: Condition[], counting = true): Statement => {
+  const select = (
+    columns: string,
+    checked: Condition[],
+    counting = true,
+    keys: unknown[] = driver.keys,
+  ): Statement => {
     const from = `${driver.table} d${using(counting)}`;
     const where: string[] = [];
     const params: unknown[] = [];
@@ -219,7 +224,7 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
       params.push(...values);
       return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
     };
-    if (driver.column) where.push(`d.${driver.column} ${inList(driver.keys)}`);
+    if (driver.column) where.push(`d.${driver.column} ${inList(keys)}`);
     for (const c of checked) {
       if (c.kind === 'column') where.push(`d.${c.column} ${inList(c.values)}`);
       else {
@@ -257,13 +262,22 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
       count = { sql: `SELECT count(*) FROM (${[own.sql, ...others].join(' INTERSECT ')})`, params };
     }
   }
-  const page = select(`${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created`, rest, false);
+  // Several keys: each key's range is newest first already, so the page merges them (UNION: each
+  // document once) and stops at the page, rather than sorting every row of every range.
+  let page: Statement;
+  if (driver.keys.length > 1) {
+    const arms = driver.keys.map((key) => select('d.id, d.created', rest, false, [key]));
+    page = {
+      sql: `${arms.map((arm) => arm.sql).join(driver.repeats ? ' UNION ' : ' UNION ALL ')} ORDER BY 2 DESC, 1 DESC LIMIT ? OFFSET ?`,
+      params: arms.flatMap((arm) => arm.params),
+    };
+  } else {
+    const one = select('d.id, d.created', rest, false);
+    page = { sql: `${one.sql} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`, params: one.params };
+  }
   return {
     count,
     countFromCounts,
-    page: {
-      sql: `${page.sql} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
-      params: [...page.params, request.query.pageSize, request.query.first],
-    },
+    page: { sql: page.sql, params: [...page.params, request.query.pageSize, request.query.first] },
   };
 }
