@@ -18,6 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
@@ -46,6 +47,9 @@ const COMMANDS: Record<TemplateName, number | undefined> = {
 export interface SeedRecord {
   /** How many documents are stored (numbers 0 … stored-1). */
   stored: number;
+  /** Seconds spent appending them, over every run, and the load average when the last run started. */
+  appendS?: number;
+  load?: string;
   admin: string;
   bob: string;
   /** Events of each template document, by `<form>/<template>`, with the ids to replace. */
@@ -189,6 +193,8 @@ export async function seedViews({ dataDir, documents, onProgress }: SeedOptions)
   const store = createSqliteEventStore({ file: join(documentDir, 'events.db') });
   const started = performance.now();
   const from = record.stored;
+  const appendedBefore = record.appendS ?? 0;
+  if (from < documents) record.load = `load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`;
   let lastShown = 0;
   let position = '';
   try {
@@ -202,6 +208,7 @@ export async function seedViews({ dataDir, documents, onProgress }: SeedOptions)
       for (const result of await Promise.all(appends))
         if (result.position > position) position = result.position;
       record.stored = last;
+      record.appendS = appendedBefore + (performance.now() - started) / 1000;
       writeFileSync(seedFile, JSON.stringify(record));
       if (performance.now() - lastShown > PROGRESS_EVERY_MS || last === documents) {
         lastShown = performance.now();

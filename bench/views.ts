@@ -92,9 +92,9 @@ const LISTINGS: Listing[] = [
 
 function pathOf({ view, query }: Listing): string {
   const params = new URLSearchParams(PAGE);
-  for (const [key, value] of Object.entries(query)) {
-    for (const v of Array.isArray(value) ? value : [value]) params.append(key, String(v));
-  }
+  // Several values of one parameter: comma-separated (the contract's csv).
+  for (const [key, value] of Object.entries(query))
+    params.append(key, Array.isArray(value) ? value.join(',') : String(value));
   return `${view}?${params}`;
 }
 
@@ -122,7 +122,8 @@ try {
   });
   const seedS = (performance.now() - seedStarted) / 1000;
   console.log(`\nseeded ${seeded.appended} documents (${before} were there) in ${fixed(seedS)} s`);
-  const seedNote = `${seeded.appended.toLocaleString('en')} documents appended in ${fixed(seeded.appendS)} s (${fixed(seeded.appended / Math.max(seeded.appendS, 1e-9), 0)} documents/s; ${fixed(seedS)} s with templates and set-up)${before ? `, ${before.toLocaleString('en')} were seeded by an earlier run` : ''}`;
+  const total = seeded.record.appendS ?? seeded.appendS;
+  const seedNote = `${DOCUMENTS.toLocaleString('en')} documents appended in ${fixed(total)} s (${fixed(DOCUMENTS / Math.max(total, 1e-9), 0)} documents/s${seeded.record.load ? `, ${seeded.record.load} when the seeding started` : ''})${before ? `; ${before.toLocaleString('en')} of them by an earlier run (this run: ${seeded.appended} more, ${fixed(seedS)} s)` : `; ${fixed(seedS)} s with the templates through the API`}`;
 
   let rebuildNote = 'skipped (VIEWS_REBUILD=skip): the views of an earlier run';
   if (REBUILD) {
