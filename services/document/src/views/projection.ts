@@ -53,10 +53,11 @@ export interface RebuildOptions {
 }
 
 /**
- * A stored document event as the fold takes it. Every event of a `docForm-` stream was decided by
- * this service (typed by its decide functions, or a fact parsed by its consumers before it was
- * recorded), and the store hands back the JSON it was given: parsing each with zod again took about as
- * much of a rebuild's time as the fold itself (profile of `views:rebuild`), so only the type is checked.
+ * A stored document event as the fold takes it. Every event of a `docForm-` stream was written by
+ * this service: its own decisions, typed by its decide functions, and the facts its consumers checked
+ * and recorded (the workflow facts inside WorkflowChanged are parsed by the fold itself). The store
+ * hands back the JSON it was given, and parsing each with zod again took about as much of a rebuild's
+ * time as the fold itself (profile of `views:rebuild`), so only the type is checked.
  */
 function storedEvent({ type, data }: RecordedEvent): DocumentEvent {
   if (!Object.hasOwn(DocumentEvents, type)) throw new Error(`unknown document event type ${type}`);
@@ -95,7 +96,9 @@ export function createViewsProjection(
       folded.set(id, docAggregate.evolve(current, storedEvent(recorded), recorded));
     }
     views.putAll(folded.values());
-    checkpoints.save(NAME, events[events.length - 1]!.position);
+    // A batch of repeats only leaves the checkpoint where it is.
+    const last = events[events.length - 1]!.position;
+    if (last > after) checkpoints.save(NAME, last);
   });
 
   function tally(n: number) {
