@@ -16,7 +16,7 @@ const STEPS: Step[] = [
   { name: 'get-document', command: tsx('bench/get-document.ts'), limitS: 150 },
   { name: 'eventstore', command: tsx('bench/eventstore.ts'), limitS: 90 },
   { name: 'create-document', command: tsx('bench/create-document.ts'), limitS: 120 },
-  { name: 'views', command: tsx('bench/views.ts'), limitS: 240 },
+  { name: 'views', command: tsx('bench/views.ts'), limitS: 600 },
   { name: 'bus-lag', command: tsx('bench/bus-lag.ts'), limitS: 150 },
   { name: 'ocr', command: ['pnpm', 'bench:ocr'], limitS: 300 },
 ];

@@ -8,12 +8,16 @@
  * | driving range (the fewest rows)             | page: read from                      | count: read from         |
  * |---------------------------------------------|--------------------------------------|--------------------------|
  * | all documents (admin `all`; only step,      | `view_docs_newest`, newest first,    | the kept count `n`; with |
- * |   iteration or status filters: no range)    |   stops at the page                  |   filters, the same walk |
+ * |   iteration or status filters: no range)    |   stops at the page                  |   filters, the facets    |
  * | an author, form or state (`mydocs`: author) | `view_docs_<column>` (column = ?)    | the same index           |
  * | a tag, the caller's open tasks (`inbox`),   | the table's primary key (key,        | its `_count` index (key, |
  * |   the caller's documents (`all`, not admin) |   created, id): newest first         |   form, author, ...)     |
- * | several keys (two forms; a deputy's `inbox` | the same, each key's range, then     | as above; a deputy's:    |
- * |   or `all`: theirs and their absentees')    |   sorted (a deputy's: `DISTINCT`)    |   `count(DISTINCT id)`   |
+ * | several keys (two forms; a deputy's `inbox` | each key's range, merged newest      | as above; a deputy's:    |
+ * |   or `all`: theirs and their absentees')    |   first (a deputy's: UNION, once)    |   `count(DISTINCT id)`   |
+ *
+ * A listing of all documents narrowed only by state, step, iteration, status and form (admin `all`)
+ * takes its total from the kept facet counts (one per combination of those values, see schema.ts)
+ * rather than a walk of its range, which for a status alone would be every document.
  *
  * Every other condition: a column is compared on the range's rows (the most selective first); a
  * membership is probed per row through its `_doc` index (id, key), or, for the count when its range is
@@ -25,7 +29,9 @@ import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { Principal } from '@docflow/kit/http';
 import {
   ALL_COUNT_KEY,
+  FACET_PREFIX,
   type FilterColumn,
+  facetOf,
   INDEXED_COLUMNS,
   type IndexedColumn,
   MEMBERSHIPS,
@@ -119,6 +125,35 @@ export function countKeysFor(request: ListingRequest): string[] {
   return [ALL_COUNT_KEY, ...conditionsOf(request).flatMap(countKeysOf)];
 }
 
+const FACET_COLUMNS = new Set<FilterColumn>(['state', 'step', 'iteration', 'status', 'form']);
+
+/** Conditions whose matches the facet counts sum up: all on facet columns (no author, no membership). */
+const onFacetsOnly = (conditions: Condition[]) =>
+  conditions.every((c) => c.kind === 'column' && FACET_COLUMNS.has(c.column));
+
+/**
+ * Whether `planListing` also needs the facet counts (every `view_counts` key starting with
+ * FACET_PREFIX): a listing narrowed by facet columns only, more than one range can answer.
+ */
+export function needsFacetCounts(request: ListingRequest): boolean {
+  const conditions = conditionsOf(request);
+  return conditions.length > 0 && onFacetsOnly(conditions);
+}
+
+/** The sum of the kept facet counts that match every condition (all on facet columns). */
+function facetTotal(conditions: Condition[], rowCounts: ReadonlyMap<string, number>): number {
+  let total = 0;
+  for (const [key, n] of rowCounts) {
+    if (!key.startsWith(FACET_PREFIX)) continue;
+    const facet = facetOf(key);
+    if (
+      conditions.every((c) => c.kind === 'column' && c.values.includes(facet[c.column as keyof typeof facet]))
+    )
+      total += n;
+  }
+  return total;
+}
+
 /**
  * The listing's statements, given the kept row count of each key `countKeysFor` names (a key
  * absent from `rowCounts` has no rows, as in `view_counts`).
@@ -176,7 +211,12 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
       : counting
         ? ` INDEXED BY ${driver.table}_count`
         : ' NOT INDEXED';
-  const select = (columns: string, checked: Condition[], counting = true): Statement => {
+  const select = (
+    columns: string,
+    checked: Condition[],
+    counting = true,
+    keys: unknown[] = driver.keys,
+  ): Statement => {
     const from = `${driver.table} d${using(counting)}`;
     const where: string[] = [];
     const params: unknown[] = [];
@@ -184,7 +224,7 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
       params.push(...values);
       return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
     };
-    if (driver.column) where.push(`d.${driver.column} ${inList(driver.keys)}`);
+    if (driver.column) where.push(`d.${driver.column} ${inList(keys)}`);
     for (const c of checked) {
       if (c.kind === 'column') where.push(`d.${c.column} ${inList(c.values)}`);
       else {
@@ -198,9 +238,13 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
     };
   };
 
-  // Only the driving range, every document once in it: its size is the total (count stays null).
+  // Only the driving range, every document once in it: its size is the total (count stays null);
+  // facet columns only: the kept facet counts sum to it.
   let count: ViewPlan['count'] = null;
-  if (rest.length > 0 || driver.repeats) {
+  let countFromCounts = driver.rows;
+  if ((rest.length > 0 || driver.repeats) && onFacetsOnly(conditions)) {
+    countFromCounts = facetTotal(conditions, rowCounts);
+  } else if (rest.length > 0 || driver.repeats) {
     const ranges = rest.filter(intersected);
     if (ranges.length === 0) {
       count = select(`count(${driver.repeats ? 'DISTINCT d.id' : '*'})`, rest);
@@ -218,13 +262,22 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
       count = { sql: `SELECT count(*) FROM (${[own.sql, ...others].join(' INTERSECT ')})`, params };
     }
   }
-  const page = select(`${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created`, rest, false);
+  // Several keys: each key's range is newest first already, so the page merges them (UNION: each
+  // document once) and stops at the page, rather than sorting every row of every range.
+  let page: Statement;
+  if (driver.keys.length > 1) {
+    const arms = driver.keys.map((key) => select('d.id, d.created', rest, false, [key]));
+    page = {
+      sql: `${arms.map((arm) => arm.sql).join(driver.repeats ? ' UNION ' : ' UNION ALL ')} ORDER BY 2 DESC, 1 DESC LIMIT ? OFFSET ?`,
+      params: arms.flatMap((arm) => arm.params),
+    };
+  } else {
+    const one = select('d.id, d.created', rest, false);
+    page = { sql: `${one.sql} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`, params: one.params };
+  }
   return {
     count,
-    countFromCounts: driver.rows,
-    page: {
-      sql: `${page.sql} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
-      params: [...page.params, request.query.pageSize, request.query.first],
-    },
+    countFromCounts,
+    page: { sql: page.sql, params: [...page.params, request.query.pageSize, request.query.first] },
   };
 }

@@ -7,7 +7,15 @@ import type { LocalDb } from '@docflow/kit/eventsourcing';
 import type { Principal } from '@docflow/kit/http';
 import type { DocState } from '../docForm';
 import type { DeputiesReadModel } from './deputies';
-import { countKeysFor, type ListingRequest, planListing, readsAsDeputy, type ViewPlan } from './planner';
+import {
+  countKeysFor,
+  type ListingRequest,
+  needsFacetCounts,
+  planListing,
+  readsAsDeputy,
+  type ViewPlan,
+} from './planner';
+import { FACET_PREFIX } from './schema';
 
 /** Prepared listing statements kept at most (listings are built from a few shapes). */
 const STATEMENT_CACHE_SIZE = 500;
@@ -31,6 +39,12 @@ export function createViewsReader(
 ): ViewsReader {
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
   const countOf = db.prepare<[string], number>('SELECT n FROM view_counts WHERE key = ?').pluck();
+  // Every key that starts with the prefix: those below the next character.
+  const facetCounts = db.prepare<[string, string], { key: string; n: number }>(
+    'SELECT key, n FROM view_counts WHERE key >= ? AND key < ?',
+  );
+  const facetEnd =
+    FACET_PREFIX.slice(0, -1) + String.fromCharCode(FACET_PREFIX.charCodeAt(FACET_PREFIX.length - 1) + 1);
   const statements = new Map<string, ReturnType<typeof db.prepare<unknown[], unknown>>>();
   const prepared = (sql: string) => {
     let statement = statements.get(sql);
@@ -58,6 +72,8 @@ export function createViewsReader(
       const n = countOf.get(key);
       if (n !== undefined) rowCounts.set(key, n);
     }
+    if (needsFacetCounts(request))
+      for (const { key, n } of facetCounts.all(FACET_PREFIX, facetEnd)) rowCounts.set(key, n);
     return planListing(request, rowCounts);
   }
 
@@ -72,6 +88,8 @@ export function createViewsReader(
             .get(...count.params) as number | undefined) ?? 0)
         : countFromCounts;
       const docs: DocState[] = [];
+      // Nothing matches: the page would only walk its range to find nothing.
+      if (total === 0) return { total, docs };
       for (const row of prepared(page.sql).all(...page.params)) {
         const doc = get((row as { id: string }).id);
         if (doc) docs.push(doc);

@@ -1,42 +1,109 @@
 /**
  * Drops the view read model of a stopped document service and replays every document event into it,
- * showing progress. Reads the same configuration as the service (DOCFLOW_DATA_DIR, and
- * EVENTSTORE_CONNECTION_STRING when the events live in EventStoreDB). A running service rebuilds
- * online instead: POST /api/admin/v1/views/rebuild.
+ * with a progress line (events replayed of the total, rate, time left). Reads the same configuration
+ * as the service (DOCFLOW_DATA_DIR, and EVENTSTORE_CONNECTION_STRING when the events live in
+ * EventStoreDB). A relative DOCFLOW_DATA_DIR is taken from the directory the command was run in
+ * (INIT_CWD under pnpm, which runs the script in services/document). Exit code 2, with nothing
+ * changed, when the directory is in use by a running service (README, "Scaling"), has no document
+ * event store, or its store holds no document event. A running service rebuilds online instead:
+ * POST /api/admin/v1/views/rebuild.
  */
-import { createLogger, loadConfig } from '@docflow/kit';
-import { claimServiceDir, openEventStore, openServiceDb } from '@docflow/kit/engines';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, createLogger, loadConfig } from '@docflow/kit';
+import { claimServiceDir, DataDirInUse, openEventStore, openServiceDb } from '@docflow/kit/engines';
 import { z } from 'zod';
 import { createDeputiesReadModel } from './deputies';
-import { createViewsProjection } from './projection';
+import { progressLine } from './progress';
+import { createViewsProjection, VIEWS_STREAM_PREFIXES } from './projection';
 import { createViewsReadModel } from './read-model';
 
 const RebuildEnv = z.object({
   DOCFLOW_DATA_DIR: z.string().min(1).default('./data'),
   EVENTSTORE_CONNECTION_STRING: z.string().optional(),
 });
+const PROGRESS_EVERY_MS = 500;
+/** Page cache of local.db while replaying (KiB): the rows being appended to stay in memory. */
+const REBUILD_CACHE_KIB = 256 * 1024;
+/**
+ * WAL pages before local.db's WAL is copied into the file (SQLite's default: 1,000): every batch
+ * rewrites the same last pages of each key's range, and each copy writes them once more.
+ */
+const REBUILD_WAL_PAGES = 256 * 1024;
 
-const config = loadConfig(RebuildEnv);
-// Refused (DataDirInUse) while the document service runs on this directory.
-const lock = claimServiceDir('document', config);
-const store = openEventStore('document', config);
-const db = openServiceDb('document', config);
-const projection = createViewsProjection(
-  store,
-  db,
-  createViewsReadModel(db, createDeputiesReadModel(db)),
-  createLogger('views-rebuild', 'warn'),
-);
-const started = Date.now();
-let last = 0;
-await projection.rebuild((applied) => {
-  if (Date.now() - last > 500) {
-    last = Date.now();
-    process.stdout.write(`\rviews: ${applied} events replayed`);
+/** Stops the command: exit code 2, the reason on stderr. */
+class Refused extends Error {}
+
+async function rebuild(): Promise<void> {
+  const env = loadConfig(RebuildEnv);
+  const given = env.DOCFLOW_DATA_DIR;
+  const dataDir = resolve(process.env.INIT_CWD ?? process.cwd(), given);
+  const config = { ...env, DOCFLOW_DATA_DIR: dataDir };
+  const where = given === dataDir ? dataDir : `${dataDir} (DOCFLOW_DATA_DIR=${given})`;
+  const storeFile = join(dataDir, 'document', 'events.db');
+  if (!env.EVENTSTORE_CONNECTION_STRING && !existsSync(storeFile))
+    throw new Refused(`no document event store at ${storeFile}: is ${where} docflow's data directory?`);
+  // Refused (DataDirInUse) while the document service runs on this directory.
+  const lock = claimServiceDir('document', config);
+  const store = openEventStore('document', config);
+  const db = openServiceDb('document', config);
+  db.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
+  db.pragma(`wal_autocheckpoint = ${REBUILD_WAL_PAGES}`);
+  try {
+    const total = await store.countAfter({
+      streamPrefixes: VIEWS_STREAM_PREFIXES,
+      limit: Number.MAX_SAFE_INTEGER,
+    });
+    if (total === 0)
+      throw new Refused(
+        `the document event store of ${where} holds no document event: nothing to rebuild, the views are left as they are`,
+      );
+    const projection = createViewsProjection(
+      store,
+      db,
+      createViewsReadModel(db, createDeputiesReadModel(db)),
+      createLogger('views-rebuild', 'warn'),
+    );
+    const started = performance.now();
+    let last = 0;
+    let replayedS = 0;
+    await projection.rebuild(
+      (applied) => {
+        if (performance.now() - last < PROGRESS_EVERY_MS) return;
+        last = performance.now();
+        const perSecond = applied / ((last - started) / 1000);
+        process.stdout.write(progressLine('views: events replayed', applied, total, perSecond));
+      },
+      {
+        offline: {
+          onIndex(name) {
+            if (!replayedS) {
+              replayedS = (performance.now() - started) / 1000;
+              process.stdout.write(`\rviews: ${total} events replayed in ${replayedS.toFixed(1)} s\n`);
+            }
+            process.stdout.write(`\rviews: building index ${name}                \n`);
+          },
+        },
+      },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    process.stdout.write(
+      `\rviews: rebuilt in ${seconds.toFixed(1)} s (${total} events, ${Math.round(total / seconds)} events/s; indexes ${(seconds - replayedS).toFixed(1)} s)\n`,
+    );
+    await projection.stop();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    await store.close();
+    db.close();
+    lock.release();
   }
-});
-process.stdout.write(`\rviews: rebuilt in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-await projection.stop();
-await store.close();
-db.close();
-lock.release();
+}
+
+try {
+  await rebuild();
+} catch (error) {
+  if (!(error instanceof Refused || error instanceof DataDirInUse || error instanceof ConfigError))
+    throw error;
+  console.error(`views:rebuild: ${error.message}`);
+  process.exitCode = 2;
+}

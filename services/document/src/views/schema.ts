@@ -12,7 +12,7 @@ import type { LocalDb } from '@docflow/kit/eventsourcing';
 export const VIEWS_PROJECTION = 'views';
 
 /** Raise it whenever the tables below change: a local.db of another version is dropped and replayed. */
-const SCHEMA_VERSION = '2';
+const SCHEMA_VERSION = '3';
 
 /** The filter columns every row carries, beside `created` and `id`, with their types. */
 const FILTER_TYPES = {
@@ -48,6 +48,30 @@ export const MEMBERSHIPS = {
 /** `view_counts` key of every document. */
 export const ALL_COUNT_KEY = 'n';
 
+/** The columns a facet count is kept for: every combination of their values a document has. */
+export interface Facet {
+  state: number;
+  step: number;
+  iteration: number;
+  status: number;
+  form: string;
+}
+/** `view_counts` keys of facets start with it (`c:state|step|iteration|status|form`). */
+export const FACET_PREFIX = 'c:';
+export const facetKey = (f: Facet): string =>
+  `${FACET_PREFIX}${f.state}|${f.step}|${f.iteration}|${f.status}|${f.form}`;
+/** The facet of a `view_counts` key that `facetKey` made. */
+export function facetOf(key: string): Facet {
+  const [state, step, iteration, status, ...form] = key.slice(FACET_PREFIX.length).split('|');
+  return {
+    state: Number(state),
+    step: Number(step),
+    iteration: Number(iteration),
+    status: Number(status),
+    form: form.join('|'),
+  };
+}
+
 /** The columns of `view_docs` with an index of their own (`view_docs_<column>`), and their count keys. */
 export const INDEXED_COLUMNS = {
   author: (v: string) => `a:${v}`,
@@ -65,21 +89,38 @@ const membershipTable = ({ table, column }: Membership) => `
   CREATE TABLE IF NOT EXISTS ${table} (
     ${column} TEXT NOT NULL, created TEXT NOT NULL, id TEXT NOT NULL, ${FILTERS},
     PRIMARY KEY (${column}, created, id)) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS ${table}_doc ON ${table} (id, ${column});
-  CREATE INDEX IF NOT EXISTS ${table}_count ON ${table} (${column}, form, author, state, status, step, iteration);`;
+  CREATE INDEX IF NOT EXISTS ${table}_doc ON ${table} (id, ${column});`;
 
-const SCHEMA = `
+/**
+ * The indexes only listings read (the writer finds a document's rows by `id` and the `_doc` indexes):
+ * an offline rebuild drops them while it replays and builds each once at the end (dropSecondaryIndexes).
+ */
+const SECONDARY_INDEXES: Record<string, string> = {
+  view_docs_newest: `view_docs (created, id, ${FILTER_COLUMNS})`,
+  ...Object.fromEntries(
+    Object.keys(INDEXED_COLUMNS).map((c) => [
+      `view_docs_${c}`,
+      `view_docs (${c}, created, id, ${FILTER_COLUMNS})`,
+    ]),
+  ),
+  ...Object.fromEntries(
+    Object.values(MEMBERSHIPS).map(({ table, column }) => [
+      `${table}_count`,
+      `${table} (${column}, form, author, state, status, step, iteration)`,
+    ]),
+  ),
+};
+
+const TABLES = `
   CREATE TABLE IF NOT EXISTS view_docs (
     id TEXT PRIMARY KEY, ${FILTERS}, created TEXT NOT NULL, doc TEXT NOT NULL);
-  CREATE INDEX IF NOT EXISTS view_docs_newest ON view_docs (created, id, ${FILTER_COLUMNS});
-  ${Object.keys(INDEXED_COLUMNS)
-    .map(
-      (c) => `CREATE INDEX IF NOT EXISTS view_docs_${c} ON view_docs (${c}, created, id, ${FILTER_COLUMNS});`,
-    )
-    .join('\n  ')}
   ${Object.values(MEMBERSHIPS).map(membershipTable).join('\n')}
   CREATE TABLE IF NOT EXISTS view_counts (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 `;
+const INDEXES = Object.entries(SECONDARY_INDEXES)
+  .map(([name, on]) => `CREATE INDEX IF NOT EXISTS ${name} ON ${on};`)
+  .join('\n');
+const SCHEMA = `${TABLES}\n${INDEXES}`;
 
 /** The tables filled from document events (deputies come from identity's events: see deputies.ts). */
 export const VIEW_TABLES = ['view_docs', ...Object.values(MEMBERSHIPS).map((m) => m.table), 'view_counts'];
@@ -104,4 +145,17 @@ export function migrateViewsSchema(db: LocalDb): void {
     })();
   }
   db.exec(SCHEMA);
+}
+
+/** Drops the indexes only listings read (see SECONDARY_INDEXES): until createSecondaryIndexes, nothing may list. */
+export function dropSecondaryIndexes(db: LocalDb): void {
+  for (const name of Object.keys(SECONDARY_INDEXES)) db.exec(`DROP INDEX IF EXISTS ${name}`);
+}
+
+/** Builds each missing index only listings read (migrateViewsSchema does too, after a crash between the two). */
+export function createSecondaryIndexes(db: LocalDb, onIndex?: (name: string) => void): void {
+  for (const [name, on] of Object.entries(SECONDARY_INDEXES)) {
+    onIndex?.(name);
+    db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
+  }
 }
