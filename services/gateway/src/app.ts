@@ -14,11 +14,16 @@ import {
   getDocumentRoute,
   getFormRoute,
   getPersonRoute,
+  healthzRoute,
   manageDocumentRoute,
+  metricsRoute,
+  OPENAPI_DOCUMENT,
   PERSON_API_VERSIONS,
   patchAccountRoute,
   putFormRoute,
+  readyzRoute,
   rebuildViewsRoute,
+  SECURITY_SCHEMES,
   updatePersonRoute,
   validateRecoDataRoute,
   viewRoute,
@@ -117,20 +122,10 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.route('/', healthRoutes(deps.readiness));
   app.route('/', metricsRoutes(deps.metricsToken));
   app.route('/', docsRoutes());
-  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'A service account\u2019s API key: `Authorization: Bearer <key>`.',
-  });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'docflow',
-      version: '2.0.0',
-      description: 'Document management and document workflow service. Errors are RFC 9457 problem+json.',
-    },
-    security: [{ apiKey: [] }],
-  });
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
+    app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
+  for (const route of [healthzRoute, readyzRoute, metricsRoute]) app.openAPIRegistry.registerPath(route);
+  app.doc31('/openapi.json', OPENAPI_DOCUMENT);
 
   if (deps.edge.corsOrigins.length)
     app.use(
