@@ -460,9 +460,9 @@ export interface components {
             name_first: string;
             name_last: string;
             /** @default [] */
-            roles: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD")[];
+            roles?: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD")[];
             /** @default true */
-            active: boolean;
+            active?: boolean;
         };
         AccountPatch: {
             active?: boolean;
@@ -506,7 +506,7 @@ export interface components {
                     name: string;
                     match: string[];
                     /** @default {} */
-                    fields: {
+                    fields?: {
                         [key: string]: string;
                     };
                 }[];
@@ -551,7 +551,7 @@ export interface components {
                     name: string;
                     match: string[];
                     /** @default {} */
-                    fields: {
+                    fields?: {
                         [key: string]: string;
                     };
                 }[];
@@ -761,7 +761,7 @@ export interface components {
                 /** @enum {integer} */
                 taskstatus: 2 | 3 | 4 | 5 | 8;
                 /** @default  */
-                content: string;
+                content?: string;
             };
         };
         RecoValidation: {
@@ -772,7 +772,7 @@ export interface components {
             /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
             author?: string;
             /** @default [] */
-            _tags: string[];
+            _tags?: string[];
         };
     };
     responses: never;
