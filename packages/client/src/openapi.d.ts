@@ -1857,6 +1857,8 @@ export interface operations {
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
                 "svc-run-as"?: string;
+                /** @description The `ETag` of the copy the caller holds: 304 without a body while the document is still at it. */
+                "If-None-Match"?: string;
             };
             path: {
                 /** @description `_id` (24 hex) or `_id_web` of the document. */
@@ -1869,11 +1871,22 @@ export interface operations {
             /** @description The document, with what `embed` adds; with `fields`, only the fields named. */
             200: {
                 headers: {
+                    /** @description The document’s revision as a strong entity tag: `"<_meta._rev>"`. */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DocFormRead"];
                 };
+            };
+            /** @description Not modified: the document is still at the `If-None-Match` revision. */
+            304: {
+                headers: {
+                    /** @description The document’s revision as a strong entity tag: `"<_meta._rev>"`. */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
             400: {
@@ -2098,6 +2111,8 @@ export interface operations {
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
                 "svc-run-as"?: string;
+                /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
+                "If-Match"?: string;
             };
             path: {
                 /** @description `_id` (24 hex) or `_id_web` of the document. */
@@ -2165,6 +2180,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `If-Match` names a revision the document has moved on from: read it again (its `ETag`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body (or an uploaded file) is larger than the configured maximum. */
             413: {
                 headers: {
@@ -2218,6 +2242,8 @@ export interface operations {
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
                 "svc-run-as"?: string;
+                /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
+                "If-Match"?: string;
             };
             path: {
                 /** @description `_id` (24 hex) or `_id_web` of the document. */
@@ -2286,6 +2312,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `If-Match` names a revision the document has moved on from: read it again (its `ETag`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body (or an uploaded file) is larger than the configured maximum. */
             413: {
                 headers: {
@@ -2339,6 +2374,8 @@ export interface operations {
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
                 "svc-run-as"?: string;
+                /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
+                "If-Match"?: string;
             };
             path: {
                 /** @description `_id` (24 hex) or `_id_web` of the document. */
@@ -2400,6 +2437,15 @@ export interface operations {
             };
             /** @description Conflict: the resource exists already, or a concurrent write won. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `If-Match` names a revision the document has moved on from: read it again (its `ETag`). */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

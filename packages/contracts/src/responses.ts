@@ -14,6 +14,7 @@ export const problemResponses = {
   403: problem('Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user).'),
   404: problem('No such resource, or one the caller may not read.'),
   409: problem('Conflict: the resource exists already, or a concurrent write won.'),
+  412: problem('`If-Match` names a revision the document has moved on from: read it again (its `ETag`).'),
   413: problem('The body (or an uploaded file) is larger than the configured maximum.'),
   422: problem('A valid request that changed nothing: the move is not possible from the current state.'),
   415: problem('The request body is not `application/json`.'),
@@ -38,3 +39,29 @@ export function problemsFor<K extends keyof typeof problemResponses>(
     K
   >;
 }
+
+/** The document's entity tag: `"<_meta._rev>"`, strong. */
+export const etagHeader = {
+  ETag: {
+    schema: { type: 'string' as const },
+    description: 'The document\u2019s revision as a strong entity tag: `"<_meta._rev>"`.',
+  },
+};
+
+export const ifNoneMatchHeader = {
+  name: 'If-None-Match',
+  in: 'header' as const,
+  required: false,
+  description:
+    'The `ETag` of the copy the caller holds: 304 without a body while the document is still at it.',
+  schema: { type: 'string' as const },
+};
+
+export const ifMatchHeader = {
+  name: 'If-Match',
+  in: 'header' as const,
+  required: false,
+  description:
+    'Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision.',
+  schema: { type: 'string' as const },
+};

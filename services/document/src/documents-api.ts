@@ -42,6 +42,7 @@ import { attachFiles, discardFiles, downloadFile, type FilesCall, storeFile } fr
 import { loadForm } from './forms/api';
 import { type IdentityCalls, requireAccount } from './identity-calls';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
+import { etagOf, notModified, requireIfMatch } from './preconditions';
 import { selectFields, toDocForm, toRecoData } from './representation';
 import type { DeputiesReadModel } from './views/deputies';
 import {
@@ -221,6 +222,8 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       if (query.rev > doc.rev) throw problems.notFound(`the document has no revision ${query.rev}`);
       doc = (await loadAggregate(store, docFormStream(doc.id), docAggregate, query.rev)).state;
     }
+    c.header('etag', etagOf(doc.rev));
+    if (notModified(c.req.header('if-none-match'), doc.rev)) return c.body(null, 304);
     const embed = query.embed ?? [];
     const body: Record<string, unknown> = { ...toDocForm(doc) };
     if (embed.includes('docResponse')) {
@@ -238,6 +241,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   app.post('/api/v2/docForm/:id/docResponse', async (c) => {
     const doc = await readableDoc(c, c.req.param('id'));
     const { docResponse } = await readJson(c, ManageRequest);
+    requireIfMatch(c.req.header('if-match'), doc.rev);
     const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
       kind: 'manage',
       taskstatus: docResponse.taskstatus,
@@ -250,6 +254,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const doc = await readableDoc(c, c.req.param('id'));
     const respId = parseWith('path', Hex24Id, c.req.param('respId'));
     const { docForm, docResponse } = await readJson(c, AnswerRequest);
+    requireIfMatch(c.req.header('if-match'), doc.rev);
     const form = docForm ? (await loadForm(store, doc.form)).definition : null;
     // Values are checked before the answer, so a bad value changes nothing at all.
     if (docForm && form) checkValuesAgainstForm(docForm.valuesByTags ?? {}, form);
@@ -279,13 +284,18 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const doc = await readableDoc(c, c.req.param('id'));
     const recoId = parseWith('path', Hex24Id, c.req.param('recoId'));
     const { valuesByTags } = await readJson(c, RecoValidation);
+    const ifMatch = c.req.header('if-match');
     const principal = c.var.principal;
     const form = (await loadForm(store, doc.form)).definition;
     const result = await executeCommand(
       store,
       docFormStream(doc.id),
       docAggregate,
-      (state) => decideValidateReco({ recoId, valuesByTags, by: principal }, form, state),
+      (state) => {
+        // Checked against the state the change is decided on, so a concurrent change cannot slip between.
+        requireIfMatch(ifMatch, state.rev);
+        return decideValidateReco({ recoId, valuesByTags, by: principal }, form, state);
+      },
       commandMetadata(principal, c.var),
     );
     return c.json(toRecoData(result.state).find((e) => e._id === recoId));

@@ -57,6 +57,7 @@ import type { EdgeOptions } from './config';
 import { docsRoutes } from './docs';
 import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
+import { passedHeaders } from './passed-headers';
 
 export interface GatewayDeps {
   services: { identity: ServiceClient; document: ServiceClient };
@@ -138,11 +139,15 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
           RUN_AS_HEADER,
           REQUEST_ID_HEADER,
           CORRELATION_ID_HEADER,
+          'if-match',
+          'if-none-match',
+          'idempotency-key',
         ],
         exposeHeaders: [
           'svc-total-count',
           'x-error',
           'content-disposition',
+          'etag',
           REQUEST_ID_HEADER,
           CORRELATION_ID_HEADER,
         ],
@@ -167,7 +172,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   const identity = (c: GatewayContext, body?: unknown) =>
     forward(c, services.identity, internalToken, { body }) as Promise<never>;
   const document = (c: GatewayContext, body?: unknown) =>
-    forward(c, services.document, internalToken, { body }) as Promise<never>;
+    forward(c, services.document, internalToken, { body, headers: passedHeaders(c) }) as Promise<never>;
 
   /** Waits until the read model shows the account at the revision the answer reports. */
   async function readOwnAccountWrite(response: Response): Promise<never> {
@@ -208,7 +213,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     parseWith('query', CreateDocQuery, c.req.query());
     return forward(c, services.document, internalToken, {
       body: c.req.raw.body ?? undefined,
-      headers: { 'content-type': c.req.header('content-type') ?? '' },
+      headers: { 'content-type': c.req.header('content-type') ?? '', ...passedHeaders(c) },
     });
   });
   return app;
