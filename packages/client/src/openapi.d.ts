@@ -2113,6 +2113,8 @@ export interface operations {
                 "svc-run-as"?: string;
                 /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
                 "If-Match"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description `_id` (24 hex) or `_id_web` of the document. */
@@ -2207,7 +2209,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A valid request that changed nothing: the move is not possible from the current state. */
+            /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2244,6 +2246,8 @@ export interface operations {
                 "svc-run-as"?: string;
                 /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
                 "If-Match"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description `_id` (24 hex) or `_id_web` of the document. */
@@ -2339,7 +2343,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A valid request that changed nothing: the move is not possible from the current state. */
+            /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2502,6 +2506,8 @@ export interface operations {
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
                 "svc-run-as"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string. */
+                "Idempotency-Key"?: string;
             };
             path: {
                 formName: string;
@@ -2587,6 +2593,15 @@ export interface operations {
             };
             /** @description The request body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

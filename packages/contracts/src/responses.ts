@@ -16,7 +16,9 @@ export const problemResponses = {
   409: problem('Conflict: the resource exists already, or a concurrent write won.'),
   412: problem('`If-Match` names a revision the document has moved on from: read it again (its `ETag`).'),
   413: problem('The body (or an uploaded file) is larger than the configured maximum.'),
-  422: problem('A valid request that changed nothing: the move is not possible from the current state.'),
+  422: problem(
+    'A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body).',
+  ),
   415: problem('The request body is not `application/json`.'),
   429: problem('Too many failed authentications from this client; retry after the `Retry-After` seconds.'),
   503: problem('A dependency is down; retry after the `Retry-After` seconds.'),
@@ -64,4 +66,13 @@ export const ifMatchHeader = {
   description:
     'Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision.',
   schema: { type: 'string' as const },
+};
+
+export const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header' as const,
+  required: false,
+  description:
+    'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string.',
+  schema: { type: 'string' as const, minLength: 1, maxLength: 257 },
 };

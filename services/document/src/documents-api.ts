@@ -40,6 +40,9 @@ import {
 import { type DocState, docAggregate, initialDoc } from './docForm';
 import { attachFiles, discardFiles, downloadFile, type FilesCall, storeFile } from './files-calls';
 import { loadForm } from './forms/api';
+import { createFingerprint, type FileIdentity, hashFile } from './idempotency/create-fingerprint';
+import { idempotent, jsonFingerprint, recordFingerprint } from './idempotency/middleware';
+import type { IdempotencyStore } from './idempotency/store';
 import { type IdentityCalls, requireAccount } from './identity-calls';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
 import { etagOf, notModified, requireIfMatch } from './preconditions';
@@ -62,6 +65,8 @@ export interface DocumentsApiDeps {
   maxCreateBytes: number;
   /** Who stands in for whom, from identity's events (the one source of deputies for reads). */
   deputies: Pick<DeputiesReadModel, 'standsInFor'>;
+  /** The answers kept for `Idempotency-Key`s. */
+  idempotency: IdempotencyStore;
 }
 
 /** `_id` (24 hex) or `_id_web`; anything else names no document. */
@@ -105,6 +110,22 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     internalToken: deps.internalToken,
   };
   const app = new Hono<ServiceEnv>();
+  // Before the routes they guard: a retry with a used key is answered here.
+  const idempotentJson = idempotent({ store: deps.idempotency, fingerprint: jsonFingerprint });
+  app.post(
+    '/api/v2/docForm/form/:formName',
+    idempotent({
+      store: deps.idempotency,
+      handlerRecords: true,
+      fingerprint: async (c) =>
+        createFingerprint(
+          c,
+          await parseCreateMultipart(c.req.raw, hashFile, { maxBodyBytes: deps.maxCreateBytes }),
+        ),
+    }),
+  );
+  app.post('/api/v2/docForm/:id/docResponse', idempotentJson);
+  app.put('/api/v2/docForm/:id/docResponse/:respId', idempotentJson);
   /** Calls to the files service as the request's principal. */
   const filesCall =
     (c: Context<ServiceEnv>): FilesCall =>
@@ -142,9 +163,11 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     // keeps none of them (what a crash leaves behind, the files service's sweeper collects).
     const stored: StoredFile[] = [];
     const files = filesCall(c);
+    const identities: FileIdentity[] = [];
     const upload = async (file: IncomingFile): Promise<StoredFile> => {
       const storedFile = await storeFile(files, file, query.allowDupl);
       stored.push(storedFile);
+      identities.push({ fileName: file.fileName, contentType: file.contentType, sha256: storedFile.sha256 });
       return storedFile;
     };
     const discardStored = async () => {
@@ -160,6 +183,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     let doc: DocState;
     try {
       parts = await parseCreateMultipart(c.req.raw, upload, { maxBodyBytes: deps.maxCreateBytes });
+      recordFingerprint(c, createFingerprint(c, { ...parts, files: identities }));
       const docForm = parseJsonPart('docForm', parts.docForm, DocFormCreate, {});
       action =
         parts.docResponse === undefined

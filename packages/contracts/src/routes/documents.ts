@@ -16,7 +16,14 @@ import {
 import { FormName } from '../forms';
 import { Hex24Id } from '../ids';
 import { RecoData, RecoValidation } from '../recognition-events';
-import { etagHeader, ifMatchHeader, ifNoneMatchHeader, problemsFor, runAsHeader } from '../responses';
+import {
+  etagHeader,
+  idempotencyKeyHeader,
+  ifMatchHeader,
+  ifNoneMatchHeader,
+  problemsFor,
+  runAsHeader,
+} from '../responses';
 
 const DocId = z
   .string()
@@ -76,7 +83,7 @@ export const createDocumentRoute = createRoute({
       },
     },
   },
-  parameters: [runAsHeader],
+  parameters: [runAsHeader, idempotencyKeyHeader],
   responses: {
     201: {
       description: 'Created. `X-Error` is non-empty when a requested workflow action was not applied.',
@@ -86,7 +93,7 @@ export const createDocumentRoute = createRoute({
       content: { 'application/json': { schema: DocForm } },
       links: documentLinks(''),
     },
-    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 429, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
   },
 });
 
@@ -194,7 +201,7 @@ export const manageDocumentRoute = createRoute({
     params: z.object({ id: DocId }),
     body: { required: true, content: { 'application/json': { schema: ManageRequest } } },
   },
-  parameters: [runAsHeader, ifMatchHeader],
+  parameters: [runAsHeader, ifMatchHeader, idempotencyKeyHeader],
   responses: {
     200: {
       description: 'Processed: the document as it is now.',
@@ -218,7 +225,7 @@ export const answerTaskRoute = createRoute({
     params: z.object({ id: DocId, respId: Hex24Id }),
     body: { required: true, content: { 'application/json': { schema: AnswerRequest } } },
   },
-  parameters: [runAsHeader, ifMatchHeader],
+  parameters: [runAsHeader, ifMatchHeader, idempotencyKeyHeader],
   responses: {
     200: {
       description: 'Processed: the document as it is now.',
