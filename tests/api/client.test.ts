@@ -7,48 +7,27 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { createDocflowClient, type DocflowClient, DocflowProblem } from '@docflow/client';
+import type { DocflowClient } from '@docflow/client';
+import { refusal, setUpClientSystem } from '../support/client';
 import { eventually } from '../support/documents';
 import { type Target, targets } from '../support/targets';
 
 for (const factory of targets()) {
   describe(`typed client [${factory.name}]`, { skip: factory.skip, timeout: 300_000 }, () => {
     let target: Target;
-    let admin: DocflowClient;
     let service: DocflowClient;
     const users: Record<string, string> = {};
 
     before(async () => {
       target = await factory.start();
-      admin = createDocflowClient({ baseUrl: target.baseUrl, apiKey: target.adminKey });
-      for (const name of ['author', 'bob']) {
-        const { data } = await admin.api.POST('/api/admin/v1/accounts', {
-          body: {
-            kind: 'person',
-            email: `${name}@example.com`,
-            name_first: name,
-            name_last: 'Test',
-            roles: [],
-          },
-        });
-        users[name] = data!._id_sys;
-      }
-      const { data: account, response } = await admin.api.POST('/api/admin/v1/accounts', {
-        body: { kind: 'service', email: 'portal@example.com', name_first: 'P', name_last: 'S', roles: [] },
+      const system = await setUpClientSystem(target.baseUrl, target.adminKey, {
+        persons: ['author@example.com', 'bob@example.com'],
+        form: 'cl',
+        approver: 'bob@example.com',
       });
-      assert.equal(response.status, 201);
-      assert.ok(account?.apiKey, 'a service account gets its API key once');
-      service = createDocflowClient({ baseUrl: target.baseUrl, apiKey: account.apiKey });
-      await admin.api.PUT('/api/admin/v1/forms/{formName}', {
-        params: { path: { formName: 'cl' } },
-        body: {
-          name: 'cl',
-          title: 'Client flow',
-          formsystype: 9,
-          tags: { subject: 'string' },
-          workflow: { approval: { stages: [{ participants: ['bob@example.com'] }] } },
-        },
-      });
+      service = system.service;
+      users.author = system.ids['author@example.com']!;
+      users.bob = system.ids['bob@example.com']!;
     });
     after(() => target?.stop());
 
@@ -81,10 +60,9 @@ for (const factory of targets()) {
       assert.equal(file, bytes.toString());
 
       // Not yet started: bob has no task and may not read it; the refusal is a typed exception.
-      const refused = await bob.api
-        .GET('/api/v2/docForm/{id}', { params: { path: { id: created._id } } })
-        .catch((e: unknown) => e);
-      assert.ok(refused instanceof DocflowProblem, String(refused));
+      const refused = await refusal(
+        bob.api.GET('/api/v2/docForm/{id}', { params: { path: { id: created._id } } }),
+      );
       assert.equal(refused.status, 404);
       assert.match(refused.problem.title, /./);
 

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDocflowClient, type DocflowClient, DocflowProblem } from '@docflow/client';
+import type { DocflowClient } from '@docflow/client';
+import { refusal, setUpClientSystem } from '../support/client';
 import { type Target, targets } from '../support/targets';
 
 for (const factory of targets()) {
@@ -23,38 +24,15 @@ for (const factory of targets()) {
         params: { path: { id }, header: { 'If-Match': ifMatch } },
         body: { docResponse: { taskstatus } },
       });
-    const refusal = (p: Promise<unknown>) =>
-      p.then(
-        () => assert.fail('expected a refusal'),
-        (e: unknown) => {
-          assert.ok(e instanceof DocflowProblem, String(e));
-          return e;
-        },
-      );
-
     before(async () => {
       target = await factory.start();
-      const admin = createDocflowClient({ baseUrl: target.baseUrl, apiKey: target.adminKey });
-      for (const name of ['author', 'bob'])
-        await admin.api.POST('/api/admin/v1/accounts', {
-          body: { kind: 'person', email: `${name}@example.com`, name_first: name, name_last: 'T' },
-        });
-      const { data } = await admin.api.POST('/api/admin/v1/accounts', {
-        body: { kind: 'service', email: 'portal@example.com', name_first: 'P', name_last: 'S' },
+      const { service } = await setUpClientSystem(target.baseUrl, target.adminKey, {
+        persons: ['author@example.com', 'bob@example.com'],
+        form: 'cond',
+        approver: 'bob@example.com',
       });
-      const service = createDocflowClient({ baseUrl: target.baseUrl, apiKey: data!.apiKey! });
       author = service.as('author@example.com');
       bob = service.as('bob@example.com');
-      await admin.api.PUT('/api/admin/v1/forms/{formName}', {
-        params: { path: { formName: 'cond' } },
-        body: {
-          name: 'cond',
-          title: 'Conditional',
-          formsystype: 9,
-          tags: { subject: 'string' },
-          workflow: { approval: { stages: [{ participants: ['bob@example.com'] }] } },
-        },
-      });
     });
     after(() => target?.stop());
 

@@ -10,10 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createDocflowClient, type DocflowClient, DocflowProblem } from '@docflow/client';
+import { refusal, setUpClientSystem } from '../support/client';
 import { eventually } from '../support/documents';
 import { type DistributedTarget, startEmbedded, type Target, targets } from '../support/targets';
-
-const MIB = 1024 * 1024;
 
 // Fixed data directories (removed at the end), so a target can be stopped and started on its data.
 const dataDirs = [mkdtempSync(join(tmpdir(), 'docflow-idem-')), mkdtempSync(join(tmpdir(), 'docflow-idem-'))];
@@ -36,14 +35,6 @@ for (const factory of factories) {
       const urls = (target as Partial<DistributedTarget>).gatewayUrls ?? [target.baseUrl];
       return createDocflowClient({ baseUrl: urls[gateway % urls.length]!, apiKey: portalKey, runAs: user });
     };
-    const refusal = (p: Promise<unknown>) =>
-      p.then(
-        () => assert.fail('expected a refusal'),
-        (e: unknown) => {
-          assert.ok(e instanceof DocflowProblem, String(e));
-          return e;
-        },
-      );
     /** A person of their own per case, so their `mydocs` holds only what the case made. */
     async function newUser(): Promise<string> {
       const admin = createDocflowClient({ baseUrl: target.baseUrl, apiKey: target.adminKey });
@@ -81,24 +72,12 @@ for (const factory of factories) {
 
     before(async () => {
       target = await factory.start();
-      const admin = createDocflowClient({ baseUrl: target.baseUrl, apiKey: target.adminKey });
-      await admin.api.POST('/api/admin/v1/accounts', {
-        body: { kind: 'person', email: 'bob@example.com', name_first: 'B', name_last: 'T' },
+      const system = await setUpClientSystem(target.baseUrl, target.adminKey, {
+        persons: ['bob@example.com'],
+        form: 'idem',
+        approver: 'bob@example.com',
       });
-      const { data } = await admin.api.POST('/api/admin/v1/accounts', {
-        body: { kind: 'service', email: 'portal@example.com', name_first: 'P', name_last: 'S' },
-      });
-      portalKey = data!.apiKey!;
-      await admin.api.PUT('/api/admin/v1/forms/{formName}', {
-        params: { path: { formName: 'idem' } },
-        body: {
-          name: 'idem',
-          title: 'Idempotency',
-          formsystype: 9,
-          tags: { subject: 'string' },
-          workflow: { approval: { stages: [{ participants: ['bob@example.com'] }] } },
-        },
-      });
+      portalKey = system.serviceKey;
     });
     after(() => target?.stop());
 
@@ -170,42 +149,45 @@ for (const factory of factories) {
 
     it('while the first request still runs, a retry gets 409 with Retry-After; then the first answer', async () => {
       const user = await newUser();
-      let release!: () => void;
-      const gate = new Promise<void>((r) => {
-        release = r;
-      });
-      let reading!: () => void;
-      const readingStarted = new Promise<void>((r) => {
-        reading = r;
-      });
-      // The second chunk is asked for only once the service read most of the first (larger than
-      // every buffer on the way): by then the first request holds the key.
-      async function* slowFile() {
-        yield new Uint8Array(8 * MIB).fill(97);
-        reading();
-        await gate;
-        yield new TextEncoder().encode('end');
-      }
       const input = { docForm: { valuesByTags: { subject: 'slow' } }, idempotencyKey: 'create-3' };
-      const first = client(user).createDocument('idem', {
-        ...input,
-        files: [{ name: 's.bin', content: slowFile() }],
-      });
-      await readingStarted;
-      const e = await refusal(
-        client(user, 1).createDocument('idem', { ...input, files: [{ name: 's.bin', content: 'x' }] }),
+      const head = new Uint8Array(64 * 1024).fill(97);
+      const tail = new TextEncoder().encode('end');
+      /** A file that sends its head, then waits to be released: its request stays running until then. */
+      function heldFile() {
+        let release!: () => void;
+        const gate = new Promise<void>((r) => {
+          release = r;
+        });
+        async function* content() {
+          yield head;
+          await gate;
+          yield tail;
+        }
+        return { release, content: content() };
+      }
+      // Two held requests with one key, through two gateways: whichever comes second is answered at
+      // once (409), while the first cannot answer before it is released.
+      const held = [heldFile(), heldFile()];
+      const sent = held.map((h, gateway) =>
+        client(user, gateway)
+          .createDocument('idem', { ...input, files: [{ name: 's.bin', content: h.content }] })
+          .then(
+            (doc) => ({ doc, error: undefined }),
+            (error: unknown) => ({ doc: undefined, error }),
+          ),
       );
-      assert.equal(e.status, 409);
-      assert.equal(e.retryAfterSeconds, 1);
-      release();
-      const created = await first;
-      const bytes = new Uint8Array(8 * MIB + 3).fill(97);
-      bytes.set(new TextEncoder().encode('end'), 8 * MIB);
+      const early = await Promise.race(sent);
+      assert.ok(early.error instanceof DocflowProblem, String(early.error ?? 'answered before release'));
+      assert.equal(early.error.status, 409);
+      assert.equal(early.error.retryAfterSeconds, 1);
+      for (const h of held) h.release();
+      const created = (await Promise.all(sent)).map((r) => r.doc).filter((d) => d !== undefined);
+      assert.equal(created.length, 1, 'one of the two ran');
       const replayed = await client(user, 1).createDocument('idem', {
         ...input,
-        files: [{ name: 's.bin', content: bytes }],
+        files: [{ name: 's.bin', content: new Uint8Array([...head, ...tail]) }],
       });
-      assert.deepEqual(replayed, created);
+      assert.deepEqual(replayed, created[0]);
       assert.equal(await authored(user), 1);
     });
 

@@ -24,13 +24,19 @@ export const problemResponses = {
   503: problem('A dependency is down; retry after the `Retry-After` seconds.'),
 } as const;
 
-export const runAsHeader = {
-  name: 'svc-run-as',
+/** An optional request header the OpenAPI document describes. */
+const optionalHeader = (name: string, description: string, schema: Record<string, unknown> = {}) => ({
+  name,
   in: 'header' as const,
   required: false,
-  description: 'Act on behalf of an active user: a `usr-` system id or the user\u2019s e-mail.',
-  schema: { type: 'string' as const },
-};
+  description,
+  schema: { type: 'string' as const, ...schema },
+});
+
+export const runAsHeader = optionalHeader(
+  'svc-run-as',
+  'Act on behalf of an active user: a `usr-` system id or the user\u2019s e-mail.',
+);
 
 /** The problem responses a route may give, by status code. */
 export function problemsFor<K extends keyof typeof problemResponses>(
@@ -50,29 +56,18 @@ export const etagHeader = {
   },
 };
 
-export const ifNoneMatchHeader = {
-  name: 'If-None-Match',
-  in: 'header' as const,
-  required: false,
-  description:
-    'The `ETag` of the copy the caller holds: 304 without a body while the document is still at it.',
-  schema: { type: 'string' as const },
-};
+export const ifNoneMatchHeader = optionalHeader(
+  'If-None-Match',
+  'The `ETag` of the copy the caller holds: 304 without a body while the document is still at it.',
+);
 
-export const ifMatchHeader = {
-  name: 'If-Match',
-  in: 'header' as const,
-  required: false,
-  description:
-    'Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision.',
-  schema: { type: 'string' as const },
-};
+export const ifMatchHeader = optionalHeader(
+  'If-Match',
+  'Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision.',
+);
 
-export const idempotencyKeyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header' as const,
-  required: false,
-  description:
-    'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string.',
-  schema: { type: 'string' as const, minLength: 1, maxLength: 257 },
-};
+export const idempotencyKeyHeader = optionalHeader(
+  'Idempotency-Key',
+  'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string.',
+  { minLength: 1, maxLength: 257 },
+);
