@@ -14,20 +14,29 @@ export const problemResponses = {
   403: problem('Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user).'),
   404: problem('No such resource, or one the caller may not read.'),
   409: problem('Conflict: the resource exists already, or a concurrent write won.'),
+  412: problem('`If-Match` names a revision the document has moved on from: read it again (its `ETag`).'),
   413: problem('The body (or an uploaded file) is larger than the configured maximum.'),
-  422: problem('A valid request that changed nothing: the move is not possible from the current state.'),
+  422: problem(
+    'A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body).',
+  ),
   415: problem('The request body is not `application/json`.'),
   429: problem('Too many failed authentications from this client; retry after the `Retry-After` seconds.'),
   503: problem('A dependency is down; retry after the `Retry-After` seconds.'),
 } as const;
 
-export const runAsHeader = {
-  name: 'svc-run-as',
+/** An optional request header the OpenAPI document describes. */
+const optionalHeader = (name: string, description: string, schema: Record<string, unknown> = {}) => ({
+  name,
   in: 'header' as const,
   required: false,
-  description: 'Act on behalf of an active user: a `usr-` system id or the user\u2019s e-mail.',
-  schema: { type: 'string' as const },
-};
+  description,
+  schema: { type: 'string' as const, ...schema },
+});
+
+export const runAsHeader = optionalHeader(
+  'svc-run-as',
+  'Act on behalf of an active user: a `usr-` system id or the user\u2019s e-mail.',
+);
 
 /** The problem responses a route may give, by status code. */
 export function problemsFor<K extends keyof typeof problemResponses>(
@@ -38,3 +47,27 @@ export function problemsFor<K extends keyof typeof problemResponses>(
     K
   >;
 }
+
+/** The document's entity tag: `"<_meta._rev>"`, strong. */
+export const etagHeader = {
+  ETag: {
+    schema: { type: 'string' as const },
+    description: 'The document\u2019s revision as a strong entity tag: `"<_meta._rev>"`.',
+  },
+};
+
+export const ifNoneMatchHeader = optionalHeader(
+  'If-None-Match',
+  'The `ETag` of the copy the caller holds: 304 without a body while the document is still at it.',
+);
+
+export const ifMatchHeader = optionalHeader(
+  'If-Match',
+  'Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision.',
+);
+
+export const idempotencyKeyHeader = optionalHeader(
+  'Idempotency-Key',
+  'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string.',
+  { minLength: 1, maxLength: 257 },
+);

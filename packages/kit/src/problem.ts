@@ -55,6 +55,8 @@ export const problems = {
       allow: allow.join(', '),
     }),
   conflict: (detail: string) => new ProblemError(409, 'conflict', 'Conflict', detail),
+  preconditionFailed: (detail: string) =>
+    new ProblemError(412, 'precondition-failed', 'Precondition failed', detail),
   // The rest of the refused body is not read: the connection closes, so no client sends its next
   // request down a connection the server is about to drop.
   tooLarge: (detail: string) =>

@@ -40,8 +40,12 @@ import {
 import { type DocState, docAggregate, initialDoc } from './docForm';
 import { attachFiles, discardFiles, downloadFile, type FilesCall, storeFile } from './files-calls';
 import { loadForm } from './forms/api';
+import { createFingerprint, type FileIdentity, hashFile } from './idempotency/create-fingerprint';
+import { idempotent, jsonFingerprint, recordFingerprint } from './idempotency/middleware';
+import type { IdempotencyStore } from './idempotency/store';
 import { type IdentityCalls, requireAccount } from './identity-calls';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
+import { etagOf, notModified, requireIfMatch } from './preconditions';
 import { selectFields, toDocForm, toRecoData } from './representation';
 import type { DeputiesReadModel } from './views/deputies';
 import {
@@ -61,6 +65,8 @@ export interface DocumentsApiDeps {
   maxCreateBytes: number;
   /** Who stands in for whom, from identity's events (the one source of deputies for reads). */
   deputies: Pick<DeputiesReadModel, 'standsInFor'>;
+  /** The answers kept for `Idempotency-Key`s. */
+  idempotency: IdempotencyStore;
 }
 
 /** `_id` (24 hex) or `_id_web`; anything else names no document. */
@@ -104,6 +110,22 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     internalToken: deps.internalToken,
   };
   const app = new Hono<ServiceEnv>();
+  // Before the routes they guard: a retry with a used key is answered here.
+  const idempotentJson = idempotent({ store: deps.idempotency, fingerprint: jsonFingerprint });
+  app.post(
+    '/api/v2/docForm/form/:formName',
+    idempotent({
+      store: deps.idempotency,
+      handlerRecords: true,
+      fingerprint: async (c) =>
+        createFingerprint(
+          c,
+          await parseCreateMultipart(c.req.raw, hashFile, { maxBodyBytes: deps.maxCreateBytes }),
+        ),
+    }),
+  );
+  app.post('/api/v2/docForm/:id/docResponse', idempotentJson);
+  app.put('/api/v2/docForm/:id/docResponse/:respId', idempotentJson);
   /** Calls to the files service as the request's principal. */
   const filesCall =
     (c: Context<ServiceEnv>): FilesCall =>
@@ -141,9 +163,11 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     // keeps none of them (what a crash leaves behind, the files service's sweeper collects).
     const stored: StoredFile[] = [];
     const files = filesCall(c);
+    const identities: FileIdentity[] = [];
     const upload = async (file: IncomingFile): Promise<StoredFile> => {
       const storedFile = await storeFile(files, file, query.allowDupl);
       stored.push(storedFile);
+      identities.push({ fileName: file.fileName, contentType: file.contentType, sha256: storedFile.sha256 });
       return storedFile;
     };
     const discardStored = async () => {
@@ -159,6 +183,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     let doc: DocState;
     try {
       parts = await parseCreateMultipart(c.req.raw, upload, { maxBodyBytes: deps.maxCreateBytes });
+      recordFingerprint(c, createFingerprint(c, { ...parts, files: identities }));
       const docForm = parseJsonPart('docForm', parts.docForm, DocFormCreate, {});
       action =
         parts.docResponse === undefined
@@ -221,6 +246,8 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       if (query.rev > doc.rev) throw problems.notFound(`the document has no revision ${query.rev}`);
       doc = (await loadAggregate(store, docFormStream(doc.id), docAggregate, query.rev)).state;
     }
+    c.header('etag', etagOf(doc.rev));
+    if (notModified(c.req.header('if-none-match'), doc.rev)) return c.body(null, 304);
     const embed = query.embed ?? [];
     const body: Record<string, unknown> = { ...toDocForm(doc) };
     if (embed.includes('docResponse')) {
@@ -238,6 +265,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   app.post('/api/v2/docForm/:id/docResponse', async (c) => {
     const doc = await readableDoc(c, c.req.param('id'));
     const { docResponse } = await readJson(c, ManageRequest);
+    requireIfMatch(c.req.header('if-match'), doc.rev);
     const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
       kind: 'manage',
       taskstatus: docResponse.taskstatus,
@@ -250,6 +278,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const doc = await readableDoc(c, c.req.param('id'));
     const respId = parseWith('path', Hex24Id, c.req.param('respId'));
     const { docForm, docResponse } = await readJson(c, AnswerRequest);
+    requireIfMatch(c.req.header('if-match'), doc.rev);
     const form = docForm ? (await loadForm(store, doc.form)).definition : null;
     // Values are checked before the answer, so a bad value changes nothing at all.
     if (docForm && form) checkValuesAgainstForm(docForm.valuesByTags ?? {}, form);
@@ -279,13 +308,18 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const doc = await readableDoc(c, c.req.param('id'));
     const recoId = parseWith('path', Hex24Id, c.req.param('recoId'));
     const { valuesByTags } = await readJson(c, RecoValidation);
+    const ifMatch = c.req.header('if-match');
     const principal = c.var.principal;
     const form = (await loadForm(store, doc.form)).definition;
     const result = await executeCommand(
       store,
       docFormStream(doc.id),
       docAggregate,
-      (state) => decideValidateReco({ recoId, valuesByTags, by: principal }, form, state),
+      (state) => {
+        // Checked against the state the change is decided on, so a concurrent change cannot slip between.
+        requireIfMatch(ifMatch, state.rev);
+        return decideValidateReco({ recoId, valuesByTags, by: principal }, form, state);
+      },
       commandMetadata(principal, c.var),
     );
     return c.json(toRecoData(result.state).find((e) => e._id === recoId));

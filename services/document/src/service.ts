@@ -12,6 +12,7 @@ import type { Hono } from 'hono';
 import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';
 import { seedSampleForms } from './forms/samples';
+import { idempotencyStore } from './idempotency/store';
 import { recognitionResultsHandler } from './recognition-consumer';
 import { viewsApi } from './views/api';
 import { createDeputiesReadModel } from './views/deputies';
@@ -51,6 +52,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
       internalToken: deps.internalToken,
       maxCreateBytes: deps.maxCreateBytes,
       deputies,
+      idempotency: idempotencyStore(db),
     }),
   );
 

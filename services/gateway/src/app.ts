@@ -14,11 +14,16 @@ import {
   getDocumentRoute,
   getFormRoute,
   getPersonRoute,
+  healthzRoute,
   manageDocumentRoute,
+  metricsRoute,
+  OPENAPI_DOCUMENT,
   PERSON_API_VERSIONS,
   patchAccountRoute,
   putFormRoute,
+  readyzRoute,
   rebuildViewsRoute,
+  SECURITY_SCHEMES,
   updatePersonRoute,
   validateRecoDataRoute,
   viewRoute,
@@ -52,6 +57,7 @@ import type { EdgeOptions } from './config';
 import { docsRoutes } from './docs';
 import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
+import { passedHeaders } from './passed-headers';
 
 export interface GatewayDeps {
   services: { identity: ServiceClient; document: ServiceClient };
@@ -117,20 +123,10 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.route('/', healthRoutes(deps.readiness));
   app.route('/', metricsRoutes(deps.metricsToken));
   app.route('/', docsRoutes());
-  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'A service account\u2019s API key: `Authorization: Bearer <key>`.',
-  });
-  app.doc31('/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'docflow',
-      version: '2.0.0',
-      description: 'Document management and document workflow service. Errors are RFC 9457 problem+json.',
-    },
-    security: [{ apiKey: [] }],
-  });
+  for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
+    app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
+  for (const route of [healthzRoute, readyzRoute, metricsRoute]) app.openAPIRegistry.registerPath(route);
+  app.doc31('/openapi.json', OPENAPI_DOCUMENT);
 
   if (deps.edge.corsOrigins.length)
     app.use(
@@ -143,11 +139,15 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
           RUN_AS_HEADER,
           REQUEST_ID_HEADER,
           CORRELATION_ID_HEADER,
+          'if-match',
+          'if-none-match',
+          'idempotency-key',
         ],
         exposeHeaders: [
           'svc-total-count',
           'x-error',
           'content-disposition',
+          'etag',
           REQUEST_ID_HEADER,
           CORRELATION_ID_HEADER,
         ],
@@ -172,7 +172,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   const identity = (c: GatewayContext, body?: unknown) =>
     forward(c, services.identity, internalToken, { body }) as Promise<never>;
   const document = (c: GatewayContext, body?: unknown) =>
-    forward(c, services.document, internalToken, { body }) as Promise<never>;
+    forward(c, services.document, internalToken, { body, headers: passedHeaders(c) }) as Promise<never>;
 
   /** Waits until the read model shows the account at the revision the answer reports. */
   async function readOwnAccountWrite(response: Response): Promise<never> {
@@ -213,7 +213,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     parseWith('query', CreateDocQuery, c.req.query());
     return forward(c, services.document, internalToken, {
       body: c.req.raw.body ?? undefined,
-      headers: { 'content-type': c.req.header('content-type') ?? '' },
+      headers: { 'content-type': c.req.header('content-type') ?? '', ...passedHeaders(c) },
     });
   });
   return app;

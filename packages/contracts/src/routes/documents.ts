@@ -16,7 +16,14 @@ import {
 import { FormName } from '../forms';
 import { Hex24Id } from '../ids';
 import { RecoData, RecoValidation } from '../recognition-events';
-import { problemsFor, runAsHeader } from '../responses';
+import {
+  etagHeader,
+  idempotencyKeyHeader,
+  ifMatchHeader,
+  ifNoneMatchHeader,
+  problemsFor,
+  runAsHeader,
+} from '../responses';
 
 const DocId = z
   .string()
@@ -76,7 +83,7 @@ export const createDocumentRoute = createRoute({
       },
     },
   },
-  parameters: [runAsHeader],
+  parameters: [runAsHeader, idempotencyKeyHeader],
   responses: {
     201: {
       description: 'Created. `X-Error` is non-empty when a requested workflow action was not applied.',
@@ -86,7 +93,7 @@ export const createDocumentRoute = createRoute({
       content: { 'application/json': { schema: DocForm } },
       links: documentLinks(''),
     },
-    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 429, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
   },
 });
 
@@ -97,10 +104,11 @@ export const getDocumentRoute = createRoute({
   tags: ['docForm'],
   summary: 'Read a document',
   request: { params: z.object({ id: DocId }), query: DocQuery },
-  parameters: [runAsHeader],
+  parameters: [runAsHeader, ifNoneMatchHeader],
   responses: {
     200: {
       description: 'The document, with what `embed` adds; with `fields`, only the fields named.',
+      headers: etagHeader,
       content: { 'application/json': { schema: DocFormRead } },
       links: {
         ...documentLinks(''),
@@ -117,6 +125,10 @@ export const getDocumentRoute = createRoute({
           parameters: { id: '$response.body#/_id', recoId: '$response.body#/recoData/0/_id' },
         },
       },
+    },
+    304: {
+      description: 'Not modified: the document is still at the `If-None-Match` revision.',
+      headers: etagHeader,
     },
     ...problemsFor(400, 401, 403, 404, 429, 503),
   },
@@ -189,14 +201,14 @@ export const manageDocumentRoute = createRoute({
     params: z.object({ id: DocId }),
     body: { required: true, content: { 'application/json': { schema: ManageRequest } } },
   },
-  parameters: [runAsHeader],
+  parameters: [runAsHeader, ifMatchHeader, idempotencyKeyHeader],
   responses: {
     200: {
       description: 'Processed: the document as it is now.',
       content: { 'application/json': { schema: DocForm } },
       links: documentLinks(''),
     },
-    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
   },
 });
 
@@ -213,14 +225,14 @@ export const answerTaskRoute = createRoute({
     params: z.object({ id: DocId, respId: Hex24Id }),
     body: { required: true, content: { 'application/json': { schema: AnswerRequest } } },
   },
-  parameters: [runAsHeader],
+  parameters: [runAsHeader, ifMatchHeader, idempotencyKeyHeader],
   responses: {
     200: {
       description: 'Processed: the document as it is now.',
       content: { 'application/json': { schema: DocForm } },
       links: documentLinks(''),
     },
-    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 422, 429, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
   },
 });
 
@@ -236,9 +248,9 @@ export const validateRecoDataRoute = createRoute({
     params: z.object({ id: DocId, recoId: Hex24Id }),
     body: { required: true, content: { 'application/json': { schema: RecoValidation } } },
   },
-  parameters: [runAsHeader],
+  parameters: [runAsHeader, ifMatchHeader],
   responses: {
     200: { description: 'The validated entry.', content: { 'application/json': { schema: RecoData } } },
-    ...problemsFor(400, 401, 403, 404, 409, 413, 415, 429, 503),
+    ...problemsFor(400, 401, 403, 404, 409, 412, 413, 415, 429, 503),
   },
 });
