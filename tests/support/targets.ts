@@ -53,6 +53,8 @@ export interface TargetOptions {
   engines?: Record<string, string>;
   /** Embedded mode: the process's log goes to this file rather than through a pipe (benchmarks). */
   logFile?: string;
+  /** Distributed mode: each process's log goes to `<logDir>/<name>.log` rather than through a pipe. */
+  logDir?: string;
 }
 
 export function newAdminKey(): string {
@@ -184,7 +186,8 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     const extra = { PORT: '0', DOCFLOW_DATA_DIR: join(dataDir, name) };
     if (service === 'gateway') Object.assign(extra, { GATEWAY_INSTANCE_ID: name });
     const env = name === service ? envOf(service) : { ...envOf(service), ...extra };
-    const proc = startTsProcess(`services/${service}/src/main.ts`, env, name);
+    const logFile = options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`);
+    const proc = startTsProcess(`services/${service}/src/main.ts`, env, name, { logFile });
     procs[name] = proc;
     const listening = await proc.waitForLog((l) => l.msg === `${service} listening`);
     ports[name] = Number(listening.port);
