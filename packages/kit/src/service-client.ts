@@ -2,7 +2,7 @@
  * How the gateway (or a service) calls another service: one interface, called in-process in
  * embedded mode and over HTTP in distributed mode.
  */
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { SpanKind } from '@opentelemetry/api';
@@ -71,6 +71,21 @@ const agent = new HttpAgent({ keepAlive: true });
 
 const BODYLESS = new Set([204, 304]);
 
+/** An answer up to this size, with a Content-Length, is read whole before it is passed on. */
+const SMALL_ANSWER_BYTES = 64 * 1024;
+
+function readSmall(res: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    res.once('error', reject);
+    res.once('close', () => {
+      if (!res.complete) reject(new Error('the answer was cut off'));
+    });
+  });
+}
+
 /**
  * Distributed mode: the same request sent to the service's base URL over node:http (undici's fetch
  * reads a streamed request body faster than the socket drains, holding a large upload in memory),
@@ -112,9 +127,22 @@ export function httpClient(baseUrl: string, headersTimeoutMs = 30_000): ServiceC
               else if (value !== undefined) answer.set(name, value);
             }
             const status = res.statusCode ?? 502;
-            const stream = BODYLESS.has(status) || request.method === 'HEAD' ? null : toWebStream(res);
-            if (!stream) res.resume();
-            resolve(new Response(stream, { status, headers: answer }));
+            if (BODYLESS.has(status) || request.method === 'HEAD') {
+              res.resume();
+              resolve(new Response(null, { status, headers: answer }));
+              return;
+            }
+            // A small answer of known length (a document, a problem) is read whole: a Response over
+            // bytes is written out by @hono/node-server directly, one over a stream chunk by chunk.
+            const length = Number(res.headers['content-length'] ?? Number.NaN);
+            if (length <= SMALL_ANSWER_BYTES) {
+              readSmall(res).then(
+                (bytes) => resolve(new Response(bytes, { status, headers: answer })),
+                () => unavailable(),
+              );
+              return;
+            }
+            resolve(new Response(toWebStream(res), { status, headers: answer }));
           },
         );
         req.on('error', unavailable);
