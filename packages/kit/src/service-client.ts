@@ -2,7 +2,7 @@
  * How the gateway (or a service) calls another service: one interface, called in-process in
  * embedded mode and over HTTP in distributed mode.
  */
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { SpanKind } from '@opentelemetry/api';
