@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import Database from 'better-sqlite3';
 import { startEmbedded } from '../tests/support/targets';
-import { profiledRun } from './profile';
+import { profiledRun, restartProfile } from './profile';
 import { machine, writeSection } from './results';
 import {
   alternate,
@@ -103,6 +103,7 @@ async function startDocflow(env: Record<string, string>) {
     });
   return {
     dataDir,
+    pid: docflow.proc.child.pid!,
     run,
     stop: () => docflow.stop(),
     /** After `stop`: the data dir is removed. */
@@ -198,15 +199,21 @@ const ratio = medianRatio(
 const profile =
   ratio >= 0.5
     ? ''
-    : await profiledRun(PROFILE_S, async (env) => {
-        const profiled = await startDocflow(env);
-        try {
-          await profiled.run(PROFILE_S);
-        } finally {
-          await profiled.stop();
-          profiled.remove();
-        }
-      });
+    : await profiledRun(
+        PROFILE_S,
+        async (env) => {
+          const profiled = await startDocflow(env);
+          try {
+            await profiled.run(WARMUP_S);
+            restartProfile(profiled.pid);
+            await profiled.run(PROFILE_S);
+          } finally {
+            await profiled.stop();
+            profiled.remove();
+          }
+        },
+        'warm',
+      );
 const body = `## Create document with a 10 KB file: docflow beside the raw engine writes
 
 Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/create-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}, at the end ${ended}

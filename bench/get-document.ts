@@ -11,7 +11,7 @@ import { createDoc } from '../tests/support/documents';
 import { startTsProcess } from '../tests/support/process';
 import { distributedEngines, startDistributed, startEmbedded, type Target } from '../tests/support/targets';
 import { loadEngineEnv } from './engine-env';
-import { profiledRun } from './profile';
+import { profiledRun, restartProfile } from './profile';
 import { machine, writeSection } from './results';
 import {
   alternate,
@@ -147,15 +147,20 @@ try {
   for (const stop of stops.splice(0).reverse()) await stop();
   const profile = met
     ? ''
-    : await profiledRun(PROFILE_S, async (env) => {
-        const target = await embeddedTarget(env);
-        try {
-          const run = await seedDocument(target);
-          await measure(run.url, run.headers, PROFILE_S);
-        } finally {
-          await target.stop();
-        }
-      });
+    : await profiledRun(
+        PROFILE_S,
+        async (env) => {
+          const target = await embeddedTarget(env);
+          try {
+            const run = await seedDocument(target);
+            restartProfile(target.proc.child.pid!);
+            await measure(run.url, run.headers, PROFILE_S);
+          } finally {
+            await target.stop();
+          }
+        },
+        'warm',
+      );
 
   const body = `## GET document: gateway (embedded, telemetry on and off; distributed) beside bare Hono
 
