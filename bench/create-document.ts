@@ -34,10 +34,10 @@ import {
   loadNote,
   loadNow,
   median,
-  medianRatio,
   newLogFile,
   type Pair,
   pairList,
+  pairMedians,
   pct,
   percentile,
   verdict,
@@ -189,9 +189,11 @@ try {
 }
 const ended = loadNow();
 
-const docflowRate = median(pairs.map((p) => p.docflow.okPerSecond));
-const rawRate = median(pairs.map((p) => p.reference.perSecond));
-const ratio = medianRatio(
+const {
+  docflow: docflowRate,
+  reference: rawRate,
+  ratio,
+} = pairMedians(
   pairs,
   (d) => d.okPerSecond,
   (r) => r.perSecond,

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createSqliteEventStore, type NewEvent, SQLITE_EVENTS_SCHEMA } from '@docflow/eventstore';
 import Database from 'better-sqlite3';
 import { machine, writeSection } from './results';
-import { alternate, fixed, loadNote, loadNow, median, medianRatio, pairList, pct, verdict } from './support';
+import { alternate, fixed, loadNote, loadNow, pairList, pairMedians, pct, verdict } from './support';
 
 const APPENDS = 5_000;
 const ROUNDS = 5;
@@ -115,9 +115,11 @@ try {
   );
   await store.close();
   raw.close();
-  const adapterRate = median(appendPairs.map((p) => p.docflow.perSecond));
-  const rawRate = median(appendPairs.map((p) => p.reference.perSecond));
-  const appendRatio = medianRatio(
+  const {
+    docflow: adapterRate,
+    reference: rawRate,
+    ratio: appendRatio,
+  } = pairMedians(
     appendPairs,
     (d) => d.perSecond,
     (r) => r.perSecond,
@@ -175,9 +177,11 @@ try {
   // One replay lasts well under a second, so single runs swing widely: alternating rounds, medians.
   console.log(`replay of ${REPLAY_EVENTS} events, adapter and raw alternating in ${ROUNDS} rounds`);
   const replayPairs = await alternate(ROUNDS, adapterReplayOnce, async () => rawReplayOnce());
-  const adapterReplay = median(replayPairs.map((p) => p.docflow));
-  const rawReplay = median(replayPairs.map((p) => p.reference));
-  const replayRatio = medianRatio(
+  const {
+    docflow: adapterReplay,
+    reference: rawReplay,
+    ratio: replayRatio,
+  } = pairMedians(
     replayPairs,
     (d) => d,
     (r) => r,

@@ -109,6 +109,19 @@ export function medianRatio<D, R>(
   return median(pairs.map((p) => docflow(p.docflow) / reference(p.reference)));
 }
 
+/** Medians over pairs of docflow's figure and of the reference's, and the median of their ratios. */
+export function pairMedians<D, R>(
+  pairs: ReadonlyArray<Pair<D, R>>,
+  docflow: (d: D) => number,
+  reference: (r: R) => number,
+): { docflow: number; reference: number; ratio: number } {
+  return {
+    docflow: median(pairs.map((p) => docflow(p.docflow))),
+    reference: median(pairs.map((p) => reference(p.reference))),
+    ratio: medianRatio(pairs, docflow, reference),
+  };
+}
+
 /** The per-pair figures in a line, e.g. `1.9k/17k, 2.0k/16k`, for a section's notes. */
 export function pairList<D, R>(
   pairs: ReadonlyArray<Pair<D, R>>,
