@@ -5,23 +5,17 @@
  * produce → consume of one message at a time on a fresh topic of the same broker. Bounded by count and time.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { Kafka, logLevel } from 'kafkajs';
 import { startDistributed } from '../tests/support/targets';
+import { loadEngineEnv } from './engine-env';
 import { machine, writeSection } from './results';
 import { fixed, loadNote, percentile } from './support';
 
 const SAMPLES = 40;
 const MAX_MS = 60_000;
 const POLL_MS = 2;
-const ENV_FILE = new URL('../.infra/env', import.meta.url).pathname;
 
-// The engines' settings as infra/local/up.sh wrote them, unless the environment already has them.
-if (existsSync(ENV_FILE))
-  for (const line of readFileSync(ENV_FILE, 'utf8').split('\n')) {
-    const match = line.match(/^([A-Z_]+)=(.*)$/);
-    if (match && process.env[match[1]!] === undefined) process.env[match[1]!] = match[2]!;
-  }
+loadEngineEnv();
 const brokers = (process.env.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
 if (!brokers.every((b) => b.startsWith('127.0.0.1:')) || brokers.length === 0)
   throw new Error('bus-lag needs KAFKA_BROKERS on 127.0.0.1 (run `pnpm infra:up`)');

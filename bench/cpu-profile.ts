@@ -1,6 +1,8 @@
 /**
  * Preloaded (`--import`) into a benchmarked process by `profileEnv`: records a V8 CPU profile from
  * start to exit and writes it to $BENCH_CPU_PROFILE_DIR (Node 20 refuses --cpu-prof in NODE_OPTIONS).
+ * SIGUSR2 (`restartProfile(pid)`) drops what was recorded so far and starts again: the profile then
+ * leaves out start-up and warm-up.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -13,6 +15,9 @@ if (dir) {
   session.post('Profiler.enable');
   session.post('Profiler.setSamplingInterval', { interval: 1000 });
   session.post('Profiler.start');
+  process.on('SIGUSR2', () => {
+    session.post('Profiler.stop', () => session.post('Profiler.start'));
+  });
   // The in-thread inspector session answers synchronously, so this completes inside the exit handler.
   process.once('exit', () => {
     session.post('Profiler.stop', (error, result) => {

@@ -4,7 +4,7 @@
  * different file, so the content-addressed blob store writes every one). Reference: the engine writes
  * such a create implies, done directly and one after another: one SQLite append (WAL,
  * synchronous=FULL, one transaction) and one blob file written, fsynced, renamed into place and its
- * directory fsynced. Bounded by count and time.
+ * directory fsynced. Docflow and the reference alternate in PAIRS rounds; bounded by count and time.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
@@ -24,18 +24,35 @@ import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import Database from 'better-sqlite3';
 import { startEmbedded } from '../tests/support/targets';
-import { profiledRun } from './profile';
+import { profiledRun, restartProfile } from './profile';
 import { machine, writeSection } from './results';
-import { fixed, load, loadNote, newLogFile, pct, verdict } from './support';
+import {
+  alternate,
+  fixed,
+  type LoadFigures,
+  load,
+  loadNote,
+  loadNow,
+  median,
+  newLogFile,
+  type Pair,
+  pairList,
+  pairMedians,
+  pct,
+  percentile,
+  verdict,
+} from './support';
 
 const FILE_BYTES = 10 * 1024;
 const CONNECTIONS = 10;
-const DURATION_S = 10;
+const WARMUP_S = 2;
+const DURATION_S = 4;
+const PAIRS = 5;
 const PROFILE_S = 4;
 /** Distinct prebuilt bodies; more than a run sends at the rates seen here. */
 const BODIES = 6_000;
+/** At most this many raw creates a round (the round's seconds bound it too). */
 const RAW_CREATES = 2_000;
-const RAW_MAX_MS = 20_000;
 const BOUNDARY = 'docflowbench7e3f';
 
 function multipartBody(i: number): Buffer {
@@ -67,13 +84,13 @@ function eventsByService(dataDir: string): Record<string, number> {
   return counts;
 }
 
-async function docflowRun(env: Record<string, string>, seconds: number) {
+/** Embedded docflow on a fresh data dir, and a `run(seconds)` of creates against it. */
+async function startDocflow(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'docflow-bench-data-'));
   const docflow = await startEmbedded({ env, dataDir, logFile: newLogFile('create-document') });
-  try {
-    const before = eventsByService(dataDir);
-    let next = 0;
-    const figures = await load({
+  let next = 0;
+  const run = (seconds: number) =>
+    load({
       url: `${docflow.baseUrl}/api/v2/docForm/form/memo`,
       method: 'POST',
       connections: CONNECTIONS,
@@ -84,28 +101,18 @@ async function docflowRun(env: Record<string, string>, seconds: number) {
       },
       setupRequest: (request: Request) => ({ ...request, body: bodies[next++ % BODIES]! }),
     });
-    await docflow.stop();
-    const after = eventsByService(dataDir);
-    const created = Math.max(1, figures.okPerSecond * seconds);
-    const perDocument = Object.entries(after)
-      .map(([service, n]) => `${service} ${fixed((n - (before[service] ?? 0)) / created, 2)}`)
-      .join(', ');
-    return { figures, perDocument };
-  } finally {
-    await docflow.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  return {
+    dataDir,
+    pid: docflow.proc.child.pid!,
+    run,
+    stop: () => docflow.stop(),
+    /** After `stop`: the data dir is removed. */
+    remove: () => rmSync(dataDir, { recursive: true, force: true }),
+  };
 }
 
-const started = loadNote();
-const bodies = Array.from({ length: BODIES }, (_, i) => multipartBody(i));
-console.log(`docflow: creates with a ${FILE_BYTES} byte file, ${CONNECTIONS} connections, ${DURATION_S} s`);
-const { figures: docflow, perDocument } = await docflowRun({}, DURATION_S);
-
-console.log(`raw engine writes: up to ${RAW_CREATES} creates`);
-const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-create-'));
-let raw: { perSecond: number; done: number; p99: number };
-try {
+/** The raw engine writes of one create, one after another, up to RAW_CREATES or `seconds`. */
+function rawEngine(dir: string) {
   const db = new Database(join(dir, 'events.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
@@ -115,53 +122,124 @@ try {
   const insert = db.prepare('INSERT INTO events (stream_id, data) VALUES (?, ?)');
   const blobs = join(dir, 'blobs');
   mkdirSync(blobs);
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  while (latencies.length < RAW_CREATES && performance.now() - t0 < RAW_MAX_MS) {
-    const i = latencies.length;
-    const op = performance.now();
-    const content = bodies[i % BODIES]!;
-    const tmp = join(blobs, `${randomUUID()}.tmp`);
-    const fd = openSync(tmp, 'wx');
-    writeSync(fd, content, 0, FILE_BYTES);
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, join(blobs, `blob-${i}`));
-    const dirFd = openSync(blobs, 'r');
-    fsyncSync(dirFd);
-    closeSync(dirFd);
-    db.transaction(() => insert.run(`docForm-${i}`, content.subarray(0, 800).toString('base64')))();
-    latencies.push(performance.now() - op);
-  }
-  db.close();
-  const sorted = latencies.sort((a, b) => a - b);
-  raw = {
-    perSecond: latencies.length / ((performance.now() - t0) / 1000),
-    done: latencies.length,
-    p99: sorted[Math.ceil(sorted.length * 0.99) - 1]!,
+  let n = 0;
+  return {
+    run(seconds: number) {
+      const latencies: number[] = [];
+      const t0 = performance.now();
+      while (latencies.length < RAW_CREATES && performance.now() - t0 < seconds * 1000) {
+        const i = n++;
+        const op = performance.now();
+        const content = bodies[i % BODIES]!;
+        const tmp = join(blobs, `${randomUUID()}.tmp`);
+        const fd = openSync(tmp, 'wx');
+        writeSync(fd, content, 0, FILE_BYTES);
+        fsyncSync(fd);
+        closeSync(fd);
+        renameSync(tmp, join(blobs, `blob-${i}`));
+        const dirFd = openSync(blobs, 'r');
+        fsyncSync(dirFd);
+        closeSync(dirFd);
+        db.transaction(() => insert.run(`docForm-${i}`, content.subarray(0, 800).toString('base64')))();
+        latencies.push(performance.now() - op);
+      }
+      return {
+        perSecond: latencies.length / ((performance.now() - t0) / 1000),
+        done: latencies.length,
+        p99: percentile(latencies, 99),
+      };
+    },
+    close: () => db.close(),
   };
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
 
-const ratio = docflow.okPerSecond / raw.perSecond;
-const profile = ratio >= 0.5 ? '' : await profiledRun(PROFILE_S, (env) => docflowRun(env, PROFILE_S));
+const started = loadNote();
+const bodies = Array.from({ length: BODIES }, (_, i) => multipartBody(i));
+console.log(
+  `creates with a ${FILE_BYTES} byte file: docflow (${CONNECTIONS} connections) and the raw engine writes, ${PAIRS} pairs of ${DURATION_S} s`,
+);
+const docflow = await startDocflow({});
+const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-create-'));
+let pairs: Array<Pair<LoadFigures, { perSecond: number; done: number; p99: number }>>;
+let perDocument: string;
+try {
+  const raw = rawEngine(dir);
+  await docflow.run(WARMUP_S);
+  raw.run(WARMUP_S);
+  const before = eventsByService(docflow.dataDir);
+  pairs = await alternate(
+    PAIRS,
+    () => docflow.run(DURATION_S),
+    async () => raw.run(DURATION_S),
+  );
+  raw.close();
+  await docflow.stop();
+  const after = eventsByService(docflow.dataDir);
+  const created = Math.max(
+    1,
+    pairs.reduce((n, p) => n + p.docflow.okPerSecond * DURATION_S, 0),
+  );
+  perDocument = Object.entries(after)
+    .map(([service, n]) => `${service} ${fixed((n - (before[service] ?? 0)) / created, 2)}`)
+    .join(', ');
+} finally {
+  await docflow.stop();
+  docflow.remove();
+  rmSync(dir, { recursive: true, force: true });
+}
+const ended = loadNow();
+
+const {
+  docflow: docflowRate,
+  reference: rawRate,
+  ratio,
+} = pairMedians(
+  pairs,
+  (d) => d.okPerSecond,
+  (r) => r.perSecond,
+);
+const profile =
+  ratio >= 0.5
+    ? ''
+    : await profiledRun(
+        PROFILE_S,
+        async (env) => {
+          const profiled = await startDocflow(env);
+          try {
+            await profiled.run(WARMUP_S);
+            restartProfile(profiled.pid);
+            await profiled.run(PROFILE_S);
+          } finally {
+            await profiled.stop();
+            profiled.remove();
+          }
+        },
+        'warm',
+      );
 const body = `## Create document with a 10 KB file: docflow beside the raw engine writes
 
-Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/create-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}
+Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/create-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}, at the end ${ended}
 Docflow: embedded mode in its own process, \`POST /api/v2/docForm/form/memo\` (multipart: docForm JSON + one
 ${FILE_BYTES}-byte random file, a different one per request from ${BODIES} prebuilt bodies), autocannon ${CONNECTIONS}
-connections for ${DURATION_S} s on 127.0.0.1; only 201 answers count. Reference: what one create implies at the
-engines, done directly in one loop (up to ${RAW_CREATES} times or ${RAW_MAX_MS / 1000} s): the file written, fsynced,
+connections on 127.0.0.1; only 201 answers count. Reference: what one create implies at the
+engines, done directly in one loop (up to ${RAW_CREATES} times a round): the file written, fsynced,
 renamed, its directory fsynced, then one SQLite append in its own transaction (WAL, \`synchronous=FULL\`).
+After a ${WARMUP_S} s warm-up of each, ${PAIRS} pairs of ${DURATION_S} s rounds, docflow and the reference taking turns (the reference
+first in every second pair); figures are medians over the pairs, the ratio the median of the per-pair ratios.
 
 | measure | docflow | raw engine writes (reference) | ratio | target |
 |---|---|---|---|---|
-| documents/s | ${fixed(docflow.okPerSecond, 1)} | ${fixed(raw.perSecond, 1)} | ${pct(docflow.okPerSecond, raw.perSecond)} | ≥ 50%: ${verdict(ratio >= 0.5)} |
-| p50 latency, ms | ${fixed(docflow.p50)} | | | |
-| p99 latency, ms | ${fixed(docflow.p99)} (${CONNECTIONS} in flight) | ${fixed(raw.p99, 2)} (one at a time) | | |
-| requests (failures) | ${docflow.requests} (${docflow.failures}) | ${raw.done} | | |
+| documents/s | ${fixed(docflowRate, 1)} | ${fixed(rawRate, 1)} | ${pct(ratio, 1)} | ≥ 50%: ${verdict(ratio >= 0.5)} |
+| p50 latency, ms | ${fixed(median(pairs.map((p) => p.docflow.p50)))} | | | |
+| p99 latency, ms | ${fixed(median(pairs.map((p) => p.docflow.p99)))} (${CONNECTIONS} in flight) | ${fixed(median(pairs.map((p) => p.reference.p99)), 2)} (one at a time) | | |
+| requests (failures) | ${pairs.reduce((n, p) => n + p.docflow.requests, 0)} (${pairs.reduce((n, p) => n + p.docflow.failures, 0)}) | ${pairs.reduce((n, p) => n + p.reference.done, 0)} | | |
 
+Pairs (documents/s, docflow/reference): ${pairList(
+  pairs,
+  (d) => d.okPerSecond,
+  (r) => r.perSecond,
+  1,
+)}.
 Events appended per created document, by service store (each append one fsynced SQLite commit): ${perDocument}.
 ${profile}`;
 writeSection('create-document', body);

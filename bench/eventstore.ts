@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createSqliteEventStore, type NewEvent, SQLITE_EVENTS_SCHEMA } from '@docflow/eventstore';
 import Database from 'better-sqlite3';
 import { machine, writeSection } from './results';
-import { fixed, loadNote, pct, percentile, verdict } from './support';
+import { alternate, fixed, loadNote, loadNow, pairList, pairMedians, pct, verdict } from './support';
 
 const APPENDS = 5_000;
 const ROUNDS = 5;
@@ -68,6 +68,11 @@ function rawInserter(db: Database.Database) {
     );
 }
 
+const rate = (run: { done: number; ms: number }) => ({
+  done: run.done,
+  perSecond: run.done / (run.ms / 1000),
+});
+
 /** Runs `step(i)` for i < count or until MAX_MS has passed; returns how many ran and in how long. */
 async function timed(count: number, step: (i: number) => unknown): Promise<{ done: number; ms: number }> {
   const started = performance.now();
@@ -90,24 +95,36 @@ try {
   const raw = openRaw(join(dir, 'raw.db'));
   const insert = rawInserter(raw);
   const perRound = APPENDS / ROUNDS;
-  const adapterAppend = { done: 0, ms: 0 };
-  const rawAppend = { done: 0, ms: 0 };
-  for (let round = 0; round < ROUNDS; round++) {
-    const offset = round * perRound;
-    const a = await timed(perRound, (j) => store.append(`docForm-a${offset + j}`, [events[offset + j]!], 0));
-    adapterAppend.done += a.done;
-    adapterAppend.ms += a.ms;
-    const r = await timed(perRound, (j) => {
-      const i = offset + j;
-      raw.transaction(() => insert(`docForm-r${i}`, events[i]!)).immediate();
-    });
-    rawAppend.done += r.done;
-    rawAppend.ms += r.ms;
-  }
+  const appendPairs = await alternate(
+    ROUNDS,
+    async (round) => {
+      const offset = round * perRound;
+      return rate(
+        await timed(perRound, (j) => store.append(`docForm-a${offset + j}`, [events[offset + j]!], 0)),
+      );
+    },
+    async (round) => {
+      const offset = round * perRound;
+      return rate(
+        await timed(perRound, (j) => {
+          const i = offset + j;
+          raw.transaction(() => insert(`docForm-r${i}`, events[i]!)).immediate();
+        }),
+      );
+    },
+  );
   await store.close();
   raw.close();
-  const adapterRate = adapterAppend.done / (adapterAppend.ms / 1000);
-  const rawRate = rawAppend.done / (rawAppend.ms / 1000);
+  const {
+    docflow: adapterRate,
+    reference: rawRate,
+    ratio: appendRatio,
+  } = pairMedians(
+    appendPairs,
+    (d) => d.perSecond,
+    (r) => r.perSecond,
+  );
+  const appended = (side: 'docflow' | 'reference') => appendPairs.reduce((n, p) => n + p[side].done, 0);
 
   // Replay data: REPLAY_EVENTS rows written in one go, read by both sides from the same file.
   const replayFile = join(dir, 'replay.db');
@@ -159,38 +176,49 @@ try {
 
   // One replay lasts well under a second, so single runs swing widely: alternating rounds, medians.
   console.log(`replay of ${REPLAY_EVENTS} events, adapter and raw alternating in ${ROUNDS} rounds`);
-  const adapterReplays: number[] = [];
-  const rawReplays: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    adapterReplays.push(await adapterReplayOnce());
-    rawReplays.push(rawReplayOnce());
-  }
-  const adapterReplay = percentile(adapterReplays, 50);
-  const rawReplay = percentile(rawReplays, 50);
-
-  const appendRatio = adapterRate / rawRate;
-  const replayRatio = adapterReplay / rawReplay;
+  const replayPairs = await alternate(ROUNDS, adapterReplayOnce, async () => rawReplayOnce());
+  const {
+    docflow: adapterReplay,
+    reference: rawReplay,
+    ratio: replayRatio,
+  } = pairMedians(
+    replayPairs,
+    (d) => d,
+    (r) => r,
+  );
+  const ended = loadNow();
   const body = `## Event store: SQLite adapter beside raw better-sqlite3
 
-Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/eventstore.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}
+Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/eventstore.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}, at the end ${ended}
 Same table, same file system (${tmpdir()}), WAL, each append durable before the next is made: raw
 \`synchronous=FULL\` (fsync inside the commit); the adapter \`synchronous=NORMAL\` then an fdatasync of the WAL
 on the thread pool before the append resolves (its group commit has nothing to group here). Append: ${APPENDS} single-event
 appends (≈ ${JSON.stringify(events[0]).length} bytes each) to new streams, one after another, one immediate transaction
-each, the two sides alternating in ${ROUNDS} rounds; the adapter also checks arguments and the expected revision. Replay: ${REPLAY_EVENTS} events; the adapter's
+each, the two sides alternating in ${ROUNDS} rounds of ${perRound} (the raw side first in every second round); the adapter also checks arguments and the expected revision. Replay: ${REPLAY_EVENTS} events; the adapter's
 catch-up \`subscribeAll\` from the start (rows parsed into events, a no-op handler awaited per event) until it handled
 the last, beside the raw batched \`SELECT * … WHERE position > ? LIMIT ${BATCH}\` it is built on (rows not parsed);
-${ROUNDS} rounds each, alternating, medians shown (runs: adapter ${adapterReplays.map((r) => fixed(r / 1000, 0)).join(', ')}k;
-raw ${rawReplays.map((r) => fixed(r / 1000, 0)).join(', ')}k events/s).
+${ROUNDS} rounds each, alternating. Figures are medians over the rounds, ratios the median of the per-round ratios
+(rounds, adapter/raw: appends/s ${pairList(
+    appendPairs,
+    (d) => d.perSecond,
+    (r) => r.perSecond,
+  )}; replay k events/s ${pairList(
+    replayPairs,
+    (d) => d / 1000,
+    (r) => r / 1000,
+  )}).
 
 | measure | adapter | raw better-sqlite3 (reference) | ratio | target |
 |---|---|---|---|---|
-| appends/s | ${fixed(adapterRate, 0)} (${adapterAppend.done} done) | ${fixed(rawRate, 0)} (${rawAppend.done} done) | ${pct(adapterRate, rawRate)} | ≥ 70%: ${verdict(appendRatio >= 0.7)} |
-| replayed events/s | ${fixed(adapterReplay, 0)} | ${fixed(rawReplay, 0)} | ${pct(adapterReplay, rawReplay)} | ≥ 50%: ${verdict(replayRatio >= 0.5)} |
+| appends/s | ${fixed(adapterRate, 0)} (${appended('docflow')} done) | ${fixed(rawRate, 0)} (${appended('reference')} done) | ${pct(appendRatio, 1)} | ≥ 85%: ${verdict(appendRatio >= 0.85)} |
+| replayed events/s | ${fixed(adapterReplay, 0)} | ${fixed(rawReplay, 0)} | ${pct(replayRatio, 1)} | ≥ 70%: ${verdict(replayRatio >= 0.7)} |
 
-What separates the replay figures: per event the adapter parses \`data\` and \`metadata\` with \`JSON.parse\` (toRecorded)
-and awaits the handler (a promise and microtask turn per event, with abort checks in \`deliver\`); the raw loop only
-steps the SQLite rows. Both sides are in this process; on this machine the replay ratio sits near the 50% line.
+What separates the replay figures: per event the adapter parses \`data\` and \`metadata\` with \`JSON.parse\` (toRecorded;
+about a third of its replay profile) and awaits the handler (one promise and microtask turn per event); the raw loop only
+steps the SQLite rows (read as objects; the adapter reads arrays). What separates the append figures: the raw side
+fsyncs inside its commit, on the event loop; the adapter commits, then waits for an fdatasync on the thread pool and for the
+event loop to wake up again, so a single append waits for two thread hand-overs. On a loaded machine (see the load above)
+both depend mostly on how soon the disk and the scheduler answer, and single rounds swing several-fold.
 `;
   writeSection('eventstore', body);
   console.log(body);

@@ -1,97 +1,208 @@
 /**
- * GET document benchmark: GET /api/v2/docForm/{id} through the gateway of embedded docflow (a child
- * process, startEmbedded), once with metrics and tracing on (no exporter) and once with
- * DOCFLOW_TELEMETRY=off, beside a bare Hono JSON route (bench/bare-hono.ts, a child process too)
- * answering the same document. autocannon, 50 connections, a short warm-up then 10 s each.
+ * GET document benchmark: GET /api/v2/docForm/{id} through the gateway of docflow, in embedded mode
+ * (one child process) with metrics and tracing on and with DOCFLOW_TELEMETRY=off, and in distributed
+ * mode (gateway → document over HTTP, each service its own process, on the Kafka and MinIO of
+ * `.infra/env`), beside a bare Hono JSON route (bench/bare-hono.ts, a child process too) answering the
+ * same document. All four run side by side; autocannon, 50 connections, a short warm-up each, then
+ * PAIRS rounds of DURATION_S s per target, docflow's and the reference's turns alternating.
  */
 
 import { createDoc } from '../tests/support/documents';
 import { startTsProcess } from '../tests/support/process';
-import { startEmbedded } from '../tests/support/targets';
-import { profiledRun } from './profile';
+import { distributedEngines, startDistributed, startEmbedded, type Target } from '../tests/support/targets';
+import { loadEngineEnv } from './engine-env';
+import { profiledRun, restartProfile } from './profile';
 import { machine, writeSection } from './results';
-import { fixed, type LoadFigures, load, loadNote, newLogFile, pct, verdict } from './support';
+import {
+  alternate,
+  fixed,
+  type LoadFigures,
+  load,
+  loadNote,
+  loadNow,
+  median,
+  medianRatio,
+  newLogDir,
+  newLogFile,
+  pairList,
+  pct,
+  verdict,
+} from './support';
 
 const CONNECTIONS = 50;
 const WARMUP_S = 2;
-const DURATION_S = 10;
+const DURATION_S = 5;
+const PAIRS = 5;
 const PROFILE_S = 5;
 
-async function measure(url: string, headers: Record<string, string>): Promise<LoadFigures> {
-  await load({ url, headers, connections: CONNECTIONS, duration: WARMUP_S });
-  return load({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
-}
+const measure = (url: string, headers: Record<string, string>, duration = DURATION_S) =>
+  load({ url, headers, connections: CONNECTIONS, duration });
 
-/** Starts embedded docflow, creates one document, loads GET on it; `seconds` only when profiling. */
-async function gatewayRun(env: Record<string, string>, seconds?: number) {
-  const docflow = await startEmbedded({ env, logFile: newLogFile('get-document') });
-  try {
-    const created = await createDoc(docflow.baseUrl, docflow.adminKey, 'memo', {
-      docForm: {
-        valuesByTags: { subject: 'Budget 2027', body: 'Plan for the next year' },
-        _tags: ['finance'],
-      },
-      files: [{ name: 'plan.txt', content: 'a small attachment' }],
-    });
-    if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
-    const url = `${docflow.baseUrl}/api/v2/docForm/${created.body._id}`;
-    const headers = { authorization: `Bearer ${docflow.adminKey}` };
-    const check = await fetch(url, { headers });
-    if (check.status !== 200) throw new Error(`GET document: ${check.status} ${await check.text()}`);
-    const document: unknown = await check.json();
-    const figures =
-      seconds === undefined
-        ? await measure(url, headers)
-        : await load({ url, headers, connections: CONNECTIONS, duration: seconds });
-    return { document, figures };
-  } finally {
-    await docflow.stop();
-  }
+/** The document every run reads: created through the gateway, with one attachment. */
+async function seedDocument(target: Target) {
+  const created = await createDoc(target.baseUrl, target.adminKey, 'memo', {
+    docForm: {
+      valuesByTags: { subject: 'Budget 2027', body: 'Plan for the next year' },
+      _tags: ['finance'],
+    },
+    files: [{ name: 'plan.txt', content: 'a small attachment' }],
+  });
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`);
+  const url = `${target.baseUrl}/api/v2/docForm/${created.body._id}`;
+  const headers = { authorization: `Bearer ${target.adminKey}` };
+  const check = await fetch(url, { headers });
+  if (check.status !== 200) throw new Error(`GET document: ${check.status} ${await check.text()}`);
+  const document: unknown = await check.json();
+  await measure(url, headers, WARMUP_S);
+  return { url, headers, document };
 }
 
 /** Tracing on means spans with ids but no exporter: an endpoint in the caller's environment is dropped. */
 const NO_EXPORTER = { OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' };
 
+const embeddedTarget = (env: Record<string, string>) =>
+  startEmbedded({ env: { ...NO_EXPORTER, ...env }, logFile: newLogFile('get-document') });
+
 const started = loadNote();
-console.log('gateway, telemetry on');
-const { document, figures: gateway } = await gatewayRun({ ...NO_EXPORTER, DOCFLOW_TELEMETRY: 'on' });
-console.log('gateway, telemetry off');
-const { figures: untraced } = await gatewayRun({ ...NO_EXPORTER, DOCFLOW_TELEMETRY: 'off' });
-
-const bare = startTsProcess('bench/bare-hono.ts', { BARE_BODY: JSON.stringify(document) }, 'bare hono');
-let reference: LoadFigures;
+loadEngineEnv();
+const stops: Array<() => Promise<void>> = [];
 try {
+  console.log('starting: embedded (telemetry on, off), distributed, bare hono');
+  const on = await embeddedTarget({ DOCFLOW_TELEMETRY: 'on' });
+  stops.push(() => on.stop());
+  const off = await embeddedTarget({ DOCFLOW_TELEMETRY: 'off' });
+  stops.push(() => off.stop());
+  const distributedSkip = distributedEngines()
+    ? undefined
+    : 'not run: no KAFKA_BROKERS / MINIO_* (`.infra/env` of `pnpm infra:up`)';
+  const distributed = distributedSkip
+    ? undefined
+    : await startDistributed({ env: NO_EXPORTER, logDir: newLogDir('get-document') });
+  if (distributed) stops.push(() => distributed.stop());
+
+  const onRun = await seedDocument(on);
+  const offRun = await seedDocument(off);
+  const distRun = distributed ? await seedDocument(distributed) : undefined;
+  const bare = startTsProcess(
+    'bench/bare-hono.ts',
+    { BARE_BODY: JSON.stringify(onRun.document) },
+    'bare hono',
+  );
+  stops.push(async () => {
+    await bare.stop();
+  });
   const ready = await bare.waitForLog((l) => l.msg === 'bare hono listening');
-  console.log('bare hono');
-  reference = await measure(`http://127.0.0.1:${ready.port}/doc`, {});
-} finally {
-  await bare.stop();
-}
+  const bareUrl = `http://127.0.0.1:${ready.port}/doc`;
+  await measure(bareUrl, {}, WARMUP_S);
 
-const ratio = gateway.rps / reference.rps;
-const met = ratio >= 0.4 && gateway.p99 <= 20;
-const profile = met
-  ? ''
-  : await profiledRun(PROFILE_S, (env) => gatewayRun({ ...NO_EXPORTER, ...env }, PROFILE_S));
+  const none: LoadFigures = {
+    rps: Number.NaN,
+    okPerSecond: 0,
+    p50: Number.NaN,
+    p99: Number.NaN,
+    requests: 0,
+    failures: 0,
+  };
+  const pairs = await alternate(
+    PAIRS,
+    async () => ({
+      on: await measure(onRun.url, onRun.headers),
+      off: await measure(offRun.url, offRun.headers),
+      dist: distRun ? await measure(distRun.url, distRun.headers) : none,
+    }),
+    () => measure(bareUrl, {}),
+  );
+  const ended = loadNow();
 
-const body = `## GET document: gateway (telemetry on and off) beside bare Hono
+  type Side = 'on' | 'off' | 'dist';
+  const rps = (side: Side) => median(pairs.map((p) => p.docflow[side].rps));
+  const p50 = (side: Side) => median(pairs.map((p) => p.docflow[side].p50));
+  const p99 = (side: Side) => median(pairs.map((p) => p.docflow[side].p99));
+  const sum = (side: Side, f: (l: LoadFigures) => number) =>
+    pairs.reduce((n, p) => n + f(p.docflow[side]), 0);
+  const ratio = (side: Side) =>
+    medianRatio(
+      pairs,
+      (d) => d[side].rps,
+      (r) => r.rps,
+    );
+  const ref = {
+    rps: median(pairs.map((p) => p.reference.rps)),
+    p50: median(pairs.map((p) => p.reference.p50)),
+    p99: median(pairs.map((p) => p.reference.p99)),
+    requests: pairs.reduce((n, p) => n + p.reference.requests, 0),
+    failures: pairs.reduce((n, p) => n + p.reference.failures, 0),
+  };
+  const onOff = medianRatio(
+    pairs,
+    (d) => d.on.rps / d.off.rps,
+    () => 1,
+  );
+  const met = ratio('on') >= 0.4 && p99('on') <= 20;
+  const distMet = ratio('dist') >= 0.25;
+  const cell = (side: Side, text: string) => (side === 'dist' && !distRun ? 'not run' : text);
+  const row = (label: string, f: (side: Side) => string, reference: string, rest: string) =>
+    `| ${label} | ${f('on')} | ${f('off')} | ${cell('dist', f('dist'))} | ${reference} | ${rest} |`;
 
-Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/get-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}
-autocannon, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s, 127.0.0.1. Docflow: embedded mode in its own
-process (\`LOG_LEVEL=info\`, its log written to a file), \`GET /api/v2/docForm/{id}\` as the admin service account (API key auth, role check,
-document read), run twice: with metrics and tracing on as shipped (no OTLP exporter: spans get ids, none is
-recorded) and with \`DOCFLOW_TELEMETRY=off\` (no metrics or tracing middleware and wrappers). Reference: a bare
-Hono route on @hono/node-server in its own process returning the same JSON document
-(${JSON.stringify(document).length} bytes). Load generator and server share the machine's cores.
+  for (const stop of stops.splice(0).reverse()) await stop();
+  const profile = met
+    ? ''
+    : await profiledRun(
+        PROFILE_S,
+        async (env) => {
+          const target = await embeddedTarget(env);
+          try {
+            const run = await seedDocument(target);
+            restartProfile(target.proc.child.pid!);
+            await measure(run.url, run.headers, PROFILE_S);
+          } finally {
+            await target.stop();
+          }
+        },
+        'warm',
+      );
 
-| measure | gateway, telemetry on | gateway, telemetry off | bare Hono (reference) | on / reference | off / reference | on / off | target (telemetry on) |
-|---|---|---|---|---|---|---|---|
-| requests/s | ${fixed(gateway.rps, 0)} | ${fixed(untraced.rps, 0)} | ${fixed(reference.rps, 0)} | ${pct(gateway.rps, reference.rps)} | ${pct(untraced.rps, reference.rps)} | ${pct(gateway.rps, untraced.rps)} | ≥ 40%: ${verdict(ratio >= 0.4)} |
-| p50 latency, ms | ${fixed(gateway.p50)} | ${fixed(untraced.p50)} | ${fixed(reference.p50)} | | | | |
-| p99 latency, ms | ${fixed(gateway.p99)} | ${fixed(untraced.p99)} | ${fixed(reference.p99)} | | | | ≤ 20 ms: ${verdict(gateway.p99 <= 20)} |
-| requests (failures) | ${gateway.requests} (${gateway.failures}) | ${untraced.requests} (${untraced.failures}) | ${reference.requests} (${reference.failures}) | | | | |
+  const body = `## GET document: gateway (embedded, telemetry on and off; distributed) beside bare Hono
 
-Telemetry overhead: ${fixed((1 - gateway.rps / untraced.rps) * 100)}% of the requests per second of the run with it off.
+Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/get-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}, at the end ${ended}
+autocannon, ${CONNECTIONS} connections, 127.0.0.1, ${WARMUP_S} s warm-up per target, then ${PAIRS} rounds of ${DURATION_S} s per target,
+docflow's three targets and the reference taking turns (the reference first in every second round); each figure is the median
+over the rounds, each ratio the median of the per-round ratios. \`GET /api/v2/docForm/{id}\` as the admin service account
+(API key auth, role check, document read), \`LOG_LEVEL=info\`, logs written to files. Embedded: one process, with metrics and
+tracing on as shipped (no OTLP exporter: spans get ids, none is recorded) and with \`DOCFLOW_TELEMETRY=off\`. Distributed:
+telemetry on, each service its own process, the gateway calling the document service over HTTP (keep-alive), ${distributedSkip ?? 'on the running Kafka and MinIO of `.infra/env`'}.
+Reference: a bare Hono route on @hono/node-server in its own process returning the same JSON document
+(${JSON.stringify(onRun.document).length} bytes). All targets run side by side; the load generator shares the machine's 2 cores with them.
+
+| measure | embedded, telemetry on | embedded, telemetry off | distributed, telemetry on | bare Hono (reference) | target |
+|---|---|---|---|---|---|
+${row('requests/s', (s) => fixed(rps(s), 0), fixed(ref.rps, 0), '')}
+${row('/ reference (median of rounds)', (s) => pct(ratio(s), 1), '', `embedded ≥ 40%: ${verdict(ratio('on') >= 0.4)}; distributed ≥ 25%: ${distRun ? verdict(distMet) : 'not run'}`)}
+${row('p50 latency, ms', (s) => fixed(p50(s)), fixed(ref.p50), '')}
+${row('p99 latency, ms', (s) => fixed(p99(s)), fixed(ref.p99), `embedded ≤ 20 ms: ${verdict(p99('on') <= 20)}`)}
+${row('requests (failures)', (s) => `${sum(s, (l) => l.requests)} (${sum(s, (l) => l.failures)})`, `${ref.requests} (${ref.failures})`, '')}
+
+Rounds (requests/s, docflow/reference): embedded on ${pairList(
+    pairs,
+    (d) => d.on.rps,
+    (r) => r.rps,
+  )}; off ${pairList(
+    pairs,
+    (d) => d.off.rps,
+    (r) => r.rps,
+  )}${
+    distRun
+      ? `; distributed ${pairList(
+          pairs,
+          (d) => d.dist.rps,
+          (r) => r.rps,
+        )}`
+      : ''
+  }.
+Telemetry overhead (embedded): ${fixed((1 - onOff) * 100)}% of the requests per second with it off (median of rounds).
 ${profile}`;
-writeSection('get-document', body);
-console.log(body);
+  writeSection('get-document', body);
+  console.log(body);
+} finally {
+  for (const stop of stops.reverse()) await stop();
+}

@@ -67,6 +67,11 @@ function summarizeProfiles(dir: string, n = 8): string {
 - self time by function: ${top(byFunction, total, n)}`;
 }
 
+/** Makes a process started with `profileEnv` drop its profile so far and record afresh (SIGUSR2). */
+export function restartProfile(pid: number): void {
+  process.kill(pid, 'SIGUSR2');
+}
+
 /**
  * Runs `run(env)` once more with a CPU-profiled docflow (the env goes to its process) and returns the
  * paragraph RESULTS.md shows under a missed target.
@@ -74,13 +79,19 @@ function summarizeProfiles(dir: string, n = 8): string {
 export async function profiledRun(
   seconds: number,
   run: (env: Record<string, string>) => Promise<unknown>,
+  /** `warm`: `run` calls `restartProfile` once docflow started and warmed up. */
+  from: 'start' | 'warm' = 'start',
 ): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
   try {
     console.log(`again, CPU-profiled, ${seconds} s`);
     await run(profileEnv(dir));
-    return `\nA target was missed, so the run profiled the docflow process (V8 CPU profile over start-up and a further
-${seconds} s of the same load; profiling slows it down, the shares are what counts):
+    const span =
+      from === 'warm'
+        ? `${seconds} s of the same load after start-up and a warm-up`
+        : `start-up and a further\n${seconds} s of the same load`;
+    return `\nA target was missed, so the run profiled the docflow process (V8 CPU profile over ${span}; profiling
+slows it down, the shares are what counts):
 
 ${summarizeProfiles(dir)}
 `;

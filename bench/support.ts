@@ -65,12 +65,86 @@ export const verdict = (met: boolean): string => (met ? 'met' : '**missed**');
 export const loadNote = (): string =>
   `load average at start ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`;
 
+/** The 1-minute load average now, e.g. at the end of a section, to print beside `loadNote()`. */
+export const loadNow = (): string => os.loadavg()[0]!.toFixed(1);
+
+export const median = (samples: readonly number[]): number => percentile(samples, 50);
+
+/** One round of an alternating comparison: docflow's figure and the reference's, measured back to back. */
+export interface Pair<D, R> {
+  docflow: D;
+  reference: R;
+}
+
+/**
+ * Measures docflow and its reference alternately, `pairs` times, starting with the other side every
+ * second pair: a slow spell of the shared machine or its disk then hits both sides alike, and the median
+ * of the per-pair ratios (`medianRatio`) no longer swings with it.
+ */
+export async function alternate<D, R>(
+  pairs: number,
+  docflow: (pair: number) => Promise<D>,
+  reference: (pair: number) => Promise<R>,
+): Promise<Array<Pair<D, R>>> {
+  const out: Array<Pair<D, R>> = [];
+  for (let i = 0; i < pairs; i++) {
+    console.log(`pair ${i + 1} of ${pairs} (load ${loadNow()})`);
+    if (i % 2 === 0) {
+      const d = await docflow(i);
+      out.push({ docflow: d, reference: await reference(i) });
+    } else {
+      const r = await reference(i);
+      out.push({ docflow: await docflow(i), reference: r });
+    }
+  }
+  return out;
+}
+
+/** The median over pairs of docflow's figure divided by the reference's. */
+export function medianRatio<D, R>(
+  pairs: ReadonlyArray<Pair<D, R>>,
+  docflow: (d: D) => number,
+  reference: (r: R) => number,
+): number {
+  return median(pairs.map((p) => docflow(p.docflow) / reference(p.reference)));
+}
+
+/** Medians over pairs of docflow's figure and of the reference's, and the median of their ratios. */
+export function pairMedians<D, R>(
+  pairs: ReadonlyArray<Pair<D, R>>,
+  docflow: (d: D) => number,
+  reference: (r: R) => number,
+): { docflow: number; reference: number; ratio: number } {
+  return {
+    docflow: median(pairs.map((p) => docflow(p.docflow))),
+    reference: median(pairs.map((p) => reference(p.reference))),
+    ratio: medianRatio(pairs, docflow, reference),
+  };
+}
+
+/** The per-pair figures in a line, e.g. `1.9k/17k, 2.0k/16k`, for a section's notes. */
+export function pairList<D, R>(
+  pairs: ReadonlyArray<Pair<D, R>>,
+  docflow: (d: D) => number,
+  reference: (r: R) => number,
+  digits = 0,
+): string {
+  return pairs
+    .map((p) => `${fixed(docflow(p.docflow), digits)}/${fixed(reference(p.reference), digits)}`)
+    .join(', ');
+}
+
 /**
  * A new file for a docflow process's log: it writes there itself, as it would to a log shipper, instead
  * of through a pipe this process (which also runs the load generator) would have to read.
  */
 export function newLogFile(name: string): string {
-  const dir = mkdtempSync(join(os.tmpdir(), 'docflow-bench-log-'));
+  return join(newLogDir(name), `${name}.log`);
+}
+
+/** A new directory for the logs of several docflow processes (distributed mode), removed on exit. */
+export function newLogDir(name: string): string {
+  const dir = mkdtempSync(join(os.tmpdir(), `docflow-bench-log-${name}-`));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return join(dir, `${name}.log`);
+  return dir;
 }

@@ -58,6 +58,8 @@ export interface TargetOptions {
   engines?: Record<string, string>;
   /** Embedded mode: the process's log goes to this file rather than through a pipe (benchmarks). */
   logFile?: string;
+  /** Distributed mode: each process's log goes to `<logDir>/<name>.log` rather than through a pipe. */
+  logDir?: string;
 }
 
 export function newAdminKey(): string {
@@ -218,7 +220,8 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     const files = filesFor(name);
     if (service === 'recognition' && files !== 'files') Object.assign(extra, { FILES_URL: url(files) });
     const env = name === service ? envOf(service) : { ...envOf(service), ...extra };
-    const proc = startTsProcess(`services/${service}/src/main.ts`, env, name);
+    const logFile = options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`);
+    const proc = startTsProcess(`services/${service}/src/main.ts`, env, name, { logFile });
     procs[name] = proc;
     const listening = await proc.waitForLog((l) => l.msg === `${service} listening`);
     ports[name] = Number(listening.port);

@@ -28,37 +28,64 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 /**
- * Calls the handler until it succeeds, backing off between attempts.
- * Resolves false when the subscription stopped before the event was handled.
+ * Calls the handler until it succeeds, backing off between attempts. True at once when a handler that
+ * is not async returned; otherwise a promise, false when the subscription stopped before the event
+ * was handled. (A replay delivers every event through here: the first attempt makes no promise of
+ * its own.)
  */
-export async function deliver(
+export function deliver(
+  event: RecordedEvent,
+  handler: EventHandler,
+  signal: AbortSignal,
+  onHandlerError: SubscribeAllOptions['onHandlerError'],
+): boolean | Promise<boolean> {
+  if (signal.aborted) return false;
+  let result: unknown;
+  try {
+    result = handler(event);
+  } catch (error) {
+    onHandlerError?.(error, event, 1);
+    return retry(event, handler, signal, onHandlerError);
+  }
+  if (!(result instanceof Promise)) return true;
+  return result.then(
+    () => true,
+    (error: unknown) => {
+      onHandlerError?.(error, event, 1);
+      return retry(event, handler, signal, onHandlerError);
+    },
+  );
+}
+
+/** The attempts after a failed first one. */
+async function retry(
   event: RecordedEvent,
   handler: EventHandler,
   signal: AbortSignal,
   onHandlerError: SubscribeAllOptions['onHandlerError'],
 ): Promise<boolean> {
-  for (let attempt = 1; !signal.aborted; attempt++) {
+  for (let attempt = 1; ; attempt++) {
+    if (!(await sleep(backoffDelayMs(attempt, SUBSCRIPTION_BACKOFF), signal))) return false;
     try {
       await handler(event);
       return true;
     } catch (error) {
-      onHandlerError?.(error, event, attempt);
+      onHandlerError?.(error, event, attempt + 1);
     }
-    await sleep(backoffDelayMs(attempt, SUBSCRIPTION_BACKOFF), signal);
   }
-  return false;
 }
 
 /**
  * Decodes an event for delivery. A foreign one is reported to `onForeignEvent` and answers
  * undefined: the port's policy is to skip it, so one undecodable event never stalls a subscription.
  */
-export function decodeOrReport(
-  decode: () => RecordedEvent,
+export function decodeOrReport<R>(
+  decode: (raw: R) => RecordedEvent,
+  raw: R,
   options: Pick<SubscribeAllOptions, 'onForeignEvent'>,
 ): RecordedEvent | undefined {
   try {
-    return decode();
+    return decode(raw);
   } catch (error) {
     if (!(error instanceof ForeignEvent)) throw error;
     options.onForeignEvent?.(error.event);

@@ -162,7 +162,7 @@ export function createEsdbEventStore(options: EsdbEventStoreOptions): EventStore
             // The engine resumes after `fromPosition`; the check also guards against a repeat on resubscribe.
             if (!event?.position || (cursor && comparePositions(event.position, cursor) <= 0)) continue;
             if (!isSystemEvent(event) && matchesPrefixes(event.streamId, options.streamPrefixes)) {
-              const recorded = decodeOrReport(() => toRecorded(event), options);
+              const recorded = decodeOrReport(toRecorded, event, options);
               if (recorded && !(await deliver(recorded, handler, signal, options.onHandlerError))) break;
             }
             cursor = event.position;

@@ -45,6 +45,18 @@ function sameSecret(a: string, b: string): boolean {
 export type PrincipalVariables = { principal: Principal };
 
 /**
+ * Embedded mode: the caller's token and principal, handed to the service app as its environment by
+ * the in-process client instead of encoded into headers. Only code in the process can set an app's
+ * environment; over HTTP it is @hono/node-server's, without this key.
+ */
+export const IN_PROCESS_CALLER = Symbol('docflow.inProcessCaller');
+export interface InProcessCaller {
+  internalToken: string;
+  principal: Principal;
+}
+export type InProcessEnv = { [IN_PROCESS_CALLER]?: InProcessCaller };
+
+/**
  * Service-side guard: 401 unless the internal token matches; then `c.get('principal')` is set.
  * @example app.use('/internal/*', trustGatewayPrincipal(config.DOCFLOW_INTERNAL_TOKEN));
  */
@@ -52,11 +64,12 @@ export function trustGatewayPrincipal(
   internalToken: string,
 ): MiddlewareHandler<{ Variables: PrincipalVariables }> {
   return async function trustGatewayPrincipalMiddleware(c, next) {
-    const token = c.req.header(INTERNAL_TOKEN_HEADER);
+    const inProcess = (c.env as InProcessEnv | undefined)?.[IN_PROCESS_CALLER];
+    const token = inProcess ? inProcess.internalToken : c.req.header(INTERNAL_TOKEN_HEADER);
     if (!token || !sameSecret(token, internalToken))
       throw problems.unauthorized('missing or wrong internal token');
-    const encoded = c.req.header(PRINCIPAL_HEADER);
-    const principal = encoded ? decodePrincipal(encoded) : undefined;
+    const encoded = inProcess ? undefined : c.req.header(PRINCIPAL_HEADER);
+    const principal = inProcess ? inProcess.principal : encoded ? decodePrincipal(encoded) : undefined;
     if (!principal) throw problems.unauthorized('missing principal');
     c.set('principal', principal);
     await next();

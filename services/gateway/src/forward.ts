@@ -16,10 +16,12 @@ export function forward(
   internalToken: string,
   options: ForwardOptions = {},
 ) {
-  const url = new URL(c.req.url);
+  // Path and query as they came (still percent-encoded), cut from the URL @hono/node-server already
+  // validated and normalised, instead of parsing it again.
+  const url = c.req.url;
   return callService(client, {
     method: c.req.method,
-    path: url.pathname + url.search,
+    path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
     internalToken,
     // c.get: `c.var` builds a new object of every variable on each access.
     principal: c.get('principal'),
