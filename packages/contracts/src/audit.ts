@@ -68,8 +68,14 @@ export const StreamHeadSchema = z.object({
   hash: Sha256Hex,
 });
 
-/** The data of an `AuditCheckpointed` event: every document stream's head and their Merkle root. */
+/**
+ * The data of an `AuditCheckpointed` event: one part of a checkpoint — every document stream's head and
+ * their Merkle root — split into parts so that each fits one append; the parts of a checkpoint share its id.
+ */
 export const AuditCheckpoint = z.object({
+  checkpointId: z.uuid(),
+  part: z.number().int().min(1),
+  parts: z.number().int().min(1),
   root: Sha256Hex,
   streams: z.number().int().min(0),
   heads: z.array(StreamHeadSchema),

@@ -4,8 +4,9 @@
  * there. Names the first bad revision of each stream that fails.
  */
 import { merkleRoot, verifyChain } from '@docflow/audit';
-import { AUDIT_CHECKPOINT_STREAM, AuditCheckpoint } from '@docflow/contracts';
+import { AUDIT_CHECKPOINT_STREAM } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
+import { latestCheckpoint } from './latest-checkpoint';
 import { chainedEvent } from './seal';
 
 export interface StreamProblem {
@@ -22,8 +23,7 @@ export interface StoreVerdict {
 }
 
 export async function verifyStore(store: EventStore, streamIds: readonly string[]): Promise<StoreVerdict> {
-  const recorded = (await store.readStream(AUDIT_CHECKPOINT_STREAM)).at(-1);
-  const checkpoint = recorded ? AuditCheckpoint.parse(recorded.data) : undefined;
+  const checkpoint = latestCheckpoint(await store.readStream(AUDIT_CHECKPOINT_STREAM));
   const anchored = new Map(checkpoint?.heads.map((h) => [h.streamId, h]));
   const all = [...new Set([...streamIds, ...anchored.keys()])].sort();
   const problems: StreamProblem[] = [];
@@ -49,15 +49,9 @@ export async function verifyStore(store: EventStore, streamIds: readonly string[
   return {
     valid: problems.length === 0 && rootMatchesHeads,
     streams: all.length,
-    checkpoint:
-      checkpoint && recorded
-        ? {
-            root: checkpoint.root,
-            streams: checkpoint.streams,
-            at: recorded.metadata.timestamp,
-            rootMatchesHeads,
-          }
-        : null,
+    checkpoint: checkpoint
+      ? { root: checkpoint.root, streams: checkpoint.streams, at: checkpoint.at, rootMatchesHeads }
+      : null,
     problems,
   };
 }
