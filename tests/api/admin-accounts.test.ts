@@ -110,7 +110,7 @@ for (const factory of targets()) {
       assertConflict(
         await api('PATCH', ADMIN_PATH, {
           key: admin,
-          body: { roles: ['svcAdminDocsRW', 'svcAdminDocRW', 'svcAdminDocRWD'] },
+          body: { roles: ['svcAdminDocsRW', 'svcAdminDocRW', 'svcAdminDocRWD', 'svcAuditR'] },
         }),
         /would remove svcAdminSysRW$/,
       );

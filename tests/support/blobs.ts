@@ -1,6 +1,6 @@
 /** How many blobs a target's blob store holds: the local directory of embedded mode, or a MinIO bucket. */
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'minio';
 
@@ -49,4 +49,30 @@ export async function minioTornBlobs(env: Record<string, string>): Promise<strin
     if (`sha256/${hash.digest('hex')}` !== name) torn.push(name);
   }
   return torn;
+}
+
+/** How a tampering test damages a stored blob: delete it, or change one byte (same size). */
+export type BlobTampering = 'remove' | 'change';
+
+const flipFirstByte = (bytes: Buffer) => Buffer.concat([Buffer.from([bytes[0]! ^ 0xff]), bytes.subarray(1)]);
+
+/** Damages the blob of content `sha256` in the local blob store under `dataDir`, behind the service's back. */
+export function tamperLocalBlob(dataDir: string, sha256: string, how: BlobTampering): void {
+  const path = join(dataDir, 'files', 'blobs', 'sha256', sha256.slice(0, 2), sha256);
+  if (how === 'remove') {
+    rmSync(path);
+    return;
+  }
+  chmodSync(path, 0o600);
+  writeFileSync(path, flipFirstByte(readFileSync(path)));
+}
+
+/** Damages the object of content `sha256` in `env.MINIO_BUCKET`, behind the service's back. */
+export async function tamperMinioBlob(env: Record<string, string>, sha256: string, how: BlobTampering) {
+  const client = minioClient(env);
+  const name = `sha256/${sha256}`;
+  if (how === 'remove') return client.removeObject(env.MINIO_BUCKET!, name);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await client.getObject(env.MINIO_BUCKET!, name)) chunks.push(chunk as Buffer);
+  await client.putObject(env.MINIO_BUCKET!, name, flipFirstByte(Buffer.concat(chunks)));
 }

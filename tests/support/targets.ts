@@ -6,7 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { localBlobCount, minioBlobCount } from './blobs';
+import {
+  type BlobTampering,
+  localBlobCount,
+  minioBlobCount,
+  tamperLocalBlob,
+  tamperMinioBlob,
+} from './blobs';
 import { containerRuntime, startEngineContainers } from './containers';
 import { freePort } from './net';
 import { type Proc, startTsProcess } from './process';
@@ -24,6 +30,8 @@ export interface Target {
   pids(): Record<string, number>;
   /** How many blobs the blob store holds (what attachments take on disk). */
   blobCount(): Promise<number>;
+  /** Damages the blob of content `sha256` in the blob store, behind the services' back (audit tests). */
+  tamperBlob(sha256: string, how: BlobTampering): Promise<void>;
   /** Base URL of each process by name: each serves its own `/metrics`. */
   processUrls(): Record<string, string>;
   stop(): Promise<void>;
@@ -91,6 +99,7 @@ export async function startEmbedded(options: TargetOptions = {}): Promise<Target
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
     pids: () => ({ docflow: proc.child.pid! }),
     blobCount: async () => localBlobCount(dataDir),
+    tamperBlob: async (sha256, how) => tamperLocalBlob(dataDir, sha256, how),
     processUrls: () => ({ docflow: `http://127.0.0.1:${ready.port}` }),
     async stop() {
       await proc.stop();
@@ -267,6 +276,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     eventStoreFile: (service) => join(dataDir, service, 'events.db'),
     pids: () => Object.fromEntries(Object.entries(procs).map(([name, p]) => [name, p.child.pid!])),
     blobCount: () => minioBlobCount(common),
+    tamperBlob: (sha256, how) => tamperMinioBlob(common, sha256, how),
     processUrls: () => Object.fromEntries(Object.keys(procs).map((name) => [name, url(name)])),
     async restart(service, restartOptions = {}) {
       const proc = procs[service]!;

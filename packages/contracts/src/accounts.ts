@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { UsrId } from './ids';
 import { Meta, PersonFields } from './person';
-import { Role } from './roles';
+import { ROLES, Role } from './roles';
 
 /** The bootstrap service account `admin` (DESIGN.md, "Credentials"): a fixed id every start finds. */
 export const ADMIN_ACCOUNT_ID = 'usr-00000000-0000-0000-0000-000000000001';
@@ -17,14 +17,14 @@ export const AccountCreate = z
     email: Email,
     name_first: PersonFields.name_first.min(1),
     name_last: PersonFields.name_last.min(1),
-    roles: z.array(Role).max(4).default([]),
+    roles: z.array(Role).max(ROLES.length).default([]),
     active: z.boolean().default(true),
   })
   .openapi('AccountCreate');
 export type AccountCreate = z.infer<typeof AccountCreate>;
 
 export const AccountPatch = z
-  .strictObject({ active: z.boolean().optional(), roles: z.array(Role).max(4).optional() })
+  .strictObject({ active: z.boolean().optional(), roles: z.array(Role).max(ROLES.length).optional() })
   .refine((p) => p.active !== undefined || p.roles !== undefined, 'give active, roles or both')
   .openapi('AccountPatch', { minProperties: 1 });
 export type AccountPatch = z.infer<typeof AccountPatch>;

@@ -143,6 +143,10 @@ export const DocQuery = z.object({
   rev: intParam(1, 2147483646)
     .optional()
     .openapi({ description: 'The document as it was at this `_meta._rev`.' }),
+  asOf: z.iso.datetime({ offset: true }).optional().openapi({
+    description:
+      'The document as the store held it at this instant (ISO 8601; by each event\u2019s `recordedAt`); 404 before it was created.',
+  }),
 });
 export type DocQuery = z.infer<typeof DocQuery>;
 
@@ -188,13 +192,45 @@ export const AnswerRequest = z
   .openapi('AnswerRequest');
 export type AnswerRequest = z.infer<typeof AnswerRequest>;
 
+export const FieldChange = z
+  .object({
+    path: z
+      .string()
+      .openapi({ description: 'JSON Pointer (RFC 6901) into the document, e.g. `/valuesByTags/amount`.' }),
+    before: z.unknown().optional().openapi({ description: 'Absent when the field was added.' }),
+    after: z.unknown().optional().openapi({ description: 'Absent when the field was removed.' }),
+  })
+  .openapi('FieldChange');
+
 export const HistoryEntry = z
   .object({
     rev: z.number().int(),
     type: z.string(),
     time: Timestamp,
+    recordedAt: Timestamp.optional().openapi({
+      description: 'When the store recorded the event (what `asOf` goes by); `time` is when it was decided.',
+    }),
     actor: z.string().optional(),
     runAs: z.string().optional(),
+    correlationId: z.string().optional(),
+    causationId: z.string().optional(),
     data: z.record(z.string(), z.unknown()),
+    hash: z
+      .string()
+      .nullable()
+      .openapi({ description: 'SHA-256 of the event in the chain (README, "For auditors").' }),
+    prevHash: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The hash of the previous event (64 zeros for the first).' }),
+    changes: z.array(FieldChange).openapi({ description: 'The document fields this event changed.' }),
   })
   .openapi('HistoryEntry');
+
+export const HistoryQuery = z.object({
+  first: intParam(0, 2147483646).default(0).openapi({ description: '0-based index of the first entry.' }),
+  pageSize: intParam(1, 1000)
+    .optional()
+    .openapi({ description: 'At most this many entries; all when absent.' }),
+});
+export type HistoryQuery = z.infer<typeof HistoryQuery>;

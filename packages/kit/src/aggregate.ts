@@ -34,6 +34,11 @@ export interface Aggregate<S, E extends DomainEvent> {
   evolve(state: S, event: E, context: EventContext): S;
   /** Validates a stored event back into the domain type. */
   parse(type: string, data: unknown): E;
+  /**
+   * The metadata a new event is appended with, given the state before it and its revision (e.g. to
+   * chain a hash to the previous event's); the command's metadata when absent.
+   */
+  seal?(state: S, event: E, context: EventContext): EventMetadata;
 }
 
 export interface Loaded<S> {
@@ -149,16 +154,15 @@ export async function executeCommand<S, E extends DomainEvent>(
     if (events.length === 0) return { ...loaded, events, ids: [] };
     try {
       const ids = events.map(() => randomUUID());
-      const result = await appendOnce(
-        store,
-        streamId,
-        events.map((e, i) => ({ id: ids[i]!, type: e.type, version: 1, data: e.data, metadata })),
-        loaded.revision,
-      );
+      // Folded before the append, so that `seal` sees the state before each event.
       let state = loaded.state;
-      events.forEach((e, i) => {
-        state = aggregate.evolve(state, e, { revision: loaded.revision + i + 1, metadata });
+      const sealed = events.map((e, i) => {
+        const context = { revision: loaded.revision + i + 1, metadata };
+        const stamped = aggregate.seal ? aggregate.seal(state, e, context) : metadata;
+        state = aggregate.evolve(state, e, { ...context, metadata: stamped });
+        return { id: ids[i]!, type: e.type, version: 1, data: e.data, metadata: stamped };
       });
+      const result = await appendOnce(store, streamId, sealed, loaded.revision);
       return { state, revision: result.revision, events, ids };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw err;

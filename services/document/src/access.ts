@@ -7,6 +7,8 @@ import { isDeleted, openTasks } from '@docflow/workflow-model';
 import type { DocState } from './docForm';
 
 const ACT_ON_ANY_DOCUMENT = 'svcAdminDocsRW';
+/** Auditors read any document (its history, verification and export too) and change nothing. */
+const AUDIT_ANY_DOCUMENT = 'svcAuditR';
 
 /** Who asks: the effective principal and its roles (the gateway's principal, run-as resolved). */
 export interface AccessPrincipal {
@@ -20,13 +22,16 @@ export function participantsOf(doc: DocState): string[] {
 }
 
 /**
- * Readers: the author, the workflow participants and their enabled deputies, holders of svcAdminDocsRW.
+ * Readers: the author, the workflow participants and their enabled deputies, holders of svcAdminDocsRW
+ * or svcAuditR.
  * A deleted document is read by nobody. Without `deputiesOf`, deputies are not considered (the caller
  * may look them up and ask again).
  */
 export function canRead(principal: AccessPrincipal, doc: DocState, deputiesOf: DeputiesOf = {}): boolean {
   if (!doc.exists || isDeleted(doc.workflow)) return false;
-  if (doc.author === principal.subject || principal.roles.includes(ACT_ON_ANY_DOCUMENT)) return true;
+  if (doc.author === principal.subject) return true;
+  if (principal.roles.includes(ACT_ON_ANY_DOCUMENT) || principal.roles.includes(AUDIT_ANY_DOCUMENT))
+    return true;
   return participantsOf(doc).some(
     (p) => p === principal.subject || isEnabledDeputy(deputiesOf, p, principal.subject),
   );

@@ -38,6 +38,7 @@ describe('canRead', () => {
       who: principal(OUTSIDER, 'svcAdminDocsRW'),
       expect: true,
     },
+    { name: 'an auditor (svcAuditR)', doc: NEW, who: principal(OUTSIDER, 'svcAuditR'), expect: true },
     {
       name: 'a holder of svcAdminDocRWD only',
       doc: NEW,
@@ -102,6 +103,12 @@ describe('canWrite (e.g. validating recognition data)', () => {
       expect: false,
     },
     { name: 'an outsider', doc: STAGE_1, who: principal(OUTSIDER), expect: false },
+    {
+      name: 'not an auditor (svcAuditR)',
+      doc: STAGE_1,
+      who: principal(OUTSIDER, 'svcAuditR'),
+      expect: false,
+    },
   ];
   for (const c of cases) it(c.name, () => assert.equal(canWrite(c.who, c.doc), c.expect));
 });
@@ -115,6 +122,12 @@ describe('authorOf (a new document’s author)', () => {
       who: principal(ALICE, 'svcAdminDocsRW'),
       named: BOB,
       expect: BOB,
+    },
+    {
+      name: 'another, as an auditor (svcAuditR): 403',
+      who: principal(ALICE, 'svcAuditR'),
+      named: BOB,
+      expect: 'forbidden',
     },
     {
       name: 'another, without svcAdminDocsRW: 403',

@@ -9,5 +9,7 @@ const FIVE_GIB = 5 * 1024 ** 3;
  */
 export const DocumentEnv = z.object({
   DOCFLOW_MAX_CREATE_BYTES: envFields.positiveInt.default(FIVE_GIB),
+  /** How often an audit checkpoint (Merkle root of every document's head hash) is taken, in ms; 0: never. */
+  DOCFLOW_AUDIT_CHECKPOINT_MS: z.coerce.number().int().min(0).default(60_000),
 });
 export type DocumentEnv = z.infer<typeof DocumentEnv>;

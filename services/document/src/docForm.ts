@@ -13,6 +13,7 @@ import {
 } from '@docflow/contracts';
 import type { Aggregate, EventContext } from '@docflow/kit/eventsourcing';
 import { foldWorkflow, initialWorkflow, type WorkflowState } from '@docflow/workflow-model';
+import { sealDocEvent } from './audit/seal';
 
 export interface RecoEntry extends RecognizedPart {
   fileId: string;
@@ -50,6 +51,8 @@ export interface DocState {
   recoSourceIds: string[];
   lastModified: string;
   rev: number;
+  /** The hash of the newest event (its metadata's `hash`): the next event's `prevHash`. */
+  headHash: string;
 }
 
 export const initialDoc: DocState = {
@@ -75,6 +78,7 @@ export const initialDoc: DocState = {
   recoSourceIds: [],
   lastModified: '',
   rev: 0,
+  headHash: '',
 };
 
 function apply(state: DocState, event: DocumentEvent, at: string): DocState {
@@ -152,11 +156,18 @@ function fillEmpty(values: ValuesByTags, extracted: ValuesByTags[]): ValuesByTag
 
 export function evolveDoc(state: DocState, event: DocumentEvent, context: EventContext): DocState {
   const at = context.metadata.timestamp;
-  return { ...apply(state, event, at), lastModified: at, rev: context.revision };
+  const hash = context.metadata.hash;
+  return {
+    ...apply(state, event, at),
+    lastModified: at,
+    rev: context.revision,
+    headHash: typeof hash === 'string' ? hash : '',
+  };
 }
 
 export const docAggregate: Aggregate<DocState, DocumentEvent> = {
   initial: initialDoc,
   evolve: evolveDoc,
   parse: parseDocumentEvent,
+  seal: sealDocEvent,
 };

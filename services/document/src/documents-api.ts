@@ -3,23 +3,19 @@ import {
   AnswerRequest,
   CreateDocQuery,
   CreateDocResponse,
-  type DeputiesOf,
   DocFormCreate,
   DocQuery,
   docFormStream,
   FormName,
-  HEX24_PATTERN,
   Hex24Id,
   ManageRequest,
   RecoValidation,
   type StoredFile,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { hexIdFromWebId, newHexId } from '@docflow/kit';
+import { newHexId } from '@docflow/kit';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import {
-  callService,
-  type Principal,
   parseWith,
   problems,
   readJson,
@@ -30,7 +26,8 @@ import {
 import { openTaskFor, openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
-import { authorOf, canDownload, canRead, participantsOf } from './access';
+import { authorOf, canDownload } from './access';
+import { revisionAsOf } from './audit/as-of';
 import {
   checkValuesAgainstForm,
   decideCreate,
@@ -38,7 +35,7 @@ import {
   decideValidateReco,
 } from './businessLogic';
 import { type DocState, docAggregate, initialDoc } from './docForm';
-import { attachFiles, discardFiles, downloadFile, type FilesCall, storeFile } from './files-calls';
+import { attachFiles, discardFiles, downloadFile, filesCallAs, storeFile } from './files-calls';
 import { loadForm } from './forms/api';
 import { createFingerprint, type FileIdentity, hashFile } from './idempotency/create-fingerprint';
 import { idempotent, jsonFingerprint, recordFingerprint } from './idempotency/middleware';
@@ -46,8 +43,8 @@ import type { IdempotencyStore } from './idempotency/store';
 import { type IdentityCalls, requireAccount } from './identity-calls';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
 import { etagOf, notModified, requireIfMatch } from './preconditions';
+import type { DocReader } from './readable';
 import { selectFields, toDocForm, toRecoData } from './representation';
-import type { DeputiesReadModel } from './views/deputies';
 import {
   recordWorkflowFacts,
   runWorkflowCommand,
@@ -63,18 +60,10 @@ export interface DocumentsApiDeps {
   internalToken: string;
   /** The largest create body, every file together. */
   maxCreateBytes: number;
-  /** Who stands in for whom, from identity's events (the one source of deputies for reads). */
-  deputies: Pick<DeputiesReadModel, 'standsInFor'>;
+  /** Reads a document as the caller may (deputies from identity's events). */
+  reader: DocReader;
   /** The answers kept for `Idempotency-Key`s. */
   idempotency: IdempotencyStore;
-}
-
-/** `_id` (24 hex) or `_id_web`; anything else names no document. */
-export function resolveDocId(raw: string): string {
-  if (HEX24_PATTERN.test(raw)) return raw;
-  const id = hexIdFromWebId(raw);
-  if (!id) throw problems.notFound('no such document');
-  return id;
 }
 
 /** A JSON part of the multipart body, validated; an absent part stands for `fallback`. */
@@ -97,13 +86,7 @@ function parseJsonPart<S extends z.ZodType>(
 
 export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   const { store } = deps;
-  /** The users whose enabled deputy the caller is, as the deputies read model has them now. */
-  const deputiesOfCaller = (principal: Principal): DeputiesOf =>
-    Object.fromEntries(
-      deps.deputies
-        .standsInFor(principal.subject)
-        .map((user) => [user, { id: principal.subject, enabled: true }]),
-    );
+  const { deputiesOfCaller, readableDoc } = deps.reader;
   const calls: WorkflowCalls & IdentityCalls = {
     workflow: deps.workflow,
     identity: deps.identity,
@@ -126,32 +109,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   );
   app.post('/api/v2/docForm/:id/docResponse', idempotentJson);
   app.put('/api/v2/docForm/:id/docResponse/:respId', idempotentJson);
-  /** Calls to the files service as the request's principal. */
-  const filesCall =
-    (c: Context<ServiceEnv>): FilesCall =>
-    (init) =>
-      callService(deps.files, {
-        ...init,
-        internalToken: deps.internalToken,
-        principal: c.var.principal,
-        ids: c.var,
-      });
-
-  /** The document as the caller may see it, or 404 (also when the caller may not read it). */
-  async function readableDoc(c: Context<ServiceEnv>, rawId: string): Promise<DocState> {
-    const id = resolveDocId(rawId);
-    const { state } = await loadAggregate(store, docFormStream(id), docAggregate);
-    const principal = c.var.principal;
-    if (canRead(principal, state)) return state;
-    // Perhaps the caller stands in for a participant: only then is the deputies read model asked.
-    if (
-      state.exists &&
-      participantsOf(state).length &&
-      canRead(principal, state, deputiesOfCaller(principal))
-    )
-      return state;
-    throw problems.notFound('no such document');
-  }
+  const filesCall = (c: Context<ServiceEnv>) => filesCallAs(deps.files, deps.internalToken, c);
 
   app.post('/api/v2/docForm/form/:formName', async (c) => {
     const formName = parseWith('path', FormName, c.req.param('formName'));
@@ -242,9 +200,12 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   app.get('/api/v2/docForm/:id', async (c) => {
     const query = parseWith('query', DocQuery, c.req.query());
     let doc = await readableDoc(c, c.req.param('id'));
-    if (query.rev !== undefined) {
-      if (query.rev > doc.rev) throw problems.notFound(`the document has no revision ${query.rev}`);
-      doc = (await loadAggregate(store, docFormStream(doc.id), docAggregate, query.rev)).state;
+    if (query.rev !== undefined && query.asOf !== undefined)
+      throw problems.badRequest('give rev or asOf, not both');
+    const rev = query.asOf === undefined ? query.rev : await revisionAsOf(store, doc.id, query.asOf);
+    if (rev !== undefined) {
+      if (rev > doc.rev) throw problems.notFound(`the document has no revision ${rev}`);
+      doc = (await loadAggregate(store, docFormStream(doc.id), docAggregate, rev)).state;
     }
     c.header('etag', etagOf(doc.rev));
     if (notModified(c.req.header('if-none-match'), doc.rev)) return c.body(null, 304);
@@ -323,21 +284,6 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       commandMetadata(principal, c.var),
     );
     return c.json(toRecoData(result.state).find((e) => e._id === recoId));
-  });
-
-  app.get('/api/v2/docForm/:id/history', async (c) => {
-    const doc = await readableDoc(c, c.req.param('id'));
-    const events = await store.readStream(docFormStream(doc.id));
-    return c.json(
-      events.map((e) => ({
-        rev: e.revision,
-        type: e.type,
-        time: e.metadata.timestamp,
-        ...(e.metadata.actor ? { actor: e.metadata.actor } : {}),
-        ...(e.metadata.runAs ? { runAs: e.metadata.runAs } : {}),
-        data: e.data,
-      })),
-    );
   });
 
   app.get('/api/v2/docForm/:id/file/:fileId', async (c) => {

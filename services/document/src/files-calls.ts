@@ -1,6 +1,13 @@
 /** The files service as the document routes use it: store, discard, attach and download attachments. */
 import type { StoredFile } from '@docflow/contracts';
-import { problemFromResponse, toWebStream } from '@docflow/kit/http';
+import {
+  callService,
+  problemFromResponse,
+  type ServiceClient,
+  type ServiceEnv,
+  toWebStream,
+} from '@docflow/kit/http';
+import type { Context } from 'hono';
 import type { IncomingFile } from './multipart';
 
 /** One internal call to the files service, as the request's principal. */
@@ -56,7 +63,7 @@ export async function attachFiles(
 
 /** The file's bytes with the headers a download answers with. */
 export async function downloadFile(call: FilesCall, fileId: string): Promise<Response> {
-  const res = await call({ method: 'GET', path: `/internal/v1/files/${fileId}` });
+  const res = await readStoredFile(call, fileId);
   if (!res.ok) throw await problemFromResponse(res);
   return new Response(res.body, {
     status: 200,
@@ -71,4 +78,14 @@ function pickHeaders(from: Headers, names: string[]): Headers {
     if (v !== null) out.set(n, v);
   }
   return out;
+}
+
+/** Calls to the files service as the request's principal. */
+export function filesCallAs(files: ServiceClient, internalToken: string, c: Context<ServiceEnv>): FilesCall {
+  return (init) => callService(files, { ...init, internalToken, principal: c.var.principal, ids: c.var });
+}
+
+/** The bytes of a stored file as the files service reads them from the blob store (any status). */
+export function readStoredFile(call: FilesCall, fileId: string): Promise<Response> {
+  return call({ method: 'GET', path: `/internal/v1/files/${fileId}` });
 }

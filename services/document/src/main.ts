@@ -22,5 +22,6 @@ await runDistributedService('document', DocumentServiceEnv, (config, log, engine
     files: httpClient(config.FILES_URL),
     workflow: httpClient(config.WORKFLOW_URL),
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
+    checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
   }),
 );

@@ -9,10 +9,13 @@ import {
   type ServiceClient,
 } from '@docflow/kit/http';
 import type { Hono } from 'hono';
+import { auditApi } from './audit/api';
+import { type Checkpoints, startCheckpoints } from './audit/checkpoints';
 import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';
 import { seedSampleForms } from './forms/samples';
 import { idempotencyStore } from './idempotency/store';
+import { docReader } from './readable';
 import { recognitionResultsHandler } from './recognition-consumer';
 import { viewsApi } from './views/api';
 import { createDeputiesReadModel } from './views/deputies';
@@ -26,6 +29,8 @@ export interface DocumentServiceDeps extends ServiceBaseDeps {
   workflow: ServiceClient;
   /** Largest create request, every file together; a larger one is refused with 413 and keeps nothing. */
   maxCreateBytes: number;
+  /** How often an audit checkpoint is taken (ms); 0 or absent: never. */
+  checkpointIntervalMs?: number;
 }
 
 export interface DocumentService {
@@ -44,6 +49,8 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const app = createServiceApp(deps);
   app.route('/', formsApi(store));
   app.route('/', viewsApi(views, projection));
+  const reader = docReader(store, deputies);
+  app.route('/', auditApi({ store, files: deps.files, internalToken: deps.internalToken, reader }));
   app.route(
     '/',
     documentsApi({
@@ -51,7 +58,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
       ...clients,
       internalToken: deps.internalToken,
       maxCreateBytes: deps.maxCreateBytes,
-      deputies,
+      reader,
       idempotency: idempotencyStore(db),
     }),
   );
@@ -63,6 +70,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
     'document-recognition': { topic: topics.recognition, handler: recognitionResultsHandler(store) },
   };
   let relay: Subscription | undefined;
+  let checkpoints: Checkpoints | undefined;
   const consumers = new Map<string, Consumer>();
   return {
     app,
@@ -75,6 +83,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
         prefixes: ['docForm-', 'form-'],
         topic: topics.document,
       });
+      if (deps.checkpointIntervalMs) checkpoints ??= startCheckpoints(store, log, deps.checkpointIntervalMs);
       const joining = Object.entries(subscriptions)
         .filter(([name]) => !consumers.has(name))
         .map(async ([name, { topic, handler }]) => {
@@ -87,6 +96,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
     },
     async stop() {
       await relay?.stop();
+      await checkpoints?.stop();
       await Promise.all([...consumers.values()].map((c) => c.stop()));
       await projection.stop();
     },

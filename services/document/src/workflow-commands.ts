@@ -16,6 +16,7 @@ import { WrongExpectedRevision } from '@docflow/eventstore';
 import { loadAggregate } from '@docflow/kit/eventsourcing';
 import { callService, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
 import type { Task } from '@docflow/workflow-model';
+import { sealDocEvent } from './audit/seal';
 import { type DocState, docAggregate } from './docForm';
 import type { CallContext } from './identity-calls';
 
@@ -48,9 +49,11 @@ export async function recordWorkflowFacts(
       type: 'WorkflowChanged' as const,
       data: { sourceIds: fresh.map((f) => f.id), events: fresh.map(({ type, data }) => ({ type, data })) },
     };
+    const context = { revision: revision + 1, metadata };
+    const sealed = sealDocEvent(state, event, context);
     try {
-      await store.append(stream, [{ id: randomUUID(), version: 1, metadata, ...event }], revision);
-      return docAggregate.evolve(state, event, { revision: revision + 1, metadata });
+      await store.append(stream, [{ id: randomUUID(), version: 1, metadata: sealed, ...event }], revision);
+      return docAggregate.evolve(state, event, { ...context, metadata: sealed });
     } catch (err) {
       if (!(err instanceof WrongExpectedRevision) || attempt >= facts.length + MAX_ATTEMPTS) throw err;
     }

@@ -95,6 +95,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     ...engines('document'),
     ...clients,
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
+    checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
   });
   const recognition = createRecognitionService({
     ...engines('recognition'),

@@ -9,6 +9,7 @@ import {
   createDocumentRoute,
   documentHistoryRoute,
   downloadFileRoute,
+  exportDocumentRoute,
   FormName,
   getAccountRoute,
   getDocumentRoute,
@@ -26,6 +27,7 @@ import {
   SECURITY_SCHEMES,
   updatePersonRoute,
   validateRecoDataRoute,
+  verifyDocumentRoute,
   viewRoute,
 } from '@docflow/contracts';
 import type { Logger } from '@docflow/kit';
@@ -200,7 +202,16 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   // Registered before `{id}` routes: `view/{viewId}` is never read as a document id.
   app.openapi(viewRoute, (c) => document(c));
   app.openapi(getDocumentRoute, (c) => document(c));
-  app.openapi(documentHistoryRoute, (c) => document(c));
+  // The history streams as NDJSON when asked to: the caller's Accept is passed on.
+  app.openapi(
+    documentHistoryRoute,
+    (c) =>
+      forward(c, services.document, internalToken, {
+        headers: { accept: c.req.header('accept') ?? 'application/json' },
+      }) as Promise<never>,
+  );
+  app.openapi(verifyDocumentRoute, (c) => document(c));
+  app.openapi(exportDocumentRoute, (c) => document(c));
   app.openapi(downloadFileRoute, (c) => document(c));
   app.openapi(manageDocumentRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(answerTaskRoute, (c) => document(c, c.req.valid('json')));

@@ -245,19 +245,19 @@ describe('identity decisions', () => {
         when: { roles: [] },
         expect: {
           kind: 'conflict',
-          detail: /would remove svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD$/,
+          detail: /would remove svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR$/,
         },
       },
       {
         name: 'bootstrap: removing svcAdminSysRW alone is 409',
         given: bootstrapped(),
-        when: { active: true, roles: ['svcAdminDocsRW', 'svcAdminDocRW', 'svcAdminDocRWD'] },
+        when: { active: true, roles: ['svcAdminDocsRW', 'svcAdminDocRW', 'svcAdminDocRWD', 'svcAuditR'] },
         expect: { kind: 'conflict', detail: /would remove svcAdminSysRW$/ },
       },
       {
         name: 'bootstrap: removing another role is 409 as well (it holds every role)',
         given: bootstrapped(),
-        when: { roles: ['svcAdminSysRW', 'svcAdminDocsRW', 'svcAdminDocRW'] },
+        when: { roles: ['svcAdminSysRW', 'svcAdminDocsRW', 'svcAdminDocRW', 'svcAuditR'] },
         expect: { kind: 'conflict', detail: /would remove svcAdminDocRWD$/ },
       },
       {

@@ -1,5 +1,6 @@
 /** Document routes of the contract (v2 only), declared once for validation and the OpenAPI document. */
 import { createRoute, z } from '@hono/zod-openapi';
+import { AuditVerdict } from '../audit';
 import { DocFormRead } from '../document-read';
 import {
   AnswerRequest,
@@ -9,6 +10,7 @@ import {
   DocFormCreate,
   DocQuery,
   HistoryEntry,
+  HistoryQuery,
   ManageRequest,
   ViewId,
   ViewQuery,
@@ -48,6 +50,8 @@ const documentLinks = (doc: string) => ({
     },
   },
   DocumentHistory: { operationId: 'documentHistory', parameters: { id: `$response.body#${doc}/_id` } },
+  VerifyDocument: { operationId: 'verifyDocument', parameters: { id: `$response.body#${doc}/_id` } },
+  ExportDocument: { operationId: 'exportDocument', parameters: { id: `$response.body#${doc}/_id` } },
   DownloadFile: {
     operationId: 'downloadFile',
     parameters: { id: `$response.body#${doc}/_id`, fileId: `$response.body#${doc}/filesList/0/id` },
@@ -140,10 +144,59 @@ export const documentHistoryRoute = createRoute({
   path: '/api/v2/docForm/{id}/history',
   tags: ['docForm'],
   summary: 'The events of a document, oldest first (extension, for auditors)',
+  description:
+    'Each entry carries its hash-chain fields (`hash`, `prevHash`), correlation and causation ids and the ' +
+    'fields it changed. `Accept: application/x-ndjson` streams the entries one JSON object a line.',
+  request: { params: z.object({ id: DocId }), query: HistoryQuery },
+  parameters: [runAsHeader],
+  responses: {
+    200: {
+      description: 'The page of events; `svc-total-count` is the number of events in the stream.',
+      headers: { 'svc-total-count': { schema: { type: 'integer' } } },
+      content: {
+        'application/json': { schema: z.array(HistoryEntry) },
+        'application/x-ndjson': { schema: HistoryEntry },
+      },
+    },
+    ...problemsFor(400, 401, 403, 404, 429, 503),
+  },
+});
+
+export const verifyDocumentRoute = createRoute({
+  operationId: 'verifyDocument',
+  method: 'get',
+  path: '/api/v2/docForm/{id}/verify',
+  tags: ['audit'],
+  summary: 'Verify the hash chain of a document and its attachments (extension, for auditors)',
+  description:
+    'Recomputes every event hash of the document\u2019s stream and every attachment\u2019s SHA-256 from the ' +
+    'blob store. 200 whether or not it verifies: `valid` says, `firstBadRevision` and `reason` say where and why.',
   request: { params: z.object({ id: DocId }) },
   parameters: [runAsHeader],
   responses: {
-    200: { description: 'The events.', content: { 'application/json': { schema: z.array(HistoryEntry) } } },
+    200: { description: 'The verdict.', content: { 'application/json': { schema: AuditVerdict } } },
+    ...problemsFor(400, 401, 403, 404, 429, 503),
+  },
+});
+
+export const exportDocumentRoute = createRoute({
+  operationId: 'exportDocument',
+  method: 'get',
+  path: '/api/v2/docForm/{id}/export',
+  tags: ['audit'],
+  summary: 'Export a document as an audit bundle (extension, for auditors)',
+  description:
+    'A tar archive, streamed: `manifest.json` (BundleManifest: the document, its history with hashes, its ' +
+    'attachments with SHA-256 and size) first, then each attachment as `attachments/<id>`. ' +
+    '`pnpm docflow verify <bundle>` verifies it offline.',
+  request: { params: z.object({ id: DocId }) },
+  parameters: [runAsHeader],
+  responses: {
+    200: {
+      description: 'The bundle.',
+      headers: { 'content-disposition': { schema: { type: 'string' } } },
+      content: { 'application/x-tar': { schema: z.string().openapi({ format: 'binary' }) } },
+    },
     ...problemsFor(400, 401, 403, 404, 429, 503),
   },
 });

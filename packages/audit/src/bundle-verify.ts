@@ -1,0 +1,130 @@
+/**
+ * Verifies an export bundle with nothing but the bundle: the manifest's history as a hash chain, its
+ * attachment list against what the chain records, each attachment's bytes against its SHA-256 and
+ * size, and the document's revision against the history. Reports the first bad entry.
+ */
+import { createReadStream } from 'node:fs';
+import {
+  BUNDLE_ATTACHMENTS_DIR,
+  BUNDLE_MANIFEST,
+  type BundleAttachment,
+  BundleManifest,
+} from '@docflow/contracts';
+import { extract } from 'tar-stream';
+import { attachmentMismatch, digestOf, recordedAttachments } from './attachments';
+import { verifyChain } from './chain';
+
+export interface BundleVerdict {
+  valid: boolean;
+  documentId: string | null;
+  revisions: number;
+  head: string | null;
+  firstBadRevision: number | null;
+  /** The first bad entry: `history/<rev>`, `attachments/<id>`, `document` or the bundle itself. */
+  firstBadEntry: string | null;
+  reason: string | null;
+}
+
+const bad = (firstBadEntry: string, reason: string, firstBadRevision: number | null = null) => ({
+  valid: false,
+  firstBadEntry,
+  reason,
+  firstBadRevision,
+});
+
+export async function verifyBundle(path: string): Promise<BundleVerdict> {
+  let manifest: BundleManifest | undefined;
+  let problem: ReturnType<typeof bad> | undefined;
+  const found = new Map<string, { sha256: string; size: number }>();
+  for await (const entry of createReadStream(path).pipe(extract())) {
+    const name = entry.header.name;
+    if (!manifest) {
+      if (name !== BUNDLE_MANIFEST) {
+        problem = bad('bundle', `the first entry is ${name}, not ${BUNDLE_MANIFEST}`);
+        entry.resume();
+        break;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry as AsyncIterable<Buffer>) chunks.push(chunk);
+      const parsed = BundleManifest.safeParse(safeJson(Buffer.concat(chunks).toString('utf8')));
+      if (!parsed.success) {
+        problem = bad(BUNDLE_MANIFEST, `not a bundle manifest: ${parsed.error.issues[0]?.message}`);
+        break;
+      }
+      manifest = parsed.data;
+    } else {
+      found.set(name, await digestOf(entry as AsyncIterable<Buffer>));
+    }
+  }
+  const id = typeof manifest?.document._id === 'string' ? manifest.document._id : null;
+  const summary = {
+    documentId: id,
+    revisions: manifest?.history.length ?? 0,
+    head: manifest?.history.at(-1)?.hash ?? null,
+  };
+  if (problem || !manifest) return { ...summary, ...(problem ?? bad('bundle', 'the archive is empty')) };
+  return { ...summary, ...firstProblem(manifest, found) };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+type Problem = Omit<BundleVerdict, 'documentId' | 'revisions' | 'head'>;
+
+function firstProblem(
+  manifest: BundleManifest,
+  found: Map<string, { sha256: string; size: number }>,
+): Problem {
+  const events = manifest.history.map((h) => ({
+    revision: h.rev,
+    type: h.type,
+    data: h.data,
+    time: h.time,
+    actor: h.actor,
+    runAs: h.runAs,
+    correlationId: h.correlationId,
+    causationId: h.causationId,
+    hash: h.hash ?? undefined,
+    prevHash: h.prevHash ?? undefined,
+  }));
+  const chain = verifyChain(events);
+  const problems: Problem[] = [];
+  if (!chain.valid)
+    problems.push(bad(`history/${chain.firstBadRevision}`, chain.reason ?? '', chain.firstBadRevision));
+  const listed = new Map(manifest.attachments.map((a) => [a.id, a]));
+  for (const recorded of recordedAttachments(events)) {
+    const where = `${BUNDLE_ATTACHMENTS_DIR}${recorded.id}`;
+    const entry = listed.get(recorded.id);
+    const reason = !entry
+      ? 'the history records it, the manifest does not list it'
+      : (listedMismatch(entry, recorded) ??
+        (found.has(entry.path)
+          ? attachmentMismatch(recorded, found.get(entry.path)!)
+          : 'the bundle lacks its bytes'));
+    if (reason) problems.push(bad(where, reason, recorded.revision));
+  }
+  const rev = (manifest.document._meta as { _rev?: unknown } | undefined)?._rev;
+  if (rev !== manifest.history.length)
+    problems.push(
+      bad(
+        'document',
+        `the document is at revision ${String(rev)}, the history has ${manifest.history.length}`,
+      ),
+    );
+  // The earliest revision first; among equals, the history before the attachments before the document.
+  const first = problems.sort(
+    (a, b) => (a.firstBadRevision ?? Infinity) - (b.firstBadRevision ?? Infinity),
+  )[0];
+  return first ?? { valid: true, firstBadRevision: null, firstBadEntry: null, reason: null };
+}
+
+function listedMismatch(listed: BundleAttachment, recorded: { sha256: string; size: number }): string | null {
+  return listed.sha256 === recorded.sha256 && listed.size === recorded.size
+    ? null
+    : 'the manifest lists another SHA-256 or size than the history records';
+}

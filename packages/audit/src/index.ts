@@ -1,0 +1,5 @@
+export * from './attachments';
+export * from './bundle';
+export * from './bundle-verify';
+export * from './chain';
+export * from './merkle';

@@ -1,0 +1,52 @@
+/** A document's history as auditors read it: each event with its chain hashes, ids and changes. */
+import type { DocumentEvent, HistoryEntry } from '@docflow/contracts';
+import type { RecordedEvent } from '@docflow/eventstore';
+import type { z } from 'zod';
+import { type DocState, docAggregate } from '../docForm';
+import { toDocForm, toRecoData } from '../representation';
+import { diffFields } from './changes';
+
+type Entry = z.infer<typeof HistoryEntry>;
+
+/** What a reader sees of the document, bar `_meta` (which every event changes). */
+function visible(state: DocState): Record<string, unknown> {
+  if (!state.exists) return {};
+  const { _meta, ...doc } = toDocForm(state);
+  return { ...doc, recoData: toRecoData(state) };
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * Folds the events oldest first into history entries and the state after the last; an event that no
+ * longer parses (altered in the store) shows no changes and changes nothing.
+ */
+export function foldHistory(events: readonly RecordedEvent[]): { entries: Entry[]; state: DocState } {
+  let state = docAggregate.initial;
+  const entries = events.map((e): Entry => {
+    const before = visible(state);
+    let event: DocumentEvent | undefined;
+    try {
+      event = docAggregate.parse(e.type, e.data);
+    } catch {
+      event = undefined;
+    }
+    if (event) state = docAggregate.evolve(state, event, { revision: e.revision, metadata: e.metadata });
+    const { metadata: m } = e;
+    return {
+      rev: e.revision,
+      type: e.type,
+      time: m.timestamp,
+      recordedAt: e.recordedAt,
+      ...(m.actor ? { actor: m.actor } : {}),
+      ...(m.runAs ? { runAs: m.runAs } : {}),
+      ...(m.correlationId ? { correlationId: m.correlationId } : {}),
+      ...(m.causationId ? { causationId: m.causationId } : {}),
+      data: e.data,
+      hash: text(m.hash),
+      prevHash: text(m.prevHash),
+      changes: event ? diffFields(before, visible(state)) : [],
+    };
+  });
+  return { entries, state };
+}
