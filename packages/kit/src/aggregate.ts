@@ -34,6 +34,8 @@ export interface Aggregate<S, E extends DomainEvent> {
   evolve(state: S, event: E, context: EventContext): S;
   /** Validates a stored event back into the domain type. */
   parse(type: string, data: unknown): E;
+  /** How a decided event is written (e.g. with personal data encrypted); without it, as it is. */
+  encode?(event: E, streamId: string): DomainEvent;
 }
 
 export interface Loaded<S> {
@@ -152,7 +154,10 @@ export async function executeCommand<S, E extends DomainEvent>(
       const result = await appendOnce(
         store,
         streamId,
-        events.map((e, i) => ({ id: ids[i]!, type: e.type, version: 1, data: e.data, metadata })),
+        events.map((e, i) => {
+          const stored = aggregate.encode ? aggregate.encode(e, streamId) : e;
+          return { id: ids[i]!, type: stored.type, version: 1, data: stored.data, metadata };
+        }),
         loaded.revision,
       );
       let state = loaded.state;
