@@ -53,7 +53,7 @@ export const patchAccountRoute = createRoute({
     409: {
       ...problemResponses[409],
       description:
-        'The change would deactivate the bootstrap account `admin` or take a role from it; or a concurrent write won.',
+        'The change would deactivate the bootstrap account `admin` or take a role from it; or the account was erased; or a concurrent write won.',
     },
   },
 });
@@ -94,7 +94,7 @@ export const eraseAccountRoute = createRoute({
       content: { 'application/json': { schema: Account } },
       links: { GetAccount: accountLinks.GetAccount },
     },
-    ...problemsFor(400, 401, 403, 404, 429, 503),
+    ...problemsFor(400, 401, 403, 404, 413, 429, 503),
     409: {
       ...problemResponses[409],
       description: 'The account is the bootstrap account `admin`; or a concurrent write won.',
