@@ -45,7 +45,7 @@ import {
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { accountIdByEmail } from './account-by-email';
+import { accountIdByEmail, cachedAccountIdByEmail } from './account-by-email';
 import type { AccountsReadModel } from './accounts-read-model';
 import { allowedMethods } from './allowed-methods';
 import { authFailureBrake } from './auth-failures';
@@ -164,7 +164,10 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     '/api/*',
     authenticate(
       accounts,
-      accountIdByEmail(services.identity, internalToken),
+      cachedAccountIdByEmail(
+        accountIdByEmail(services.identity, internalToken),
+        (id) => accounts.byId(id)?.active === true,
+      ),
       authFailureBrake(deps.edge.authFailuresPerMinute),
     ),
   );
