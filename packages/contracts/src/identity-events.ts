@@ -57,17 +57,18 @@ export const SealedData = z.strictObject({
 });
 export type SealedData = z.infer<typeof SealedData>;
 
-/** Fields of an identity event that are personal data: stored only inside `sealed`. */
-export const PERSONAL_FIELDS = [
-  'email',
+/** The person's fields a `PersonUpdated` may change (besides the deputy). */
+export const PERSON_UPDATE_FIELDS = [
   'name_first',
   'name_last',
   'name_mid',
   'phone_office',
   'phone_mobile',
   'unit',
-  'pwdHash',
 ] as const;
+
+/** Fields of an identity event that are personal data: stored only inside `sealed`. */
+export const PERSONAL_FIELDS = ['email', ...PERSON_UPDATE_FIELDS, 'pwdHash'] as const;
 
 const sealed = SealedData.optional();
 

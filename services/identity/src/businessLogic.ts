@@ -1,6 +1,6 @@
 /** Identity commands, one pure decision each: `(command, state) → events`, or a typed rejection. */
 import type { AccountCreate, IdentityEvent, Role } from '@docflow/contracts';
-import { ADMIN_ACCOUNT_ID, ROLES, rejections } from '@docflow/contracts';
+import { ADMIN_ACCOUNT_ID, PERSON_UPDATE_FIELDS, ROLES, rejections } from '@docflow/contracts';
 import type { AccountState, Deputy } from './account';
 
 export interface CreateAccount {
@@ -44,14 +44,7 @@ export interface UpdatePerson {
 }
 
 type ChangeKey = keyof PersonChanges;
-const PERSON_FIELDS: ChangeKey[] = [
-  'name_first',
-  'name_last',
-  'name_mid',
-  'phone_office',
-  'phone_mobile',
-  'unit',
-];
+const PERSON_FIELDS: readonly ChangeKey[] = PERSON_UPDATE_FIELDS;
 
 const sameDeputy = (a: Deputy | null, b: Deputy) =>
   (a === null && b.id === '') || (a !== null && a.id === b.id && a.enabled === b.enabled);
