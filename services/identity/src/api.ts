@@ -60,7 +60,7 @@ export function identityApi(
     const id = newUsrId();
     const apiKey = input.kind === 'service' ? newApiKey() : undefined;
     const meta = metadata(c);
-    await claimEmail(store, accountAggregate, input.email, id, meta);
+    await claimEmail(store, accountAggregate, keys, input.email, id, meta);
     const result = await executeCommand(
       store,
       accountStream(id),
@@ -106,7 +106,7 @@ export function identityApi(
 
   app.post('/internal/v1/resolve', async (c) => {
     const { refs } = await readJson(c, ResolveRequest);
-    return c.json({ accounts: await resolveAccounts(store, accountAggregate, refs) });
+    return c.json({ accounts: await resolveAccounts(store, accountAggregate, keys, refs) });
   });
 
   return app;

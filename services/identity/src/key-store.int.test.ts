@@ -19,6 +19,7 @@ describe('key store (SQLite file)', () => {
       let keys = openKeyStore(file);
       const alice = Buffer.from(keys.keyFor(ALICE));
       const bob = Buffer.from(keys.keyFor(BOB));
+      const claims = Buffer.from(keys.claimSecret());
       assert.equal(alice.length, 32);
       keys.close();
       assert.deepEqual(filesHolding(dir, alice), ['keys.db']);
@@ -34,6 +35,7 @@ describe('key store (SQLite file)', () => {
       assert.equal(keys.existingKey(ALICE), undefined);
       assert.throws(() => keys.keyFor(ALICE), /was erased/);
       assert.deepEqual(keys.keyFor(BOB), bob);
+      assert.deepEqual(keys.claimSecret(), claims, 'the claim secret survives a restart');
       keys.close();
       assert.deepEqual(filesHolding(dir, alice), []);
     } finally {

@@ -17,6 +17,8 @@ export interface KeyStore {
   existingKey(accountId: string): Buffer | undefined;
   /** Deletes the key for good (idempotent). */
   shred(accountId: string): void;
+  /** A secret of this deployment (not of a person), made on first use: it keys the e-mail claims. */
+  claimSecret(): Buffer;
   close(): void;
 }
 
@@ -34,7 +36,11 @@ export function openKeyStore(file: string): KeyStore {
   db.pragma('synchronous = FULL');
   db.pragma('secure_delete = ON');
   db.exec(`CREATE TABLE IF NOT EXISTS person_keys (
-    account_id TEXT PRIMARY KEY, key BLOB, erased_at TEXT)`);
+    account_id TEXT PRIMARY KEY, key BLOB, erased_at TEXT);
+    CREATE TABLE IF NOT EXISTS secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL)`);
+  const selectSecret = db.prepare<[string], Buffer>('SELECT value FROM secrets WHERE name = ?').pluck();
+  const insertSecret = db.prepare('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)');
+  let claims: Buffer | undefined;
   const select = db.prepare<[string], Row>('SELECT key FROM person_keys WHERE account_id = ?');
   const insert = db.prepare('INSERT OR IGNORE INTO person_keys (account_id, key) VALUES (?, ?)');
   const shred = db.prepare(
@@ -61,6 +67,13 @@ export function openKeyStore(file: string): KeyStore {
       cache.delete(accountId);
       shred.run(accountId, new Date().toISOString());
       if (!db.memory) db.pragma('wal_checkpoint(TRUNCATE)');
+    },
+    claimSecret() {
+      if (!claims) {
+        insertSecret.run('email-claims', randomBytes(32));
+        claims = selectSecret.get('email-claims')!;
+      }
+      return claims;
     },
     close: () => db.close(),
   };
