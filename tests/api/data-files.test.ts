@@ -60,7 +60,7 @@ for (const factory of targets()) {
       // The walk saw what holds the secrets (and, embedded, the blob), so it is not vacuous.
       // The gateway keeps its read model under its instance's name in distributed mode.
       const gatewayDb = target.name === 'embedded' ? 'gateway/local.db' : 'gateway-g1/local.db';
-      for (const path of ['identity/events.db', 'identity/events.db-wal', gatewayDb])
+      for (const path of ['identity/events.db', 'identity/events.db-wal', 'identity/keys.db', gatewayDb])
         assert.ok(modes.has(path), `${path} exists`);
       if (target.name === 'embedded')
         assert.ok(

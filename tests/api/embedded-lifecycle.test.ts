@@ -156,7 +156,10 @@ describe('embedded lifecycle', { timeout: 180_000 }, () => {
       assert.equal(update.metadata.runAs, userId);
       assert.ok(update.metadata.correlationId);
       const pwd = events.find((e) => e.type === 'PasswordChanged');
-      assert.match(String(pwd?.data.pwdHash), /^scrypt\$/);
+      // The hash is personal data: stored only sealed with the person's key (docs/decisions.md).
+      assert.ok(pwd?.data.sealed, 'PasswordChanged stored sealed');
+      assert.equal(pwd.data.pwdHash, undefined);
+      assert.ok(!JSON.stringify(pwd.data).includes('scrypt$'));
       for (const e of events) assert.ok(!JSON.stringify(e).includes(PASSWORD));
     } finally {
       await store.close();

@@ -100,7 +100,7 @@ describe('distributed: SIGKILL mid-stream', { skip: distributedSkipReason(), tim
     const store = createSqliteEventStore({ file: target.eventStoreFile('identity') });
     const readModel = new Database(join(target.dataDir, 'gateway-g1', 'local.db'), { readonly: true });
     try {
-      const rows = readModel.prepare('SELECT id, rev FROM accounts').all() as Array<{
+      const rows = readModel.prepare('SELECT id, rev FROM gateway_accounts').all() as Array<{
         id: string;
         rev: number;
       }>;

@@ -1,7 +1,7 @@
 """Schemathesis hooks of the OpenAPI fuzz run (tests/fuzz/openapi-fuzz.test.ts).
 
 The fuzzer holds every role, so it may PATCH any account and block or delete any document. Some must
-survive the run: its own account (roles [] or active false would lock it out), the bootstrap account
+survive the run: its own account (roles [] or active false, or an erasure, would lock it out), the bootstrap account
 (out of its reach), the assignee of the fixture tasks, and the fixture documents other operations
 read. A request that would change one of them is sent to an id that names nothing instead, before it
 leaves. The ids come from the environment, comma-separated.
@@ -19,6 +19,12 @@ def _ids(name):
 # (method, path template) -> (path parameter, the ids it must not name, the id sent instead)
 PROTECTED = {
     ("PATCH", "/api/admin/v1/accounts/{id}"): (
+        "id",
+        _ids("DOCFLOW_FUZZ_PROTECTED_ACCOUNTS"),
+        "usr-ffffffff-ffff-ffff-ffff-ffffffffffff",
+    ),
+    # Erasure deactivates for good: the same accounts as PATCH.
+    ("POST", "/api/admin/v1/accounts/{id}/erase"): (
         "id",
         _ids("DOCFLOW_FUZZ_PROTECTED_ACCOUNTS"),
         "usr-ffffffff-ffff-ffff-ffff-ffffffffffff",

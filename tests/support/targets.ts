@@ -156,6 +156,8 @@ export interface DistributedTarget extends Target {
   restart(service: DistributedService, options?: { kill?: boolean }): Promise<void>;
   /** Resolves once every process answers `/readyz` 200. */
   untilReady(timeoutMs?: number): Promise<void>;
+  /** The environment every process shares: the engines, the namespace of the topics, the bucket. */
+  env: Readonly<Record<string, string>>;
 }
 
 /** Each service its own process on real Kafka and MinIO, in a namespace of its own so runs never mix. */
@@ -287,6 +289,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
       await untilReady();
     },
     untilReady,
+    env: common,
     async stop() {
       await Promise.all(Object.values(procs).map((p) => p.stop()));
       await containers?.stop();

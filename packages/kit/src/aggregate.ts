@@ -36,9 +36,13 @@ export interface Aggregate<S, E extends DomainEvent> {
   parse(type: string, data: unknown): E;
   /**
    * The metadata a new event is appended with, given the state before it and its revision (e.g. to
-   * chain a hash to the previous event's); the command's metadata when absent.
+   * chain a hash to the previous event's); the command's metadata when absent. It
+   * sees the event as decided: an aggregate that also has `encode` must seal what `encode` writes (no
+   * aggregate has both today).
    */
   seal?(state: S, event: E, context: EventContext): EventMetadata;
+  /** How a decided event is written (e.g. with personal data encrypted); without it, as it is. */
+  encode?(event: E, streamId: string): DomainEvent;
 }
 
 export interface Loaded<S> {
@@ -160,7 +164,8 @@ export async function executeCommand<S, E extends DomainEvent>(
         const context = { revision: loaded.revision + i + 1, metadata };
         const stamped = aggregate.seal ? aggregate.seal(state, e, context) : metadata;
         state = aggregate.evolve(state, e, { ...context, metadata: stamped });
-        return { id: ids[i]!, type: e.type, version: 1, data: e.data, metadata: stamped };
+        const stored = aggregate.encode ? aggregate.encode(e, streamId) : e;
+        return { id: ids[i]!, type: stored.type, version: 1, data: stored.data, metadata: stamped };
       });
       const result = await appendOnce(store, streamId, sealed, loaded.revision);
       return { state, revision: result.revision, events, ids };

@@ -42,6 +42,7 @@ import { idempotent, jsonFingerprint, recordFingerprint } from './idempotency/mi
 import type { IdempotencyStore } from './idempotency/store';
 import { type IdentityCalls, requireAccount } from './identity-calls';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
+import { withParticipantIds } from './participant-ids';
 import { etagOf, notModified, requireIfMatch } from './preconditions';
 import type { DocReader } from './readable';
 import { selectFields, toDocForm, toRecoData } from './representation';
@@ -148,10 +149,12 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
           ? undefined
           : parseJsonPart('docResponse', parts.docResponse, CreateDocResponse, {});
       const author = authorOf(c.var.principal, docForm.author);
-      await requireAccount(calls, { principal: c.var.principal, ids: c.var }, author, 'docForm.author');
+      const callContext = { principal: c.var.principal, ids: c.var };
+      await requireAccount(calls, callContext, author, 'docForm.author');
       const command = {
         id,
-        form,
+        // Resolved again: an account made after the form was defined is named by id, not e-mail.
+        form: await withParticipantIds(calls, callContext, form),
         author,
         valuesByTags: docForm.valuesByTags,
         tags: docForm._tags,

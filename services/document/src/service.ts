@@ -47,7 +47,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const projection = createViewsProjection(store, db, views, log);
   const clients = { identity: deps.identity, files: deps.files, workflow: deps.workflow };
   const app = createServiceApp(deps);
-  app.route('/', formsApi(store));
+  app.route('/', formsApi(store, { identity: deps.identity, internalToken: deps.internalToken }));
   app.route('/', viewsApi(views, projection));
   const reader = docReader(store, deputies);
   app.route('/', auditApi({ store, files: deps.files, internalToken: deps.internalToken, reader }));

@@ -1,16 +1,17 @@
 /**
- * The gateway's read model of accounts (key hashes, roles, active flag, e-mail), fed by the identity
- * service's events from the bus, so authenticating a request needs no call to another service.
+ * The gateway's read model of accounts (key hashes, roles, active flag), fed by the identity
+ * service's events from the bus, so authenticating a request needs no call to another service. It
+ * holds no personal data: the events carry it sealed, and run-as by e-mail asks identity
+ * (docs/decisions.md, "Personal data").
  */
 import { EventEmitter } from 'node:events';
 import type { DeliveredMessage } from '@docflow/bus';
-import { EventEnvelope, parseIdentityEvent, type Role } from '@docflow/contracts';
+import { EventEnvelope, parseStoredIdentityEvent, type Role } from '@docflow/contracts';
 import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 
 export interface AccountRecord {
   id: string;
   kind: 'person' | 'service';
-  email: string;
   roles: Role[];
   active: boolean;
   keyHash: string | null;
@@ -20,7 +21,6 @@ export interface AccountRecord {
 interface Row {
   id: string;
   kind: 'person' | 'service';
-  email: string;
   roles: string;
   active: number;
   key_hash: string | null;
@@ -33,7 +33,6 @@ const KNOWN_KEYS_MAX = 10_000;
 const toRecord = (r: Row): AccountRecord => ({
   id: r.id,
   kind: r.kind,
-  email: r.email,
   roles: Object.freeze(JSON.parse(r.roles)) as Role[],
   active: r.active === 1,
   keyHash: r.key_hash,
@@ -43,27 +42,41 @@ const toRecord = (r: Row): AccountRecord => ({
 export interface AccountsReadModel {
   byKeyHash(hash: string): AccountRecord | undefined;
   byId(id: string): AccountRecord | undefined;
-  byEmail(email: string): AccountRecord | undefined;
   /** Bus handler: applies one identity event exactly once. */
   handle(message: DeliveredMessage): Promise<void>;
   /** Resolves true once account `id` reached `rev`, false after `timeoutMs`. */
   waitForRevision(id: string, rev: number, timeoutMs: number): Promise<boolean>;
 }
 
-export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
-  db.exec(`CREATE TABLE IF NOT EXISTS accounts (
-    id TEXT PRIMARY KEY, kind TEXT NOT NULL, email TEXT NOT NULL UNIQUE, roles TEXT NOT NULL,
+/**
+ * Until docflow sealed personal data the table `accounts` held e-mails; its rows move to
+ * `gateway_accounts` without them, and the freed pages are overwritten.
+ */
+function migrate(db: LocalDb): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS gateway_accounts (
+    id TEXT PRIMARY KEY, kind TEXT NOT NULL, roles TEXT NOT NULL,
     active INTEGER NOT NULL, key_hash TEXT UNIQUE, rev INTEGER NOT NULL)`);
-  const byKey = db.prepare<[string], Row>('SELECT * FROM accounts WHERE key_hash = ?');
-  const byId = db.prepare<[string], Row>('SELECT * FROM accounts WHERE id = ?');
-  const byEmail = db.prepare<[string], Row>('SELECT * FROM accounts WHERE email = ?');
+  const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get();
+  if (!legacy) return;
+  db.pragma('secure_delete = ON');
+  db.transaction(() => {
+    db.exec(`INSERT OR IGNORE INTO gateway_accounts (id, kind, roles, active, key_hash, rev)
+      SELECT id, kind, roles, active, key_hash, rev FROM accounts; DROP TABLE accounts`);
+  })();
+  db.pragma('secure_delete = OFF');
+}
+
+export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
+  migrate(db);
+  const byKey = db.prepare<[string], Row>('SELECT * FROM gateway_accounts WHERE key_hash = ?');
+  const byId = db.prepare<[string], Row>('SELECT * FROM gateway_accounts WHERE id = ?');
   const insert = db.prepare(
-    'INSERT INTO accounts (id, kind, email, roles, active, key_hash, rev) VALUES (?, ?, ?, ?, ?, NULL, ?)',
+    'INSERT INTO gateway_accounts (id, kind, roles, active, key_hash, rev) VALUES (?, ?, ?, ?, NULL, ?)',
   );
-  const setKey = db.prepare('UPDATE accounts SET key_hash = ?, rev = ? WHERE id = ?');
-  const setActive = db.prepare('UPDATE accounts SET active = ?, rev = ? WHERE id = ?');
-  const setRoles = db.prepare('UPDATE accounts SET roles = ?, rev = ? WHERE id = ?');
-  const setRev = db.prepare('UPDATE accounts SET rev = ? WHERE id = ?');
+  const setKey = db.prepare('UPDATE gateway_accounts SET key_hash = ?, rev = ? WHERE id = ?');
+  const setActive = db.prepare('UPDATE gateway_accounts SET active = ?, rev = ? WHERE id = ?');
+  const setRoles = db.prepare('UPDATE gateway_accounts SET roles = ?, rev = ? WHERE id = ?');
+  const setRev = db.prepare('UPDATE gateway_accounts SET rev = ? WHERE id = ?');
   const updates = new EventEmitter();
   updates.setMaxListeners(0);
 
@@ -71,12 +84,12 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
     const id = envelope.streamId.slice('account-'.length);
     const current = byId.get(id);
     if (current && envelope.revision <= current.rev) return;
-    const event = parseIdentityEvent(envelope.type, envelope.data);
+    const event = parseStoredIdentityEvent(envelope.type, envelope.data);
     const rev = envelope.revision;
     switch (event.type) {
       case 'AccountCreated': {
         const d = event.data;
-        insert.run(id, d.kind, d.email, JSON.stringify(d.roles), d.active ? 1 : 0, rev);
+        insert.run(id, d.kind, JSON.stringify(d.roles), d.active ? 1 : 0, rev);
         break;
       }
       case 'ApiKeyIssued':
@@ -84,6 +97,9 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
         break;
       case 'AccountActivationChanged':
         setActive.run(event.data.active ? 1 : 0, rev, id);
+        break;
+      case 'AccountErased':
+        setActive.run(0, rev, id);
         break;
       case 'RolesChanged':
         setRoles.run(JSON.stringify(event.data.roles), rev, id);
@@ -107,7 +123,6 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
       return found;
     },
     byId: (id) => find(byId.get(id)),
-    byEmail: (email) => find(byEmail.get(email.trim().toLowerCase())),
     async handle(message) {
       const envelope = EventEnvelope.parse(message.value);
       knownKeys.clear();

@@ -9,6 +9,7 @@ import {
   createDocumentRoute,
   documentHistoryRoute,
   downloadFileRoute,
+  eraseAccountRoute,
   exportDocumentRoute,
   FormName,
   getAccountRoute,
@@ -51,6 +52,7 @@ import {
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+import { accountIdByEmail, cachedAccountIdByEmail } from './account-by-email';
 import type { AccountsReadModel } from './accounts-read-model';
 import { allowedMethods } from './allowed-methods';
 import { authFailureBrake } from './auth-failures';
@@ -87,6 +89,8 @@ const WHERE: Record<string, string> = {
 const JSON_TYPE = /^application\/([a-z.+-]+\+)?json(\s*;.*)?$/i;
 
 const MULTIPART_TYPE = /^multipart\/form-data\s*;\s*boundary=/i;
+/** POST commands that take no body: any content type passes. */
+const BODYLESS_POST = /^\/api\/admin\/v1\/(views\/rebuild|accounts\/[^/]+\/erase)$/;
 /** The one route whose body is multipart, streamed through unparsed. */
 const CREATE_DOCUMENT_PATH = /^\/api\/v2\/docForm\/form\/[^/]+$/;
 
@@ -101,7 +105,7 @@ const bodyType: MiddlewareHandler = async function bodyTypeMiddleware(c, next) {
     if (CREATE_DOCUMENT_PATH.test(c.req.path)) {
       if (!MULTIPART_TYPE.test(type))
         throw problems.unsupportedMediaType('the body must be multipart/form-data');
-    } else if (!JSON_TYPE.test(type) && c.req.path !== rebuildViewsRoute.path) {
+    } else if (!JSON_TYPE.test(type) && !BODYLESS_POST.test(c.req.path)) {
       throw problems.unsupportedMediaType('the body must be application/json');
     }
   }
@@ -158,7 +162,17 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     );
   // Before authentication: a preflight or an OPTIONS carries no credentials.
   app.use('/api/*', allowed.options);
-  app.use('/api/*', authenticate(accounts, authFailureBrake(deps.edge.authFailuresPerMinute)));
+  app.use(
+    '/api/*',
+    authenticate(
+      accounts,
+      cachedAccountIdByEmail(
+        accountIdByEmail(services.identity, internalToken),
+        (id) => accounts.byId(id)?.active === true,
+      ),
+      authFailureBrake(deps.edge.authFailuresPerMinute),
+    ),
+  );
   app.use('/api/*', bodyType);
   app.use(
     '/api/*',
@@ -194,6 +208,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.openapi(createAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
   app.openapi(getAccountRoute, (c) => identity(c));
   app.openapi(patchAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
+  app.openapi(eraseAccountRoute, async (c) => readOwnAccountWrite(await identity(c)));
 
   app.openapi(putFormRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(getFormRoute, (c) => document(c));

@@ -6,16 +6,20 @@ import { createHash } from 'node:crypto';
 import type { Role } from '@docflow/contracts';
 import { type Principal, type PrincipalVariables, problems } from '@docflow/kit/http';
 import type { MiddlewareHandler } from 'hono';
+import type { AccountIdByEmail } from './account-by-email';
 import type { AccountsReadModel } from './accounts-read-model';
 import type { AuthFailureBrake } from './auth-failures';
 
 export const RUN_AS_HEADER = 'svc-run-as';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+/** Longer or shorter than any address identity accepts: names nobody. */
+const EMAIL_LENGTH = { min: 3, max: 254 };
 
 export function authenticate(
   accounts: AccountsReadModel,
+  idByEmail: AccountIdByEmail,
   brake: AuthFailureBrake,
-): MiddlewareHandler<{ Variables: PrincipalVariables }> {
+): MiddlewareHandler<{ Variables: PrincipalVariables & { requestId: string; correlationId: string } }> {
   return async function authenticateMiddleware(c, next) {
     await brake.check(c);
     const match = BEARER.exec(c.req.header('authorization') ?? '');
@@ -34,7 +38,15 @@ export function authenticate(
     // Present but empty is a mistake of the caller, never a silent fall-back to the service account.
     if (runAs === '') throw problems.badRequest(`${RUN_AS_HEADER} is empty: name a usr- id or an e-mail`);
     if (runAs !== undefined) {
-      const user = runAs.startsWith('usr-') ? accounts.byId(runAs) : accounts.byEmail(runAs);
+      const id =
+        runAs.startsWith('usr-') || runAs.length < EMAIL_LENGTH.min || runAs.length > EMAIL_LENGTH.max
+          ? runAs
+          : await idByEmail(runAs, {
+              principal,
+              requestId: c.get('requestId'),
+              correlationId: c.get('correlationId'),
+            });
+      const user = id === undefined ? undefined : accounts.byId(id);
       if (user?.kind !== 'person') throw problems.forbidden('svc-run-as names no known user');
       if (!user.active) throw problems.forbidden('svc-run-as names an inactive user');
       principal = { account: account.id, runAs: user.id, subject: user.id, roles: user.roles };

@@ -1,7 +1,8 @@
 /** The account aggregate: its state and `evolve`. Nothing here does I/O. */
 import type { IdentityEvent, Role } from '@docflow/contracts';
-import { parseIdentityEvent } from '@docflow/contracts';
 import type { Aggregate, EventContext } from '@docflow/kit/eventsourcing';
+import type { KeyStore } from './key-store';
+import { ERASED, openEvent, sealEvent } from './personal-data';
 
 export interface Deputy {
   id: string;
@@ -22,6 +23,8 @@ export interface AccountState {
   deputy: Deputy | null;
   roles: Role[];
   active: boolean;
+  /** The person's key was deleted: their personal data reads as ERASED. */
+  erased: boolean;
   apiKeyHash: string | null;
   pwdHash: string | null;
   created: string;
@@ -43,6 +46,7 @@ export const initialAccount: AccountState = {
   deputy: null,
   roles: [],
   active: false,
+  erased: false,
   apiKeyHash: null,
   pwdHash: null,
   created: '',
@@ -66,6 +70,21 @@ function apply(state: AccountState, event: IdentityEvent): AccountState {
       return { ...state, active: event.data.active };
     case 'RolesChanged':
       return { ...state, roles: event.data.roles };
+    case 'AccountErased':
+      // Also over values an event written before sealing still holds in clear.
+      return {
+        ...state,
+        email: ERASED,
+        name_first: ERASED,
+        name_last: ERASED,
+        name_mid: ERASED,
+        phone_office: ERASED,
+        phone_mobile: ERASED,
+        unit: ERASED,
+        pwdHash: null,
+        active: false,
+        erased: true,
+      };
   }
 }
 
@@ -79,10 +98,17 @@ export function evolveAccount(
   return { ...next, created: state.created || at, lastModified: at, rev: context.revision };
 }
 
-export const accountAggregate: Aggregate<AccountState, IdentityEvent> = {
-  initial: initialAccount,
-  evolve: evolveAccount,
-  parse: parseIdentityEvent,
-};
-
 export const accountStream = (id: string) => `account-${id}`;
+const accountIdOf = (streamId: string) => streamId.slice('account-'.length);
+
+export type AccountAggregate = Aggregate<AccountState, IdentityEvent>;
+
+/** The account aggregate over stored events whose personal data is sealed with the keys of `keys`. */
+export function accountAggregate(keys: KeyStore): AccountAggregate {
+  return {
+    initial: initialAccount,
+    evolve: evolveAccount,
+    parse: (type, data) => openEvent(keys, type, data),
+    encode: (event, streamId) => sealEvent(keys, accountIdOf(streamId), event),
+  };
+}

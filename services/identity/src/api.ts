@@ -8,32 +8,41 @@ import { newUsrId } from '@docflow/kit';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
-import { type AccountState, accountAggregate, accountStream } from './account';
-import { decideChangeAccount, decideCreateAccount, decideUpdatePerson } from './businessLogic';
+import { type AccountAggregate, type AccountState, accountStream } from './account';
+import {
+  decideChangeAccount,
+  decideCreateAccount,
+  decideEraseAccount,
+  decideUpdatePerson,
+} from './businessLogic';
 import { claimEmail } from './email-claims';
+import type { KeyStore } from './key-store';
 import { toAccount, toPerson } from './representation';
 import { resolveAccounts } from './resolve';
 import { hashApiKey, hashPassword, newApiKey } from './secrets';
 
-async function loadAccount(store: EventStore, rawId: string): Promise<AccountState> {
-  const id = parseWith('path', UsrId, rawId);
-  const { state } = await loadAggregate(store, accountStream(id), accountAggregate);
-  return { ...state, id };
-}
-
-export function identityApi(store: EventStore): Hono<ServiceEnv> {
+export function identityApi(
+  store: EventStore,
+  accountAggregate: AccountAggregate,
+  keys: KeyStore,
+): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
+  async function loadAccount(rawId: string): Promise<AccountState> {
+    const id = parseWith('path', UsrId, rawId);
+    const { state } = await loadAggregate(store, accountStream(id), accountAggregate);
+    return { ...state, id };
+  }
   const metadata = (c: { var: ServiceEnv['Variables'] }) => commandMetadata(c.var.principal, c.var);
 
   app.get('/api/:version{v1|v2}/person/:id', async (c) => {
-    const account = await loadAccount(store, c.req.param('id'));
+    const account = await loadAccount(c.req.param('id'));
     if (!account.exists || account.kind !== 'person') throw problems.notFound('no such person');
     return c.json(toPerson(account));
   });
 
   app.post('/api/:version{v1|v2}/person', async (c) => {
     const { _id_sys: id, pwd, deputy, ...fields } = await readJson(c, PersonUpdate);
-    const deputyAccount = deputy?.id ? await loadAccount(store, deputy.id) : undefined;
+    const deputyAccount = deputy?.id ? await loadAccount(deputy.id) : undefined;
     const pwdHash = pwd === undefined ? undefined : await hashPassword(pwd);
     const result = await executeCommand(
       store,
@@ -51,7 +60,7 @@ export function identityApi(store: EventStore): Hono<ServiceEnv> {
     const id = newUsrId();
     const apiKey = input.kind === 'service' ? newApiKey() : undefined;
     const meta = metadata(c);
-    await claimEmail(store, input.email, id, meta);
+    await claimEmail(store, accountAggregate, keys, input.email, id, meta);
     const result = await executeCommand(
       store,
       accountStream(id),
@@ -63,7 +72,7 @@ export function identityApi(store: EventStore): Hono<ServiceEnv> {
   });
 
   app.get('/api/admin/v1/accounts/:id', async (c) => {
-    const account = await loadAccount(store, c.req.param('id'));
+    const account = await loadAccount(c.req.param('id'));
     if (!account.exists) throw problems.notFound('no such account');
     return c.json(toAccount(account));
   });
@@ -81,9 +90,23 @@ export function identityApi(store: EventStore): Hono<ServiceEnv> {
     return c.json(toAccount({ ...result.state, id }));
   });
 
+  app.post('/api/admin/v1/accounts/:id/erase', async (c) => {
+    const id = parseWith('path', UsrId, c.req.param('id'));
+    const result = await executeCommand(
+      store,
+      accountStream(id),
+      accountAggregate,
+      (state) => decideEraseAccount({ ...state, id }),
+      metadata(c),
+    );
+    // After the append: a failed append leaves the key; a retry of an erased account deletes it again.
+    keys.shred(id);
+    return c.json(toAccount({ ...result.state, id }));
+  });
+
   app.post('/internal/v1/resolve', async (c) => {
     const { refs } = await readJson(c, ResolveRequest);
-    return c.json({ accounts: await resolveAccounts(store, refs) });
+    return c.json({ accounts: await resolveAccounts(store, accountAggregate, keys, refs) });
   });
 
   return app;

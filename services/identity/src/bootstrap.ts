@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ADMIN_ACCOUNT_ID } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
-import { accountAggregate, accountStream } from './account';
+import { type AccountAggregate, accountStream } from './account';
 import { decideBootstrapAdmin } from './businessLogic';
 import { hashApiKey, newApiKey } from './secrets';
 
@@ -21,6 +21,7 @@ export interface BootstrapResult {
 
 export async function bootstrapAdmin(
   store: EventStore,
+  accountAggregate: AccountAggregate,
   adminKey: string | undefined,
 ): Promise<BootstrapResult> {
   const stream = accountStream(ADMIN_ACCOUNT_ID);

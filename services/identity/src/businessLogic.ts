@@ -1,6 +1,6 @@
 /** Identity commands, one pure decision each: `(command, state) → events`, or a typed rejection. */
 import type { AccountCreate, IdentityEvent, Role } from '@docflow/contracts';
-import { ADMIN_ACCOUNT_ID, ROLES, rejections } from '@docflow/contracts';
+import { ADMIN_ACCOUNT_ID, PERSON_UPDATE_FIELDS, ROLES, rejections } from '@docflow/contracts';
 import type { AccountState, Deputy } from './account';
 
 export interface CreateAccount {
@@ -44,14 +44,7 @@ export interface UpdatePerson {
 }
 
 type ChangeKey = keyof PersonChanges;
-const PERSON_FIELDS: ChangeKey[] = [
-  'name_first',
-  'name_last',
-  'name_mid',
-  'phone_office',
-  'phone_mobile',
-  'unit',
-];
+const PERSON_FIELDS: readonly ChangeKey[] = PERSON_UPDATE_FIELDS;
 
 const sameDeputy = (a: Deputy | null, b: Deputy) =>
   (a === null && b.id === '') || (a !== null && a.id === b.id && a.enabled === b.enabled);
@@ -60,6 +53,7 @@ const sameDeputy = (a: Deputy | null, b: Deputy) =>
 export function decideUpdatePerson(cmd: UpdatePerson, state: AccountState): IdentityEvent[] {
   if (!state.exists || state.kind !== 'person')
     throw rejections.notFound(`no person ${state.id || ''}`.trim());
+  refuseErased(state);
   const { changes } = cmd;
   const diff: Record<string, unknown> = {};
   for (const key of PERSON_FIELDS) {
@@ -100,9 +94,15 @@ function keepBootstrapAdmin(cmd: ChangeAccount, state: AccountState): void {
     );
 }
 
+/** An erased account stays as it is: inactive, its personal data gone. */
+function refuseErased(state: AccountState): void {
+  if (state.erased) throw rejections.conflict(`account ${state.id} was erased`);
+}
+
 export function decideChangeAccount(cmd: ChangeAccount, state: AccountState): IdentityEvent[] {
   if (!state.exists) throw rejections.notFound('no such account');
   keepBootstrapAdmin(cmd, state);
+  refuseErased(state);
   const events: IdentityEvent[] = [];
   if (cmd.active !== undefined && cmd.active !== state.active)
     events.push({ type: 'AccountActivationChanged', data: { active: cmd.active } });
@@ -111,6 +111,23 @@ export function decideChangeAccount(cmd: ChangeAccount, state: AccountState): Id
     if (roles.join() !== [...state.roles].sort().join())
       events.push({ type: 'RolesChanged', data: { roles } });
   }
+  return events;
+}
+
+/**
+ * Erasure: the account is deactivated and its key is deleted (by the caller, after the append), so
+ * its personal data reads as erased. The event names no personal data; who and when are in its
+ * metadata. Erasing an erased account appends nothing (the caller deletes the key again, so an
+ * erasure interrupted between the append and the deletion completes on retry).
+ */
+export function decideEraseAccount(state: AccountState): IdentityEvent[] {
+  if (!state.exists) throw rejections.notFound('no such account');
+  if (state.id === ADMIN_ACCOUNT_ID)
+    throw rejections.conflict('the bootstrap account admin cannot be erased: it is the way back in');
+  if (state.erased) return [];
+  const events: IdentityEvent[] = [];
+  if (state.active) events.push({ type: 'AccountActivationChanged', data: { active: false } });
+  events.push({ type: 'AccountErased', data: {} });
   return events;
 }
 

@@ -13,8 +13,10 @@ import {
   decideBootstrapAdmin,
   decideChangeAccount,
   decideCreateAccount,
+  decideEraseAccount,
   decideUpdatePerson,
 } from './businessLogic';
+import { ERASED } from './personal-data';
 
 const ALICE = 'usr-aaaaaaaa-0000-4000-8000-000000000001';
 const BOB = 'usr-bbbbbbbb-0000-4000-8000-000000000002';
@@ -328,6 +330,40 @@ describe('identity decisions', () => {
     for (const c of cases) {
       it(c.name, () => assert.deepEqual(decideBootstrapAdmin(c.when, c.given), c.expect));
     }
+  });
+
+  describe('erase account', () => {
+    const erased = () => given(aliceCreated, ...decideEraseAccount(given(aliceCreated)));
+    it('deactivates and erases; the event names nothing personal', () => {
+      assert.deepEqual(decideEraseAccount(given(aliceCreated)), [
+        { type: 'AccountActivationChanged', data: { active: false } },
+        { type: 'AccountErased', data: {} },
+      ]);
+    });
+    it('an inactive account: AccountErased only', () => {
+      const inactive = given(aliceCreated, { type: 'AccountActivationChanged', data: { active: false } });
+      assert.deepEqual(decideEraseAccount(inactive), [{ type: 'AccountErased', data: {} }]);
+    });
+    it('every personal field reads as erased, even one an older event holds in clear', () => {
+      const s = given(
+        aliceCreated,
+        { type: 'PersonUpdated', data: { changes: { unit: 'Ops', phone_mobile: '+1 2' } } },
+        { type: 'AccountErased', data: {} },
+      );
+      for (const field of ['email', 'name_first', 'name_last', 'unit', 'phone_mobile'] as const)
+        assert.equal(s[field], ERASED);
+      assert.equal(s.active, false);
+      assert.equal(s.erased, true);
+    });
+    it('erasing again appends nothing; updating or reactivating an erased account: 409', () => {
+      assert.deepEqual(decideEraseAccount(erased()), []);
+      rejects('conflict', () => decideUpdatePerson({ changes: { unit: 'X' } }, { ...erased(), id: ALICE }));
+      rejects('conflict', () => decideChangeAccount({ active: true }, erased()));
+    });
+    it('the bootstrap account admin: 409; no account: 404', () => {
+      rejects('conflict', () => decideEraseAccount(bootstrapped()));
+      rejects('notFound', () => decideEraseAccount(initialAccount));
+    });
   });
 
   describe('evolve', () => {

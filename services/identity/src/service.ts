@@ -2,8 +2,10 @@ import { PRIVATE_IDENTITY_EVENTS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
 import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit/http';
 import type { Hono } from 'hono';
+import { accountAggregate } from './account';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
+import { keyStoreBeside } from './key-store';
 
 export interface IdentityServiceDeps extends ServiceBaseDeps {
   adminKey?: string;
@@ -22,14 +24,17 @@ export interface IdentityService {
 export function createIdentityService(deps: IdentityServiceDeps): IdentityService {
   const { store } = deps;
   const app = createServiceApp(deps, { guarded: ['/api/*', '/internal/*'] });
-  app.route('/', identityApi(store));
+  // The keys of personal data live in identity's own data directory, beside its local database.
+  const keys = keyStoreBeside(deps.db);
+  const accounts = accountAggregate(keys);
+  app.route('/', identityApi(store, accounts, keys));
 
   let bootstrap: BootstrapResult | undefined;
   let relay: Subscription | undefined;
   return {
     app,
     async start() {
-      bootstrap ??= await bootstrapAdmin(store, deps.adminKey);
+      bootstrap ??= await bootstrapAdmin(store, accounts, deps.adminKey);
       relay ??= relayOwnStreams('identity', deps, {
         prefixes: ['account-'],
         topic: topicsOf(deps.namespace).identity,
@@ -39,6 +44,7 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
     },
     async stop() {
       await relay?.stop();
+      keys.close();
     },
   };
 }

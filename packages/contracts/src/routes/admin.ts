@@ -53,7 +53,7 @@ export const patchAccountRoute = createRoute({
     409: {
       ...problemResponses[409],
       description:
-        'The change would deactivate the bootstrap account `admin` or take a role from it; or a concurrent write won.',
+        'The change would deactivate the bootstrap account `admin` or take a role from it; or the account was erased; or a concurrent write won.',
     },
   },
 });
@@ -72,5 +72,32 @@ export const getAccountRoute = createRoute({
       links: { PatchAccount: accountLinks.PatchAccount, GetPerson: accountLinks.GetPerson },
     },
     ...problemsFor(400, 401, 403, 404, 429, 503),
+  },
+});
+
+export const eraseAccountRoute = createRoute({
+  operationId: 'eraseAccount',
+  method: 'post',
+  path: '/api/admin/v1/accounts/{id}/erase',
+  tags: ['admin'],
+  summary: 'Erase the personal data of an account (crypto-shredding)',
+  description:
+    'Deletes the key that seals the account\u2019s personal data (e-mail, names, phones, unit, password ' +
+    'hash) in every event, wherever it was copied; deactivates the account and frees its e-mail. ' +
+    'Afterwards its personal fields read as `"[erased]"`; its `usr-` id stays in the history. The ' +
+    'erasure is itself an event (who and when). Erasing an erased account changes nothing (200). The ' +
+    'bootstrap account `admin` cannot be erased (409).',
+  request: { params: z.object({ id: UsrId }) },
+  responses: {
+    200: {
+      description: 'The erased account.',
+      content: { 'application/json': { schema: Account } },
+      links: { GetAccount: accountLinks.GetAccount },
+    },
+    ...problemsFor(400, 401, 403, 404, 413, 429, 503),
+    409: {
+      ...problemResponses[409],
+      description: 'The account is the bootstrap account `admin`; or a concurrent write won.',
+    },
   },
 });

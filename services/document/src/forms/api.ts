@@ -4,6 +4,8 @@ import type { EventStore } from '@docflow/eventstore';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
+import type { IdentityCalls } from '../identity-calls';
+import { withParticipantIds } from '../participant-ids';
 import { decideDefineForm, type FormState, formAggregate } from './form';
 
 const toStoredForm = (s: FormState) => ({
@@ -16,13 +18,14 @@ export async function loadForm(store: EventStore, name: string) {
   return state;
 }
 
-export function formsApi(store: EventStore): Hono<ServiceEnv> {
+export function formsApi(store: EventStore, calls: IdentityCalls): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
   app.put('/api/admin/v1/forms/:formName', async (c) => {
     const name = parseWith('path', FormName, c.req.param('formName'));
-    const definition = await readJson(c, FormDefinition);
-    if (definition.name !== name)
-      throw problems.badRequest(`the body names the form ${definition.name}, the path ${name}`);
+    const given = await readJson(c, FormDefinition);
+    if (given.name !== name)
+      throw problems.badRequest(`the body names the form ${given.name}, the path ${name}`);
+    const definition = await withParticipantIds(calls, { principal: c.var.principal, ids: c.var }, given);
     const result = await executeCommand(
       store,
       formStream(name),
