@@ -237,6 +237,14 @@ for (const factory of targets()) {
       assert.equal(again.status, 200, again.text);
     });
 
+    it("her document's hash chain still verifies after the erasure (its events name her by id only)", async () => {
+      const verdict = await api('GET', `/api/v2/docForm/${docId}/verify`, { key: admin });
+      assert.equal(verdict.status, 200, verdict.text);
+      assert.equal(verdict.body.valid, true, verdict.text);
+      assert.ok(verdict.body.revisions >= 2, verdict.text);
+      assert.deepEqual(found(verdict.text, needles), []);
+    });
+
     it('her e-mail and names are in no file of the data directory, no log line, no topic, no object', async () => {
       // Nor its plain hash (the e-mail claim stream is keyed with a secret of the key store).
       const hashed = [...needles, sha256(erin.email)];
