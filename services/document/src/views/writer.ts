@@ -19,6 +19,7 @@ import {
   type Membership,
   VIEW_TABLES,
 } from './schema';
+import type { TotalCache } from './total-cache';
 
 export interface ViewsWriter {
   /** Replaces the document's rows (a deleted document's are removed: it leaves every view). */
@@ -47,7 +48,7 @@ function countKeysOf(doc: DocKeys, tagged: Iterable<string>): string[] {
   return keys;
 }
 
-export function createViewsWriter(db: LocalDb): ViewsWriter {
+export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched' | 'clear'>): ViewsWriter {
   const selectOld = db.prepare<[string], DocKeys>(
     'SELECT author, form, state, step, iteration, status FROM view_docs WHERE id = ?',
   );
@@ -74,7 +75,10 @@ export function createViewsWriter(db: LocalDb): ViewsWriter {
   );
   const dropZero = db.prepare('DELETE FROM view_counts WHERE key = ? AND n = 0');
 
-  /** Replaces one document's rows, adding what each count key gains or loses to `delta`. */
+  /**
+   * Replaces one document's rows, adding what each count key gains or loses to `delta` (every key
+   * the document lies under, before or after, is in it, even when its count stays).
+   */
   function write(doc: DocState, delta: Map<string, number>) {
     const add = (key: string, n = 1) => delta.set(key, (delta.get(key) ?? 0) + n);
     const old = selectOld.get(doc.id);
@@ -114,6 +118,7 @@ export function createViewsWriter(db: LocalDb): ViewsWriter {
   function putAll(docs: Iterable<DocState>) {
     const delta = new Map<string, number>();
     for (const doc of docs) write(doc, delta);
+    totals.touched(new Set(delta.keys()));
     for (const [key, n] of delta) {
       if (n === 0) continue;
       bump.run(key, n);
@@ -126,6 +131,7 @@ export function createViewsWriter(db: LocalDb): ViewsWriter {
     putAll,
     clear() {
       for (const table of VIEW_TABLES) db.exec(`DELETE FROM ${table}`);
+      totals.clear();
     },
   };
 }
