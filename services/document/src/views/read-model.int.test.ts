@@ -124,14 +124,18 @@ function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Pr
   return { total: matches.length, ids: matches.slice(q.first, q.first + q.pageSize).map((d) => d.id) };
 }
 
+/** An empty read model in memory, DEPUTIES in its deputies table. */
+function withDeputies() {
+  const db = openLocalDb(':memory:');
+  const views = createViewsReadModel(db, createDeputiesReadModel(db));
+  const insertDeputy = db.prepare('INSERT INTO view_deputies (user_id, deputy_id, enabled) VALUES (?, ?, ?)');
+  for (const row of DEPUTIES) insertDeputy.run(...row);
+  return { db, views };
+}
+
 describe('view read model', () => {
   it('lists what a brute-force filter lists, for every view and random filters', () => {
-    const db = openLocalDb(':memory:');
-    const views = createViewsReadModel(db, createDeputiesReadModel(db));
-    const insertDeputy = db.prepare(
-      'INSERT INTO view_deputies (user_id, deputy_id, enabled) VALUES (?, ?, ?)',
-    );
-    for (const row of DEPUTIES) insertDeputy.run(...row);
+    const { db, views } = withDeputies();
     const g = generator(42);
     const docs = new Map<string, DocState>();
     const put = (doc: DocState) => {
@@ -195,12 +199,7 @@ describe('view read model', () => {
   });
 
   it('keeps each total exact while documents change between listings (kept totals dropped by the writes that touch them)', () => {
-    const db = openLocalDb(':memory:');
-    const views = createViewsReadModel(db, createDeputiesReadModel(db));
-    const insertDeputy = db.prepare(
-      'INSERT INTO view_deputies (user_id, deputy_id, enabled) VALUES (?, ?, ?)',
-    );
-    for (const row of DEPUTIES) insertDeputy.run(...row);
+    const { db, views } = withDeputies();
     const g = generator(7);
     const docs = new Map<string, DocState>();
     const idOf = (i: number) => `doc${String(i).padStart(4, '0')}`;
