@@ -385,4 +385,25 @@ describe('listing planner', () => {
     ];
     for (const [request, expected] of cases) assert.deepEqual(countKeysFor(request), expected);
   });
+
+  it('names the keys of each condition a kept total depends on (the columns without a count: none)', () => {
+    const cases: [ListingRequest, string[][]][] = [
+      [{ view: 'all', query: { ...PAGE, status: 2, step: 1 }, principal: ADMIN, standsInFor: [] }, []],
+      [
+        { view: 'all', query: { ...PAGE, tags: ['t0', 't1'], step: 1 }, principal: ADMIN, standsInFor: [] },
+        [['t:t0'], ['t:t1']],
+      ],
+      [
+        {
+          view: 'all',
+          query: { ...PAGE, form: ['memo', 'invoice'], tags: ['t3'] },
+          principal: DEPUTY,
+          standsInFor: STANDS_IN_FOR,
+        },
+        [['r:usr-d', 'r:usr-a', 'r:usr-b'], ['f:memo', 'f:invoice'], ['t:t3']],
+      ],
+    ];
+    for (const [request, expected] of cases)
+      assert.deepEqual(planListing(request, ROW_COUNTS).countConditions, expected);
+  });
 });

@@ -59,6 +59,11 @@ export interface ViewPlan {
   /** null when the total is read from the kept row counts. */
   count: Statement | null;
   countFromCounts: number;
+  /**
+   * The `view_counts` keys of each condition of the listing that has keys (a tag, an author, the
+   * caller's readers...): a write touching none of one condition's keys leaves the total as it was.
+   */
+  countConditions: string[][];
   /** Selects `id` (and `created`) of the page's documents, in the listing's order. */
   page: Statement;
 }
@@ -278,6 +283,7 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
   return {
     count,
     countFromCounts,
+    countConditions: conditions.map(countKeysOf).filter((keys) => keys.length > 0),
     page: { sql: page.sql, params: [...page.params, request.query.pageSize, request.query.first] },
   };
 }

@@ -89,13 +89,20 @@ export function createViewsProjection(
   const applyTx = db.transaction((events: readonly RecordedEvent[]) => {
     const after = checkpoints.load(NAME) ?? '';
     const folded = new Map<string, DocState>();
+    /** What the views stored of each document before the batch: the writer replaces its rows. */
+    const stored = new Map<string, DocState | undefined>();
     for (const recorded of events) {
       if (recorded.position <= after) continue;
       const id = recorded.streamId.slice(PREFIX.length);
-      const current = folded.get(id) ?? views.get(id) ?? initialDoc;
+      let current = folded.get(id);
+      if (!current) {
+        const before = views.get(id);
+        stored.set(id, before);
+        current = before ?? initialDoc;
+      }
       folded.set(id, docAggregate.evolve(current, storedEvent(recorded), recorded));
     }
-    views.putAll(folded.values());
+    views.putAll(folded.values(), stored);
     // A batch of repeats only leaves the checkpoint where it is.
     const last = events[events.length - 1]!.position;
     if (last > after) checkpoints.save(NAME, last);

@@ -7,6 +7,7 @@ import type { LocalDb } from '@docflow/kit/eventsourcing';
 import type { DeputiesReadModel } from './deputies';
 import { createViewsReader, type ViewsReader } from './reader';
 import { migrateViewsSchema } from './schema';
+import { createTotalCache } from './total-cache';
 import { createViewsWriter, type ViewsWriter } from './writer';
 
 export interface ViewsReadModel extends ViewsReader, ViewsWriter {}
@@ -16,5 +17,6 @@ export function createViewsReadModel(
   deputies: Pick<DeputiesReadModel, 'standsInFor'>,
 ): ViewsReadModel {
   migrateViewsSchema(db);
-  return { ...createViewsReader(db, deputies), ...createViewsWriter(db) };
+  const totals = createTotalCache();
+  return { ...createViewsReader(db, deputies, totals), ...createViewsWriter(db, totals) };
 }

@@ -16,6 +16,7 @@ import {
   type ViewPlan,
 } from './planner';
 import { FACET_PREFIX } from './schema';
+import type { TotalCache } from './total-cache';
 
 /** Prepared listing statements kept at most (listings are built from a few shapes). */
 const STATEMENT_CACHE_SIZE = 500;
@@ -36,6 +37,7 @@ export interface ViewsReader {
 export function createViewsReader(
   db: LocalDb,
   deputies: Pick<DeputiesReadModel, 'standsInFor'>,
+  totals: TotalCache,
 ): ViewsReader {
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
   const countOf = db.prepare<[string], number>('SELECT n FROM view_counts WHERE key = ?').pluck();
@@ -81,12 +83,20 @@ export function createViewsReader(
     get,
     plan,
     query(view, query, principal) {
-      const { count, countFromCounts, page } = plan(view, query, principal);
-      const total = count
-        ? ((prepared(count.sql)
-            .pluck()
-            .get(...count.params) as number | undefined) ?? 0)
-        : countFromCounts;
+      const { count, countFromCounts, countConditions, page } = plan(view, query, principal);
+      let total = countFromCounts;
+      if (count) {
+        const key = `${count.sql}\n${JSON.stringify(count.params)}`;
+        const kept = totals.get(key);
+        if (kept !== undefined) total = kept;
+        else {
+          total =
+            (prepared(count.sql)
+              .pluck()
+              .get(...count.params) as number | undefined) ?? 0;
+          totals.set(key, total, countConditions);
+        }
+      }
       const docs: DocState[] = [];
       // Nothing matches: the page would only walk its range to find nothing.
       if (total === 0) return { total, docs };

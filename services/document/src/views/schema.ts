@@ -82,18 +82,18 @@ export type IndexedColumn = keyof typeof INDEXED_COLUMNS;
 
 /**
  * A key's documents lie in one range of the primary key, newest last (pages are read from it).
- * Counts use the second range, where a listing's form and author narrow it further. `_doc` finds a
- * document's rows (to replace them, and to probe a membership that does not drive).
+ * The writer finds a document's rows by that key too (from the document's stored state).
  */
 const membershipTable = ({ table, column }: Membership) => `
   CREATE TABLE IF NOT EXISTS ${table} (
     ${column} TEXT NOT NULL, created TEXT NOT NULL, id TEXT NOT NULL, ${FILTERS},
-    PRIMARY KEY (${column}, created, id)) WITHOUT ROWID;
-  CREATE INDEX IF NOT EXISTS ${table}_doc ON ${table} (id, ${column});`;
+    PRIMARY KEY (${column}, created, id)) WITHOUT ROWID;`;
 
 /**
- * The indexes only listings read (the writer finds a document's rows by `id` and the `_doc` indexes):
- * an offline rebuild drops them while it replays and builds each once at the end (dropSecondaryIndexes).
+ * The indexes only listings read (the writer finds a document's rows by their primary keys): an
+ * offline rebuild drops them while it replays and builds each once at the end (dropSecondaryIndexes).
+ * A membership's `_count` range is where a listing's form and author narrow a count further; its `_doc`
+ * index probes a membership that does not drive the listing.
  */
 const SECONDARY_INDEXES: Record<string, string> = {
   view_docs_newest: `view_docs (created, id, ${FILTER_COLUMNS})`,
@@ -104,9 +104,9 @@ const SECONDARY_INDEXES: Record<string, string> = {
     ]),
   ),
   ...Object.fromEntries(
-    Object.values(MEMBERSHIPS).map(({ table, column }) => [
-      `${table}_count`,
-      `${table} (${column}, form, author, state, status, step, iteration)`,
+    Object.values(MEMBERSHIPS).flatMap(({ table, column }) => [
+      [`${table}_count`, `${table} (${column}, form, author, state, status, step, iteration)`],
+      [`${table}_doc`, `${table} (id, ${column})`],
     ]),
   ),
 };

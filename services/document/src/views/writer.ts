@@ -19,12 +19,17 @@ import {
   type Membership,
   VIEW_TABLES,
 } from './schema';
+import type { TotalCache } from './total-cache';
 
 export interface ViewsWriter {
   /** Replaces the document's rows (a deleted document's are removed: it leaves every view). */
   put(doc: DocState): void;
-  /** `put` of each document (each once), the counts updated once per key. */
-  putAll(docs: Iterable<DocState>): void;
+  /**
+   * `put` of each document (each once), the counts updated once per key. `stored` holds what the
+   * views stored of each document before (as `get` answers it: undefined when none), so that its
+   * rows need not be read again; a document it lacks is looked up.
+   */
+  putAll(docs: Iterable<DocState>, stored?: ReadonlyMap<string, DocState | undefined>): void;
   /** Drops every row (the projection then replays the events). */
   clear(): void;
 }
@@ -47,10 +52,27 @@ function countKeysOf(doc: DocKeys, tagged: Iterable<string>): string[] {
   return keys;
 }
 
-export function createViewsWriter(db: LocalDb): ViewsWriter {
-  const selectOld = db.prepare<[string], DocKeys>(
-    'SELECT author, form, state, step, iteration, status FROM view_docs WHERE id = ?',
-  );
+/** A document's rows as the views store them: its filter columns and the keys of its memberships. */
+function rowsOf(doc: DocState) {
+  return {
+    row: {
+      id: doc.id,
+      form: doc.form,
+      author: doc.author,
+      state: STATE_CODES[doc.phase],
+      step: doc.step,
+      iteration: doc.iteration,
+      status: STATUS_CODES[doc.status],
+      created: doc.created,
+    },
+    tagged: new Set(doc.tags),
+    assignees: new Set(inboxAssignees(doc.workflow)),
+    readers: new Set([doc.author, ...participantsOf(doc)]),
+  };
+}
+
+export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched' | 'clear'>): ViewsWriter {
+  const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
   const upsert = db.prepare(
     `INSERT INTO view_docs (id, form, author, state, step, iteration, status, created, doc)
      VALUES (@id, @form, @author, @state, @step, @iteration, @status, @created, @doc)
@@ -58,9 +80,12 @@ export function createViewsWriter(db: LocalDb): ViewsWriter {
        iteration = @iteration, status = @status, created = @created, doc = @doc`,
   );
   const dropDoc = db.prepare('DELETE FROM view_docs WHERE id = ?');
+  // A document's rows are found by their primary key (key, created, id), from what was stored of the
+  // document, so no index by id is needed while writing (see SECONDARY_INDEXES).
   const membershipRows = ({ table, column }: Membership) => ({
-    /** Removes the document's rows; answers their keys. */
-    drop: db.prepare<[string], string>(`DELETE FROM ${table} WHERE id = ? RETURNING ${column}`).pluck(),
+    drop: db.prepare<[string, string, string]>(
+      `DELETE FROM ${table} WHERE ${column} = ? AND created = ? AND id = ?`,
+    ),
     add: db.prepare(
       `INSERT OR IGNORE INTO ${table} (${column}, created, id, ${FILTER_COLUMNS})
        VALUES (@key, @created, @id, @form, @author, @state, @step, @iteration, @status)`,
@@ -74,46 +99,56 @@ export function createViewsWriter(db: LocalDb): ViewsWriter {
   );
   const dropZero = db.prepare('DELETE FROM view_counts WHERE key = ? AND n = 0');
 
-  /** Replaces one document's rows, adding what each count key gains or loses to `delta`. */
-  function write(doc: DocState, delta: Map<string, number>) {
+  /**
+   * Replaces one document's rows, adding what each count key gains or loses to `delta` (every key
+   * the document lies under, before or after, is in it, even when its count stays).
+   */
+  function write(doc: DocState, old: DocState | undefined, delta: Map<string, number>) {
     const add = (key: string, n = 1) => delta.set(key, (delta.get(key) ?? 0) + n);
-    const old = selectOld.get(doc.id);
-    // A document without a view_docs row has no other rows either (they are written and dropped with it).
+    // A document without a view_docs row has no other rows either (they are written and dropped with
+    // it); its rows are those its stored state gives (they were written from it).
     if (old) {
-      for (const key of countKeysOf(old, tags.drop.all(doc.id))) add(key, -1);
-      for (const user of tasks.drop.all(doc.id)) add(MEMBERSHIPS.openTasks.countKey(user), -1);
-      for (const user of readers.drop.all(doc.id)) add(MEMBERSHIPS.readers.countKey(user), -1);
+      const before = rowsOf(old);
+      const { id, created } = before.row;
+      for (const key of countKeysOf(before.row, before.tagged)) add(key, -1);
+      for (const tag of before.tagged) tags.drop.run(tag, created, id);
+      for (const user of before.assignees) {
+        tasks.drop.run(user, created, id);
+        add(MEMBERSHIPS.openTasks.countKey(user), -1);
+      }
+      for (const user of before.readers) {
+        readers.drop.run(user, created, id);
+        add(MEMBERSHIPS.readers.countKey(user), -1);
+      }
     }
     // A deleted document leaves every view (its events stay).
     if (isDeleted(doc.workflow)) {
       if (old) dropDoc.run(doc.id);
       return;
     }
-    const row = {
-      id: doc.id,
-      form: doc.form,
-      author: doc.author,
-      state: STATE_CODES[doc.phase],
-      step: doc.step,
-      iteration: doc.iteration,
-      status: STATUS_CODES[doc.status],
-      created: doc.created,
-    };
+    const { row, tagged, assignees, readers: readBy } = rowsOf(doc);
     upsert.run({ ...row, doc: JSON.stringify(doc) });
-    const tagged = new Set(doc.tags);
     for (const key of countKeysOf(row, tagged)) add(key);
     for (const tag of tagged) tags.add.run({ ...row, key: tag });
-    for (const user of inboxAssignees(doc.workflow)) {
-      if (tasks.add.run({ ...row, key: user }).changes) add(MEMBERSHIPS.openTasks.countKey(user));
+    for (const user of assignees) {
+      tasks.add.run({ ...row, key: user });
+      add(MEMBERSHIPS.openTasks.countKey(user));
     }
-    for (const user of new Set([doc.author, ...participantsOf(doc)])) {
-      if (readers.add.run({ ...row, key: user }).changes) add(MEMBERSHIPS.readers.countKey(user));
+    for (const user of readBy) {
+      readers.add.run({ ...row, key: user });
+      add(MEMBERSHIPS.readers.countKey(user));
     }
   }
 
-  function putAll(docs: Iterable<DocState>) {
+  const storedDoc = (id: string) => {
+    const doc = selectDoc.get(id);
+    return doc === undefined ? undefined : (JSON.parse(doc) as DocState);
+  };
+
+  function putAll(docs: Iterable<DocState>, stored?: ReadonlyMap<string, DocState | undefined>) {
     const delta = new Map<string, number>();
-    for (const doc of docs) write(doc, delta);
+    for (const doc of docs) write(doc, stored?.has(doc.id) ? stored.get(doc.id) : storedDoc(doc.id), delta);
+    totals.touched(new Set(delta.keys()));
     for (const [key, n] of delta) {
       if (n === 0) continue;
       bump.run(key, n);
@@ -126,6 +161,7 @@ export function createViewsWriter(db: LocalDb): ViewsWriter {
     putAll,
     clear() {
       for (const table of VIEW_TABLES) db.exec(`DELETE FROM ${table}`);
+      totals.clear();
     },
   };
 }
