@@ -114,14 +114,15 @@ export function followStreamHeads(
     }
   });
 
+  const unmark = db.prepare('UPDATE audit_heads SET changed = 0 WHERE changed = 1');
   const anchoredTx = db.transaction((checkpointId: string) => {
-    db.prepare('UPDATE audit_heads SET changed = 0 WHERE changed = 1').run();
+    unmark.run();
     saveState.run('previousCheckpointId', checkpointId);
   });
 
   let subscription: Subscription | undefined;
   let pending: RecordedEvent[] = [];
-  let flushTimer: NodeJS.Immediate | NodeJS.Timeout | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
   let held: Promise<unknown> | undefined;
 
   function flush() {
@@ -130,9 +131,9 @@ export function followStreamHeads(
     pending = [];
   }
 
+  /** Applies what is pending once the subscription has let go; after a failure, again a while later. */
   function scheduleFlush(delayMs = 0) {
-    if (flushTimer) return;
-    const run = () => {
+    flushTimer ??= setTimeout(() => {
       flushTimer = undefined;
       try {
         flush();
@@ -140,14 +141,7 @@ export function followStreamHeads(
         onError(error);
         scheduleFlush(FLUSH_RETRY_MS);
       }
-    };
-    flushTimer = delayMs > 0 ? setTimeout(run, delayMs) : setImmediate(run);
-  }
-
-  function cancelFlush() {
-    clearImmediate(flushTimer as NodeJS.Immediate);
-    clearTimeout(flushTimer as NodeJS.Timeout);
-    flushTimer = undefined;
+    }, delayMs);
   }
 
   return {
@@ -159,7 +153,6 @@ export function followStreamHeads(
           if (pending[pending.length - 1]?.id !== event.id) pending.push(event);
           if (pending.length < BATCH_SIZE) return scheduleFlush();
           while (held) await held.catch(() => {});
-          cancelFlush();
           flush(); // throws: the subscription retries this event
           await new Promise((resolve) => setImmediate(resolve));
         },
@@ -168,7 +161,8 @@ export function followStreamHeads(
     async stop() {
       await subscription?.stop();
       subscription = undefined;
-      cancelFlush();
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
       await held?.catch(() => {});
       flush();
     },
