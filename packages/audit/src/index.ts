@@ -1,4 +1,5 @@
 export * from './attachments';
+export * from './bucket-root';
 export * from './bundle';
 export * from './bundle-verify';
 export * from './chain';

@@ -19,9 +19,14 @@ export const leafHash = (head: StreamHead): string =>
   sha('\x00', `${head.streamId}\n${head.revision}\n${head.hash}`);
 
 export function merkleRoot(heads: readonly StreamHead[]): string {
-  let level = [...heads]
-    .sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0))
-    .map(leafHash);
+  return merkleOfNodes(
+    [...heads].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0)).map(leafHash),
+  );
+}
+
+/** The Merkle root over nodes (hex digests) in the order given: inner nodes and odd nodes as above. */
+export function merkleOfNodes(nodes: readonly string[]): string {
+  let level = [...nodes];
   if (level.length === 0) return createHash('sha256').digest('hex');
   while (level.length > 1) {
     const next: string[] = [];

@@ -69,11 +69,14 @@ export const StreamHeadSchema = z.object({
 });
 
 /**
- * The data of an `AuditCheckpointed` event: one part of a checkpoint — every document stream's head and
- * their Merkle root — split into parts so that each fits one append; the parts of a checkpoint share its id.
+ * The data of an `AuditCheckpointed` event: one part of a checkpoint — the heads of the document streams
+ * changed since the previous checkpoint (named by its id; null for the first), the number of document
+ * streams and the root over every head (README, "For auditors") — split into parts so that each fits
+ * one append; the parts of a checkpoint share its id.
  */
 export const AuditCheckpoint = z.object({
   checkpointId: z.uuid(),
+  previousCheckpointId: z.uuid().nullable(),
   part: z.number().int().min(1),
   parts: z.number().int().min(1),
   root: Sha256Hex,

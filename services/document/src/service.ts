@@ -83,7 +83,8 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
         prefixes: ['docForm-', 'form-'],
         topic: topics.document,
       });
-      if (deps.checkpointIntervalMs) checkpoints ??= startCheckpoints(store, log, deps.checkpointIntervalMs);
+      if (deps.checkpointIntervalMs)
+        checkpoints ??= startCheckpoints(store, db, log, deps.checkpointIntervalMs);
       const joining = Object.entries(subscriptions)
         .filter(([name]) => !consumers.has(name))
         .map(async ([name, { topic, handler }]) => {

@@ -1,14 +1,16 @@
 /**
- * Anchors: at an interval, a checkpoint — the Merkle root over every document stream's head hash,
- * with the heads, in parts of HEADS_PER_EVENT heads — is appended to the audit stream and written to
- * the log, so that a stream removed or truncated afterwards no longer matches it (see verify-store.ts).
- * Nothing is written while nothing changed.
+ * Anchors: at an interval, a checkpoint is appended to the audit stream and its root written to the
+ * log, so that a stream removed or truncated afterwards no longer matches it (see verify-store.ts). A
+ * checkpoint holds the heads changed since the previous one (in parts of HEADS_PER_EVENT heads), the
+ * previous checkpoint's id, the number of document streams and the root over every head (bucket-root.ts
+ * in packages/audit); folding every checkpoint in order gives every head it anchors. The heads are held
+ * still while it is taken. Nothing is written while nothing changed.
  */
 import { randomUUID } from 'node:crypto';
-import { merkleRoot } from '@docflow/audit';
 import { AUDIT_CHECKPOINT_STREAM, type AuditCheckpoint } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
 import { followStreamHeads } from './heads';
 
 export const CHECKPOINT_EVENT = 'AuditCheckpointed';
@@ -19,32 +21,58 @@ export interface Checkpoints {
   stop(): Promise<void>;
 }
 
-export function startCheckpoints(store: EventStore, log: Logger, intervalMs: number): Checkpoints {
-  const heads = followStreamHeads(store, (err) => log.warn({ err }, 'audit heads: subscription failed'));
-  let lastRoot: string | undefined;
+export function startCheckpoints(
+  store: EventStore,
+  db: LocalDb,
+  log: Logger,
+  intervalMs: number,
+): Checkpoints {
+  const heads = followStreamHeads(store, db, (err) =>
+    log.warn({ err }, 'audit heads: applying events failed'),
+  );
+  heads.start();
   let running: Promise<void> | undefined;
 
-  async function checkpoint(): Promise<void> {
-    if (!(await heads.caughtUp())) return;
-    const list = heads.heads();
-    if (list.length === 0) return;
-    const root = merkleRoot(list);
-    if (root === lastRoot) return;
+  async function take(): Promise<void> {
+    const changed = heads.changedCount();
+    if (changed === 0) return;
+    const { root, streams } = heads.root();
     const checkpointId = randomUUID();
-    const parts = Math.ceil(list.length / HEADS_PER_EVENT);
+    const previousCheckpointId = heads.previousCheckpointId();
+    const parts = Math.ceil(changed / HEADS_PER_EVENT);
     const timestamp = new Date().toISOString();
-    for (let part = 1; part <= parts; part++) {
-      const heads = list.slice((part - 1) * HEADS_PER_EVENT, part * HEADS_PER_EVENT);
-      const data: AuditCheckpoint = { checkpointId, part, parts, root, streams: list.length, heads };
-      const metadata = { correlationId: checkpointId, timestamp };
+    let part = 0;
+    for (const page of heads.changed(HEADS_PER_EVENT)) {
+      part++;
+      const data: AuditCheckpoint = {
+        checkpointId,
+        previousCheckpointId,
+        part,
+        parts,
+        root,
+        streams,
+        heads: page,
+      };
       await store.append(
         AUDIT_CHECKPOINT_STREAM,
-        [{ id: randomUUID(), type: CHECKPOINT_EVENT, version: 1, data, metadata }],
+        [
+          {
+            id: randomUUID(),
+            type: CHECKPOINT_EVENT,
+            version: 1,
+            data,
+            metadata: { correlationId: checkpointId, timestamp },
+          },
+        ],
         'any',
       );
     }
-    lastRoot = root;
-    log.info({ root, streams: list.length, parts, at: timestamp }, 'audit checkpoint');
+    heads.anchored(checkpointId);
+    log.info({ root, streams, changed, parts, at: timestamp }, 'audit checkpoint');
+  }
+
+  async function checkpoint(): Promise<void> {
+    if (await heads.caughtUp()) await heads.holding(take);
   }
 
   const timer = setInterval(() => {

@@ -1,4 +1,4 @@
-/** The newest complete checkpoint of the audit stream, its parts put together. Pure. */
+/** The heads the audit stream anchors: every complete checkpoint folded in order. Pure. */
 import type { StreamHead } from '@docflow/audit';
 import { AuditCheckpoint } from '@docflow/contracts';
 
@@ -6,30 +6,44 @@ export interface Checkpoint {
   checkpointId: string;
   root: string;
   streams: number;
-  heads: StreamHead[];
+  /** Every head anchored up to it: the last one each checkpoint gave per stream. */
+  heads: Map<string, StreamHead>;
   /** When its last part was taken. */
   at: string;
+  /** Whether each complete checkpoint names the complete one before it (none removed). */
+  linked: boolean;
 }
 
 /**
- * Walks the audit stream's events from the newest: the first checkpoint all of whose parts are there
- * (a checkpoint cut short by a crash between its appends is passed over). Undefined when there is none.
+ * Walks the audit stream's events in order; a checkpoint counts once all of its parts are there (one
+ * cut short by a crash between its appends is passed over: its heads were written again in the next).
+ * Undefined when there is no complete checkpoint.
  */
 export function latestCheckpoint(
-  events: readonly { data: Record<string, unknown>; metadata: { timestamp: string } }[],
+  events: Iterable<{ data: Record<string, unknown>; metadata: { timestamp: string } }>,
 ): Checkpoint | undefined {
-  const parts = events.map((e) => ({ ...AuditCheckpoint.parse(e.data), at: e.metadata.timestamp }));
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const last = parts[i]!;
-    const mine = parts.filter((p) => p.checkpointId === last.checkpointId).sort((a, b) => a.part - b.part);
-    if (mine.length !== last.parts || mine.some((p, n) => p.part !== n + 1)) continue;
-    return {
-      checkpointId: last.checkpointId,
-      root: last.root,
-      streams: last.streams,
-      heads: mine.flatMap((p) => p.heads),
-      at: mine.at(-1)!.at,
+  const open = new Map<string, AuditCheckpoint[]>();
+  const heads = new Map<string, StreamHead>();
+  let latest: Checkpoint | undefined;
+  let linked = true;
+  for (const event of events) {
+    const part = AuditCheckpoint.parse(event.data);
+    const mine = [...(open.get(part.checkpointId) ?? []), part];
+    open.set(part.checkpointId, mine);
+    const numbers = new Set(mine.map((p) => p.part));
+    if (mine.length !== part.parts || numbers.size !== part.parts || mine.some((p) => p.part > part.parts))
+      continue;
+    open.delete(part.checkpointId);
+    for (const p of mine.sort((a, b) => a.part - b.part)) for (const h of p.heads) heads.set(h.streamId, h);
+    linked &&= part.previousCheckpointId === (latest?.checkpointId ?? null);
+    latest = {
+      checkpointId: part.checkpointId,
+      root: part.root,
+      streams: part.streams,
+      heads,
+      at: event.metadata.timestamp,
+      linked,
     };
   }
-  return undefined;
+  return latest;
 }

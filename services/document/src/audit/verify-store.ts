@@ -1,9 +1,10 @@
 /**
- * Verifies every document stream of a store: its hash chain, and against the latest checkpoint — a
- * stream the checkpoint holds must still exist, reach the checkpoint's revision and have its hash
- * there. Names the first bad revision of each stream that fails.
+ * Verifies every document stream of a store: its hash chain, and against the heads the audit stream
+ * anchors (every complete checkpoint folded, latest-checkpoint.ts), whose root it recomputes — a stream
+ * anchored must still exist, reach the anchored revision and have its hash there. Names the first bad
+ * revision of each stream that fails.
  */
-import { merkleRoot, verifyChain } from '@docflow/audit';
+import { bucketedRoot, verifyChain } from '@docflow/audit';
 import { AUDIT_CHECKPOINT_STREAM } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { latestCheckpoint } from './latest-checkpoint';
@@ -18,13 +19,20 @@ export interface StreamProblem {
 export interface StoreVerdict {
   valid: boolean;
   streams: number;
-  checkpoint: { root: string; streams: number; at: string; rootMatchesHeads: boolean } | null;
+  checkpoint: {
+    root: string;
+    streams: number;
+    at: string;
+    rootMatchesHeads: boolean;
+    /** Each checkpoint names the one before it. */
+    linked: boolean;
+  } | null;
   problems: StreamProblem[];
 }
 
 export async function verifyStore(store: EventStore, streamIds: readonly string[]): Promise<StoreVerdict> {
   const checkpoint = latestCheckpoint(await store.readStream(AUDIT_CHECKPOINT_STREAM));
-  const anchored = new Map(checkpoint?.heads.map((h) => [h.streamId, h]));
+  const anchored = checkpoint?.heads ?? new Map();
   const all = [...new Set([...streamIds, ...anchored.keys()])].sort();
   const problems: StreamProblem[] = [];
   for (const streamId of all) {
@@ -45,12 +53,15 @@ export async function verifyStore(store: EventStore, streamIds: readonly string[
     else if (head && events.find((e) => e.revision === head.revision)?.metadata.hash !== head.hash)
       bad(head.revision, 'its hash is not the one the checkpoint holds (the stream was rewritten)');
   }
-  const rootMatchesHeads = checkpoint ? merkleRoot(checkpoint.heads) === checkpoint.root : true;
+  const rootMatchesHeads = checkpoint
+    ? bucketedRoot(anchored.values()) === checkpoint.root && anchored.size === checkpoint.streams
+    : true;
+  const linked = checkpoint?.linked ?? true;
   return {
-    valid: problems.length === 0 && rootMatchesHeads,
+    valid: problems.length === 0 && rootMatchesHeads && linked,
     streams: all.length,
     checkpoint: checkpoint
-      ? { root: checkpoint.root, streams: checkpoint.streams, at: checkpoint.at, rootMatchesHeads }
+      ? { root: checkpoint.root, streams: checkpoint.streams, at: checkpoint.at, rootMatchesHeads, linked }
       : null,
     problems,
   };
