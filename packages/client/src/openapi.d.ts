@@ -177,6 +177,26 @@ export interface paths {
         patch: operations["patchAccount"];
         trace?: never;
     };
+    "/api/admin/v1/accounts/{id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase the personal data of an account (crypto-shredding)
+         * @description Deletes the key that seals the account’s personal data (e-mail, names, phones, unit, password hash) in every event, wherever it was copied; deactivates the account and frees its e-mail. Afterwards its personal fields read as `"[erased]"`; its `usr-` id stays in the history. The erasure is itself an event (who and when). Erasing an erased account changes nothing (200). The bootstrap account `admin` cannot be erased (409).
+         */
+        post: operations["eraseAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/forms/{formName}": {
         parameters: {
             query?: never;
@@ -256,8 +276,51 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The events of a document, oldest first (extension, for auditors) */
+        /**
+         * The events of a document, oldest first (extension, for auditors)
+         * @description Each entry carries its hash-chain fields (`hash`, `prevHash`), correlation and causation ids and the fields it changed. `Accept: application/x-ndjson` streams the entries one JSON object a line.
+         */
         get: operations["documentHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/docForm/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the hash chain of a document and its attachments (extension, for auditors)
+         * @description Recomputes every event hash of the document’s stream and every attachment’s SHA-256 from the blob store. 200 whether or not it verifies: `valid` says, `firstBadRevision` and `reason` say where and why.
+         */
+        get: operations["verifyDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/docForm/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a document as an audit bundle (extension, for auditors)
+         * @description A tar archive, streamed: `manifest.json` (BundleManifest: the document, its history with hashes, its attachments with SHA-256 and size) first, then each attachment as `attachments/<id>`. `pnpm docflow verify <bundle>` verifies it offline.
+         */
+        get: operations["exportDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -449,7 +512,7 @@ export interface components {
             email: string;
             name_first: string;
             name_last: string;
-            roles: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD")[];
+            roles: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD" | "svcAuditR")[];
             active: boolean;
         };
         AccountCreate: {
@@ -460,13 +523,13 @@ export interface components {
             name_first: string;
             name_last: string;
             /** @default [] */
-            roles?: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD")[];
+            roles?: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD" | "svcAuditR")[];
             /** @default true */
             active?: boolean;
         };
         AccountPatch: {
             active?: boolean;
-            roles?: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD")[];
+            roles?: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD" | "svcAuditR")[];
         };
         StoredForm: {
             /** @example memo */
@@ -739,11 +802,55 @@ export interface components {
              * @example 2026-11-22T19:20:51.000Z
              */
             time: string;
+            /**
+             * Format: date-time
+             * @description When the store recorded the event (what `asOf` goes by); `time` is when it was decided.
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            recordedAt?: string;
             actor?: string;
             runAs?: string;
+            correlationId?: string;
+            causationId?: string;
             data: {
                 [key: string]: unknown;
             };
+            /** @description SHA-256 of the event in the chain (README, "For auditors"). */
+            hash: string | null;
+            /** @description The hash of the previous event (64 zeros for the first). */
+            prevHash: string | null;
+            /** @description The document fields this event changed. */
+            changes: components["schemas"]["FieldChange"][];
+        };
+        FieldChange: {
+            /** @description JSON Pointer (RFC 6901) into the document, e.g. `/valuesByTags/amount`. */
+            path: string;
+            /** @description Absent when the field was added. */
+            before?: unknown;
+            /** @description Absent when the field was removed. */
+            after?: unknown;
+        };
+        AuditVerdict: {
+            valid: boolean;
+            /** @description How many events the stream holds. */
+            revisions: number;
+            /** @description The hash of the newest event. */
+            head: string | null;
+            /** @description The first revision that fails verification; null when all pass. */
+            firstBadRevision: number | null;
+            /** @description Why it fails; null when all pass. */
+            reason: string | null;
+            attachments: components["schemas"]["AttachmentVerdict"][];
+        };
+        AttachmentVerdict: {
+            id: string;
+            fileName: string;
+            /** @description As the event that attached it records it. */
+            sha256: string;
+            size: number;
+            revision: number;
+            valid: boolean;
+            reason: string | null;
         };
         ManageRequest: {
             docResponse: {
@@ -1471,7 +1578,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The change would deactivate the bootstrap account `admin` or take a role from it; or a concurrent write won. */
+            /** @description The change would deactivate the bootstrap account `admin` or take a role from it; or the account was erased; or a concurrent write won. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1491,6 +1598,100 @@ export interface operations {
             };
             /** @description The request body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    eraseAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erased account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account is the bootstrap account `admin`; or a concurrent write won. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1853,6 +2054,8 @@ export interface operations {
                 embed?: string;
                 /** @description The document as it was at this `_meta._rev`. */
                 rev?: number;
+                /** @description The document as the store held it at this instant (ISO 8601; by each event’s `recordedAt`); 404 before it was created. */
+                asOf?: string;
             };
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
@@ -1946,6 +2149,93 @@ export interface operations {
     };
     documentHistory: {
         parameters: {
+            query?: {
+                /** @description 0-based index of the first entry. */
+                first?: number;
+                /** @description At most this many entries; all when absent. */
+                pageSize?: number;
+            };
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of events; `svc-total-count` is the number of events in the stream. */
+            200: {
+                headers: {
+                    "svc-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryEntry"][];
+                    "application/x-ndjson": components["schemas"]["HistoryEntry"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyDocument: {
+        parameters: {
             query?: never;
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
@@ -1959,13 +2249,94 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The events. */
+            /** @description The verdict. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HistoryEntry"][];
+                    "application/json": components["schemas"]["AuditVerdict"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
+            200: {
+                headers: {
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-tar": string;
                 };
             };
             /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
