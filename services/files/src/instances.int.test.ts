@@ -1,36 +1,11 @@
 /** Several files instances on one bus: each must learn every document's attachments. */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { createInProcessBus } from '@docflow/bus';
-import { type EventEnvelope, topicsOf } from '@docflow/contracts';
+import { topicsOf } from '@docflow/contracts';
 import { newHexId } from '@docflow/kit';
 import { createAttachmentIndex } from './attachment-index';
-import { NAMESPACE, startHarness } from './test-harness';
-
-function documentCreated(docId: string, fileId: string): EventEnvelope {
-  return {
-    id: randomUUID(),
-    type: 'DocumentCreated',
-    version: 1,
-    streamId: `docForm-${docId}`,
-    revision: 1,
-    recordedAt: new Date().toISOString(),
-    data: {
-      id: docId,
-      form: 'memo',
-      formsystype: 1,
-      author: 'usr-00000000-0000-4000-8000-000000000001',
-      valuesByTags: {},
-      tags: [],
-      files: [
-        { id: fileId, sha256: 'e'.repeat(64), fileName: 'a.pdf', size: 1, contentType: 'application/pdf' },
-      ],
-      datedue: '',
-    },
-    metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
-  };
-}
+import { documentCreated, NAMESPACE, startHarness } from './test-harness';
 
 describe('two files instances on one bus', () => {
   const bus = createInProcessBus();
@@ -41,7 +16,9 @@ describe('two files instances on one bus', () => {
     const b = await startHarness({ bus, instanceId: 'b' });
     try {
       // Sixteen documents: keys that one shared group would split between the two members.
-      const events = Array.from({ length: 16 }, () => documentCreated(newHexId(), newHexId()));
+      const events = Array.from({ length: 16 }, () =>
+        documentCreated(newHexId(), [{ id: newHexId(), sha256: 'e'.repeat(64) }]),
+      );
       await bus.publish(
         topicsOf(NAMESPACE).document,
         events.map((e) => ({ id: e.id, key: String(e.data.id), value: e })),

@@ -10,6 +10,7 @@ import {
   attach as attachTo,
   authHeaders,
   call,
+  documentCreated,
   fileEvents,
   type Harness,
   json,
@@ -21,28 +22,6 @@ import {
 
 const MAX_BYTES = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-function documentCreated(docId: string, files: { id: string; sha256: string }[]): EventEnvelope {
-  return {
-    id: randomUUID(),
-    type: 'DocumentCreated',
-    version: 1,
-    streamId: `docForm-${docId}`,
-    revision: 1,
-    recordedAt: new Date().toISOString(),
-    data: {
-      id: docId,
-      form: 'memo',
-      formsystype: 1,
-      author: 'usr-00000000-0000-4000-8000-000000000001',
-      valuesByTags: {},
-      tags: [],
-      files: files.map((f) => ({ ...f, fileName: 'a.pdf', size: 1, contentType: 'application/pdf' })),
-      datedue: '',
-    },
-    metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
-  };
-}
 
 describe('files service', () => {
   let h: Harness;

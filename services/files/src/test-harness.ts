@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BlobStore, createLocalBlobStore } from '@docflow/blobstore';
 import { type Bus, createInProcessBus } from '@docflow/bus';
+import type { EventEnvelope } from '@docflow/contracts';
 import { createSqliteEventStore, type EventStore, type RecordedEvent } from '@docflow/eventstore';
 import { createLogger } from '@docflow/kit';
 import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
@@ -186,4 +187,27 @@ export async function until(condition: () => boolean, what: string): Promise<voi
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** A DocumentCreated event of the document service, as the bus delivers it, holding `files`. */
+export function documentCreated(docId: string, files: { id: string; sha256: string }[]): EventEnvelope {
+  return {
+    id: randomUUID(),
+    type: 'DocumentCreated',
+    version: 1,
+    streamId: `docForm-${docId}`,
+    revision: 1,
+    recordedAt: new Date().toISOString(),
+    data: {
+      id: docId,
+      form: 'memo',
+      formsystype: 1,
+      author: 'usr-00000000-0000-4000-8000-000000000001',
+      valuesByTags: {},
+      tags: [],
+      files: files.map((f) => ({ ...f, fileName: 'a.pdf', size: 1, contentType: 'application/pdf' })),
+      datedue: '',
+    },
+    metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
+  };
 }
