@@ -1,0 +1,162 @@
+/** The API's shapes as the console reads them, and the names of the contract's numeric codes. */
+import {
+  MANAGEMENT_TASK_STATUS,
+  RESPONSE_TASK_STATUS,
+  STATE_CODES,
+  STATUS_CODES,
+} from '@docflow/contracts/codes';
+
+export type TagValue = string | string[][];
+
+export interface Doc {
+  _id: string;
+  _id_web: string;
+  _meta: { _created: string; _lastmodified: string; _rev: number };
+  form: string;
+  author: string;
+  state: number;
+  step: number;
+  iteration: number;
+  status: number;
+  datecreated: string;
+  datedue: string;
+  valuesByTags: Record<string, TagValue>;
+  _tags: string[];
+  filesList: { id: string; fileName: string }[];
+  recoStatus?: 'none' | 'pending' | 'done' | 'failed';
+  recoData?: RecoData[];
+  docResponse?: Task | null;
+}
+
+export interface Task {
+  respId: string;
+  state: number;
+  step: number;
+  iteration: number;
+  assignee: string;
+  taskstatus: number;
+  content: string;
+  datecreated: string;
+  datedue: string;
+}
+
+export interface RecoForm {
+  form: string | null;
+  id: string;
+  name: string;
+}
+
+export interface RecoData {
+  _id: string;
+  pageIdxStart: number;
+  pageIdxEnd: number;
+  validated: boolean;
+  recoForm: RecoForm;
+  valuesByTags: Record<string, TagValue>;
+  recoResult?: { recoForm: RecoForm; recoFormConfidence: number };
+}
+
+export interface FieldChange {
+  path: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface HistoryEntry {
+  rev: number;
+  type: string;
+  time: string;
+  actor?: string;
+  runAs?: string;
+  data: Record<string, unknown>;
+  changes: FieldChange[];
+}
+
+export interface Account {
+  _id_sys: string;
+  kind: 'person' | 'service';
+  email: string;
+  name_first: string;
+  name_last: string;
+  roles: string[];
+  active: boolean;
+  apiKey?: string;
+}
+
+export const ROLES = ['svcAdminSysRW', 'svcAdminDocsRW', 'svcAdminDocRW', 'svcAdminDocRWD', 'svcAuditR'];
+
+const invert = (codes: Record<string, number>) =>
+  Object.fromEntries(Object.entries(codes).map(([name, code]) => [code, name]));
+const PHASE_NAMES = invert(STATE_CODES);
+const STATUS_NAMES = invert(STATUS_CODES);
+
+/** `inProgress` → `in progress`. */
+const words = (name: string) => name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);
+
+export const phaseName = (state: number) => PHASE_NAMES[state] ?? `phase ${state}`;
+export const statusName = (status: number) => words(STATUS_NAMES[status] ?? `status ${status}`);
+
+export const PHASES = Object.entries(STATE_CODES);
+export const STATUSES = Object.entries(STATUS_CODES).map(([name, code]) => [words(name), code] as const);
+
+export const ANSWER = RESPONSE_TASK_STATUS;
+
+/** The answers a task of `phase` takes (the others are refused for that phase). */
+export function answersFor(phase: number): { label: string; taskstatus: number; edits: boolean }[] {
+  if (phase === STATE_CODES.approval)
+    return [
+      { label: 'Approve', taskstatus: ANSWER.approve, edits: false },
+      { label: 'Approve with edits', taskstatus: ANSWER.approveWithEdits, edits: true },
+      { label: 'Decline', taskstatus: ANSWER.decline, edits: false },
+    ];
+  if (phase === STATE_CODES.sign)
+    return [
+      { label: 'Sign', taskstatus: ANSWER.sign, edits: false },
+      { label: 'Sign with edits', taskstatus: ANSWER.sign, edits: true },
+      { label: 'Decline', taskstatus: ANSWER.decline, edits: false },
+    ];
+  if (phase === STATE_CODES.execution)
+    return [{ label: 'Mark execution done', taskstatus: ANSWER.executionDone, edits: false }];
+  return [];
+}
+
+const M = MANAGEMENT_TASK_STATUS;
+const S = STATUS_CODES;
+const RUNNING_PHASES: number[] = [STATE_CODES.approval, STATE_CODES.sign, STATE_CODES.execution];
+
+/**
+ * The management moves that make sense from the document's state. The server decides (role, author,
+ * transition) and answers 403 or 422 otherwise, which the console then shows.
+ */
+export function managementActions(doc: Pick<Doc, 'state' | 'status'>): { label: string; taskstatus: number }[] {
+  const running = RUNNING_PHASES.includes(doc.state) && doc.status === S.inProgress;
+  const ended = doc.status === S.completed || doc.status === S.declined || doc.status === S.cancelled;
+  if (doc.status === S.deleted) return [];
+  if (doc.status === S.blocked) return [{ label: 'Delete', taskstatus: M.delete }];
+  const open = !running && doc.state < STATE_CODES.archive;
+  const actions = [
+    { label: 'Start approval', taskstatus: M.startApproval, when: open },
+    { label: 'Suspend', taskstatus: M.suspend, when: running },
+    { label: 'Resume', taskstatus: M.resume, when: doc.status === S.suspended },
+    { label: 'Cancel workflow', taskstatus: M.cancel, when: running || doc.status === S.suspended },
+    { label: 'Restart the phase', taskstatus: M.restart, when: ended && RUNNING_PHASES.includes(doc.state) },
+    { label: 'Send to sign', taskstatus: M.startSign, when: open },
+    { label: 'Send to execution', taskstatus: M.startExecution, when: open },
+    { label: 'Archive', taskstatus: M.moveToArchive, when: open },
+    { label: 'Move to repository', taskstatus: M.moveToRepository, when: !running && doc.state < STATE_CODES.repository },
+    { label: 'Block', taskstatus: M.block, when: true },
+    { label: 'Delete', taskstatus: M.delete, when: true },
+  ];
+  return actions.filter((a) => a.when).map(({ label, taskstatus }) => ({ label, taskstatus }));
+}
+
+export const isOverdue = (datedue: string, now = Date.now()) => Boolean(datedue) && Date.parse(datedue) < now;
+
+/** Overdue first, then by due date (none last), then newest first. */
+export function byUrgency(a: Doc, b: Doc): number {
+  const due = (d: Doc) => (d.datedue ? Date.parse(d.datedue) : Number.POSITIVE_INFINITY);
+  return due(a) - due(b) || Date.parse(b.datecreated) - Date.parse(a.datecreated);
+}
+
+export const formatTime = (iso: string) =>
+  iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : '—';
