@@ -8,7 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { drawPageEncoded } from '@docflow/recognition';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { REPO_ROOT } from '../support/process';
@@ -23,6 +23,9 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+/** The text as rendered (line breaks between blocks), which the checks below match against. */
+// biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node
+const textOf = (locator: Locator) => locator.innerText();
 const SHOTS = join(REPO_ROOT, '.artifacts/e2e');
 const skip = existsSync(CHROMIUM)
   ? undefined
@@ -83,7 +86,10 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
       }).then((r) => r.body.apiKey as string);
     portalKey = await service('portal@example.com', []);
     auditorKey = await service('auditor@example.com', ['svcAuditR']);
-    assert.equal((await api('PUT', '/api/admin/v1/forms/e2e-memo', { key: admin, body: memoForm })).status, 201);
+    assert.equal(
+      (await api('PUT', '/api/admin/v1/forms/e2e-memo', { key: admin, body: memoForm })).status,
+      201,
+    );
     const memo = await createDoc(
       target.baseUrl,
       portalKey,
@@ -130,7 +136,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
-    assert.match(await alert.innerText(), /Unauthorized|401/);
+    assert.match(await textOf(alert), /Unauthorized|401/);
     await shot(page, '0-sign-in-refused');
     await page.close();
   });
@@ -139,8 +145,9 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const page = await signedIn(portalKey, 'bob@example.com');
     const row = page.getByRole('row').filter({ hasText: memoId });
     await row.waitFor();
-    assert.match(await row.innerText(), /New laptops/);
-    assert.match(await row.innerText(), /approval/);
+    assert.match(await textOf(row), /New laptops/);
+    assert.match(await textOf(row), /approval/);
+    await page.screenshot({ path: join(SHOTS, '1-approver-inbox.png'), fullPage: true });
     await row.getByRole('link', { name: memoId }).click();
     const task = page.getByRole('region', { name: 'Your task' });
     await task.waitFor();
@@ -148,9 +155,9 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await task.getByRole('button', { name: 'Approve', exact: true }).click();
     const notice = page.getByRole('status').filter({ hasText: 'Approve: done' });
     await notice.waitFor();
-    assert.match(await notice.innerText(), /now in sign, in progress/);
+    assert.match(await textOf(notice), /now in sign, in progress/);
     await page.getByText('No open task of yours on this document.').waitFor();
-    await shot(page, '1-approver-answers-task');
+    await shot(page, '1-approver-answered');
     const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
     assert.deepEqual([read.body.state, read.body.status], [2, 2], 'the document moved to the sign phase');
     await page.context().close();
@@ -161,15 +168,15 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await page.getByRole('link', { name: 'Views' }).click();
     const row = page.getByRole('row').filter({ hasText: memoId });
     await row.waitFor();
-    assert.match(await row.innerText(), /sign · stage 1/);
+    assert.match(await textOf(row), /sign · stage 1/);
     await row.getByRole('link', { name: memoId }).click();
     const workflow = page.getByRole('region', { name: 'Workflow', exact: true });
     await workflow.waitFor();
-    const facts = await workflow.innerText();
+    const facts = await textOf(workflow);
     assert.match(facts, /Phase\s+sign/);
     assert.match(facts, /Status\s+in progress/);
     const files = page.getByRole('region', { name: 'Attachments' });
-    assert.match(await files.innerText(), /quote\.txt/);
+    assert.match(await textOf(files), /quote\.txt/);
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       files.getByRole('button', { name: /Download/ }).click(),
@@ -186,13 +193,13 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await page.getByRole('link', { name: 'History' }).click();
     const timeline = page.getByRole('region', { name: /revisions/ });
     await timeline.waitFor();
-    const text = await timeline.innerText();
+    const text = await textOf(timeline);
     assert.match(text, /Document created/);
     assert.match(text, /on behalf of bob Test <bob@example\.com>/, 'who answered, for whom');
     await page.getByRole('link', { name: 'View the document at revision 1' }).click();
     const revision = page.getByRole('region', { name: 'The document at revision 1' });
     await revision.getByText('New laptops').waitFor();
-    const shown = await revision.innerText();
+    const shown = await textOf(revision);
     assert.match(shown, /Phase\s+registration/);
     assert.match(shown, /Status\s+draft/);
     await shot(page, '3-auditor-history-and-revision');
@@ -210,7 +217,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await page.goto(`${target.baseUrl}/console#/doc/${invoiceId}`);
     const part = page.getByRole('article', { name: /Part 1: Invoice/ });
     await part.waitFor();
-    const facts = await part.innerText();
+    const facts = await textOf(part);
     assert.match(facts, /Pages\s+page 1/);
     assert.match(facts, /not validated/);
     assert.match(facts, /Confidence\s+\d+(\.\d)? %/);
@@ -245,8 +252,9 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     assert.equal(mine.status, 200, 'the key shown works');
     await card.getByRole('button', { name: 'Deactivate' }).click();
     await card.getByText('inactive', { exact: true }).waitFor();
+    assert.equal(await keyBox.inputValue(), key, 'the key stays on the card until the page is left');
     await shot(page, '5-admin-creates-account');
-    const id = (await card.locator('code').first().innerText()).trim();
+    const id = (await textOf(card.locator('code').first())).trim();
     const account = await api('GET', `/api/admin/v1/accounts/${id}`, { key: target.adminKey });
     assert.deepEqual([account.body.roles, account.body.active], [['svcAdminDocsRW'], false]);
     await page.context().close();

@@ -21,7 +21,11 @@ function AccountCard({ account, onChange }: { account: Account; onChange: (a: Ac
   const [run, state] = useAction();
   const patch = (body: { active?: boolean; roles?: string[] }) =>
     run(async () => {
-      onChange(await call<Account>('PATCH', `/api/admin/v1/accounts/${enc(account._id_sys)}`, body).then((r) => r.body));
+      onChange(
+        await call<Account>('PATCH', `/api/admin/v1/accounts/${enc(account._id_sys)}`, body).then(
+          (r) => r.body,
+        ),
+      );
     });
   const saveRoles = (e: Event) => {
     e.preventDefault();
@@ -31,7 +35,9 @@ function AccountCard({ account, onChange }: { account: Account; onChange: (a: Ac
     <article class="account" aria-label={`Account ${account.email}`}>
       <h3>
         {account.name_first} {account.name_last} <span class="muted">&lt;{account.email}&gt;</span>{' '}
-        <span class={account.active ? 'badge badge-ok' : 'badge'}>{account.active ? 'active' : 'inactive'}</span>
+        <span class={account.active ? 'badge badge-ok' : 'badge'}>
+          {account.active ? 'active' : 'inactive'}
+        </span>
       </h3>
       <dl class="facts">
         <dt>Id</dt>
@@ -44,7 +50,12 @@ function AccountCard({ account, onChange }: { account: Account; onChange: (a: Ac
       {account.apiKey ? (
         <div class="secret" role="alert">
           <label for={`key-${account._id_sys}`}>API key — copy it now, it is shown only once</label>
-          <input id={`key-${account._id_sys}`} readOnly value={account.apiKey} onFocus={(e) => (e.target as HTMLInputElement).select()} />
+          <input
+            id={`key-${account._id_sys}`}
+            readOnly
+            value={account.apiKey}
+            onFocus={(e) => (e.target as HTMLInputElement).select()}
+          />
         </div>
       ) : null}
       <form onSubmit={saveRoles} aria-label={`Roles of ${account.email}`} key={account.roles.join()}>
@@ -77,7 +88,9 @@ export function AccountsPage() {
       { ...a, apiKey: a.apiKey ?? undefined },
       ...list.filter((x) => x._id_sys !== a._id_sys),
     ]);
-  const replace = (a: Account) => setAccounts((list) => list.map((x) => (x._id_sys === a._id_sys ? { ...a } : x)));
+  // The key of a new service account stays on its card for this page's life: it is never answered again.
+  const replace = (a: Account) =>
+    setAccounts((list) => list.map((x) => (x._id_sys === a._id_sys ? { ...a, apiKey: x.apiKey } : x)));
 
   const onCreate = (e: Event) => {
     e.preventDefault();
@@ -162,7 +175,10 @@ export function AccountsPage() {
 /** The line of `text` where the member a pointer such as `body.workflow.dueDays` names is written. */
 export function lineOf(text: string, pointer: string): number | undefined {
   let at = 0;
-  for (const segment of pointer.replace(/^body\.?/, '').split(/[./]/).filter(Boolean)) {
+  for (const segment of pointer
+    .replace(/^body\.?/, '')
+    .split(/[./]/)
+    .filter(Boolean)) {
     if (/^\d+$/.test(segment)) continue;
     const found = text.indexOf(`"${segment}"`, at);
     if (found < 0) break;
@@ -215,7 +231,12 @@ export function FormsPage() {
       <form class="row" onSubmit={load} aria-label="Open a form">
         <label>
           Form name
-          <input value={name} required onInput={(e) => setName((e.target as HTMLInputElement).value)} list="known-forms-admin" />
+          <input
+            value={name}
+            required
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            list="known-forms-admin"
+          />
         </label>
         <datalist id="known-forms-admin">
           <option value="memo" />
@@ -225,7 +246,11 @@ export function FormsPage() {
         <button type="submit" class="secondary" disabled={state.busy}>
           Open
         </button>
-        <button type="button" class="secondary" onClick={() => setText(JSON.stringify({ name, title: name, formsystype: 9, tags: {} }, null, 2))}>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => setText(JSON.stringify({ name, title: name, formsystype: 9, tags: {} }, null, 2))}
+        >
           Start a new one
         </button>
       </form>

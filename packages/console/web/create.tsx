@@ -29,7 +29,9 @@ export function CreatePage() {
     const data = new FormData(e.currentTarget as HTMLFormElement);
     run(async () => {
       setCreated(undefined);
-      const valuesByTags = Object.fromEntries(rows.filter((r) => r.tag.trim()).map((r) => [r.tag.trim(), r.value]));
+      const valuesByTags = Object.fromEntries(
+        rows.filter((r) => r.tag.trim()).map((r) => [r.tag.trim(), r.value]),
+      );
       const _tags = String(data.get('tags') ?? '')
         .split(',')
         .map((t) => t.trim())
@@ -38,16 +40,20 @@ export function CreatePage() {
       body.append('docForm', JSON.stringify({ valuesByTags, _tags }));
       const start = String(data.get('start') ?? '');
       if (start) body.append('docResponse', JSON.stringify({ taskstatus: Number(start) }));
-      for (const file of data.getAll('files')) if (file instanceof File && file.name) body.append('files', file, file.name);
+      for (const file of data.getAll('files'))
+        if (file instanceof File && file.name) body.append('files', file, file.name);
       const query = data.get('allowDupl') ? '' : '?allowDupl=false';
       setProgress({ sent: 0, total: 0 });
-      const answer = await upload<Doc>(`/api/v2/docForm/form/${enc(String(data.get('form')))}${query}`, body, (sent, total) =>
-        setProgress({ sent, total }),
+      const answer = await upload<Doc>(
+        `/api/v2/docForm/form/${enc(String(data.get('form')))}${query}`,
+        body,
+        (sent, total) => setProgress({ sent, total }),
       );
       setCreated({ doc: answer.body, xError: answer.headers.get('x-error') ?? '' });
     });
   };
-  const setRow = (i: number, patch: Partial<Row>) => setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const setRow = (i: number, patch: Partial<Row>) =>
+    setRows(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
 
   return (
     <>
@@ -65,15 +71,20 @@ export function CreatePage() {
         <fieldset>
           <legend>Field values</legend>
           {rows.map((r, i) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place
             <div class="row" key={i}>
               <label>
                 Tag
-                <input value={r.tag} onInput={(e) => setRow(i, { tag: (e.target as HTMLInputElement).value })} />
+                <input
+                  value={r.tag}
+                  onInput={(e) => setRow(i, { tag: (e.target as HTMLInputElement).value })}
+                />
               </label>
               <label>
                 Value
-                <input value={r.value} onInput={(e) => setRow(i, { value: (e.target as HTMLInputElement).value })} />
+                <input
+                  value={r.value}
+                  onInput={(e) => setRow(i, { value: (e.target as HTMLInputElement).value })}
+                />
               </label>
             </div>
           ))}

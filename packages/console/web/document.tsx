@@ -1,5 +1,5 @@
 /** A document: workflow, the caller's task and its answer, fields, attachments, recognition, management. */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call, download, enc } from './api';
 import {
   answersFor,
@@ -9,11 +9,25 @@ import {
   managementActions,
   phaseName,
   statusName,
-  type Task,
   type TagValue,
+  type Task,
 } from './model';
+import { personName } from './people';
 import { RecognitionSection } from './recognition';
 import { ErrorBox, Loading, Section, useAction, useLoad, ValueView } from './ui';
+
+/** An account id, with the person's name once the directory answered. */
+export function Person({ id }: { id: string }) {
+  const [name, setName] = useState<string>();
+  useEffect(() => {
+    let current = true;
+    personName(id).then((n) => current && setName(n));
+    return () => {
+      current = false;
+    };
+  }, [id]);
+  return name ? <span title={id}>{name}</span> : <code>{id}</code>;
+}
 
 export function WorkflowSummary({ doc }: { doc: Doc }) {
   return (
@@ -30,7 +44,7 @@ export function WorkflowSummary({ doc }: { doc: Doc }) {
       </dd>
       <dt>Author</dt>
       <dd>
-        <code>{doc.author}</code>
+        <Person id={doc.author} />
       </dd>
       <dt>Created</dt>
       <dd>{formatTime(doc.datecreated)}</dd>
@@ -136,7 +150,9 @@ export function ValuesEditor({
                 rows={3}
                 value={tableToText(value)}
                 aria-describedby={`${id}-hint`}
-                onInput={(e) => onChange({ ...values, [tag]: textToTable((e.target as HTMLTextAreaElement).value) })}
+                onInput={(e) =>
+                  onChange({ ...values, [tag]: textToTable((e.target as HTMLTextAreaElement).value) })
+                }
               />
             )}
             {typeof value === 'string' ? null : (
@@ -151,7 +167,15 @@ export function ValuesEditor({
   );
 }
 
-function TaskPanel({ doc, task, onDone }: { doc: Doc; task: Task; onDone: (doc: Doc, message: string) => void }) {
+function TaskPanel({
+  doc,
+  task,
+  onDone,
+}: {
+  doc: Doc;
+  task: Task;
+  onDone: (doc: Doc, message: string) => void;
+}) {
   const [comment, setComment] = useState('');
   const [values, setValues] = useState<Record<string, TagValue>>(doc.valuesByTags);
   const [tags, setTags] = useState(doc._tags.join(', '));
@@ -169,7 +193,9 @@ function TaskPanel({ doc, task, onDone }: { doc: Doc; task: Task; onDone: (doc: 
       const body: Record<string, unknown> = { docResponse: { taskstatus, content: comment } };
       if (edits) {
         const changed = Object.fromEntries(
-          Object.entries(values).filter(([tag, v]) => JSON.stringify(v) !== JSON.stringify(doc.valuesByTags[tag])),
+          Object.entries(values).filter(
+            ([tag, v]) => JSON.stringify(v) !== JSON.stringify(doc.valuesByTags[tag]),
+          ),
         );
         const newTags = tags
           .split(',')
@@ -182,7 +208,10 @@ function TaskPanel({ doc, task, onDone }: { doc: Doc; task: Task; onDone: (doc: 
         `/api/v2/docForm/${enc(doc._id)}/docResponse/${task.respId}`,
         body,
       );
-      onDone(updated, `${label}: done. The document is now in ${phaseName(updated.state)}, ${statusName(updated.status)}.`);
+      onDone(
+        updated,
+        `${label}: done. The document is now in ${phaseName(updated.state)}, ${statusName(updated.status)}.`,
+      );
     });
 
   return (
@@ -190,7 +219,9 @@ function TaskPanel({ doc, task, onDone }: { doc: Doc; task: Task; onDone: (doc: 
       <p>
         {phaseName(task.state)} · stage {task.step} · iteration {task.iteration} · due{' '}
         {task.datedue ? (
-          <span class={isOverdue(task.datedue) ? 'badge badge-overdue' : undefined}>{formatTime(task.datedue)}</span>
+          <span class={isOverdue(task.datedue) ? 'badge badge-overdue' : undefined}>
+            {formatTime(task.datedue)}
+          </span>
         ) : (
           'no due date'
         )}
@@ -217,7 +248,11 @@ function TaskPanel({ doc, task, onDone }: { doc: Doc; task: Task; onDone: (doc: 
           <ValuesEditor values={values} onChange={setValues} idPrefix="edit" />
           <div class="field">
             <label for="edit-tags">Tags (comma-separated)</label>
-            <input id="edit-tags" value={tags} onInput={(e) => setTags((e.target as HTMLInputElement).value)} />
+            <input
+              id="edit-tags"
+              value={tags}
+              onInput={(e) => setTags((e.target as HTMLInputElement).value)}
+            />
           </div>
         </details>
       ) : null}
@@ -249,7 +284,10 @@ function ManagementPanel({ doc, onDone }: { doc: Doc; onDone: (doc: Doc, message
       const { body } = await call<Doc>('POST', `/api/v2/docForm/${enc(doc._id)}/docResponse`, {
         docResponse: { taskstatus },
       });
-      onDone(body, `${label}: done. The document is now in ${phaseName(body.state)}, ${statusName(body.status)}.`);
+      onDone(
+        body,
+        `${label}: done. The document is now in ${phaseName(body.state)}, ${statusName(body.status)}.`,
+      );
     });
   return (
     <Section title="Manage the workflow" id="manage">

@@ -2,39 +2,37 @@
 import { call, enc, get } from './api';
 import { FieldsTable, TagList, WorkflowSummary } from './document';
 import { type Doc, formatTime, type HistoryEntry } from './model';
+import { personName } from './people';
 import { docLink, ErrorBox, Loading, type Route, Section, useLoad } from './ui';
 
 /** `WorkflowChanged` → `Workflow changed`. */
-const describe = (type: string) => type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ ([A-Z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
+const describe = (type: string) =>
+  type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ ([A-Z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
 
 const shown = (v: unknown) => (v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v));
 
-/** Names of the accounts that acted, looked up in the person directory (service accounts keep their id). */
+/** Names of the accounts that acted (service accounts keep their id). */
 async function namesOf(ids: string[]): Promise<Record<string, string>> {
-  const names: Record<string, string> = {};
-  await Promise.all(
-    ids.map(async (id) => {
-      try {
-        const p = await get<{ name_first: string; name_last: string; email: string }>(`/api/v2/person/${enc(id)}`);
-        names[id] = `${p.name_first} ${p.name_last} <${p.email}>`;
-      } catch {
-        // Not a person (a service account) or not visible: the id stands for itself.
-      }
-    }),
-  );
-  return names;
+  const names = await Promise.all(ids.map(personName));
+  return Object.fromEntries(ids.flatMap((id, i) => (names[i] ? [[id, names[i]]] : [])));
 }
 
 function Who({ id, names }: { id: string | undefined; names: Record<string, string> }) {
   if (!id) return <span class="muted">the system</span>;
-  return names[id] ? (
-    <span title={id}>{names[id]}</span>
-  ) : (
-    <code>{id}</code>
-  );
+  return names[id] ? <span title={id}>{names[id]}</span> : <code>{id}</code>;
 }
 
-function Timeline({ docId, entries, names, current }: { docId: string; entries: HistoryEntry[]; names: Record<string, string>; current: number }) {
+function Timeline({
+  docId,
+  entries,
+  names,
+  current,
+}: {
+  docId: string;
+  entries: HistoryEntry[];
+  names: Record<string, string>;
+  current: number;
+}) {
   return (
     <ol class="timeline">
       {entries.map((e) => (
@@ -75,7 +73,10 @@ function Timeline({ docId, entries, names, current }: { docId: string; entries: 
               </tbody>
             </table>
           ) : null}
-          <a href={`#/doc/${enc(docId)}/history?rev=${e.rev}`} aria-label={`View the document at revision ${e.rev}`}>
+          <a
+            href={`#/doc/${enc(docId)}/history?rev=${e.rev}`}
+            aria-label={`View the document at revision ${e.rev}`}
+          >
             View revision {e.rev}
           </a>
         </li>
@@ -120,7 +121,9 @@ function Revision({ docId, rev }: { docId: string; rev: number }) {
 export function HistoryPage({ id, route }: { id: string; route: Route }) {
   const history = useLoad(async () => {
     const entries = await get<HistoryEntry[]>(`/api/v2/docForm/${enc(id)}/history`);
-    const ids = [...new Set(entries.flatMap((e) => [e.actor, e.runAs]).filter((x): x is string => Boolean(x)))];
+    const ids = [
+      ...new Set(entries.flatMap((e) => [e.actor, e.runAs]).filter((x): x is string => Boolean(x))),
+    ];
     return { entries, names: await namesOf(ids) };
   }, id);
   const rev = Number(route.query.get('rev') ?? 0);
@@ -141,7 +144,11 @@ export function HistoryPage({ id, route }: { id: string; route: Route }) {
           <Section title={`${history.data.entries.length} revisions`} id="timeline">
             <Timeline docId={id} entries={history.data.entries} names={history.data.names} current={rev} />
           </Section>
-          {rev ? <Revision docId={id} rev={rev} /> : <p class="muted">Choose a revision to see the document as it was.</p>}
+          {rev ? (
+            <Revision docId={id} rev={rev} />
+          ) : (
+            <p class="muted">Choose a revision to see the document as it was.</p>
+          )}
         </div>
       ) : null}
     </>

@@ -16,7 +16,10 @@ function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
   const submit = (e: Event) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget as HTMLFormElement);
-    const session = { key: String(data.get('key') ?? '').trim(), runAs: String(data.get('runAs') ?? '').trim() };
+    const session = {
+      key: String(data.get('key') ?? '').trim(),
+      runAs: String(data.get('runAs') ?? '').trim(),
+    };
     run(async () => {
       saveSession(session);
       try {
@@ -79,7 +82,7 @@ function OpenDocument() {
     if (id) location.hash = `#/doc/${encodeURIComponent(id)}`;
   };
   return (
-    <form class="open-doc" role="search" onSubmit={open}>
+    <form class="open-doc" aria-label="Open a document" onSubmit={open}>
       <label for="open-doc-id" class="visually-hidden">
         Document id
       </label>
@@ -102,9 +105,9 @@ function App() {
   };
   return (
     <>
-      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.getElementById('main')?.focus())}>
+      <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
         Skip to content
-      </a>
+      </button>
       <header class="top">
         <span class="brand">docflow</span>
         <nav aria-label="Main">

@@ -128,7 +128,9 @@ const RUNNING_PHASES: number[] = [STATE_CODES.approval, STATE_CODES.sign, STATE_
  * The management moves that make sense from the document's state. The server decides (role, author,
  * transition) and answers 403 or 422 otherwise, which the console then shows.
  */
-export function managementActions(doc: Pick<Doc, 'state' | 'status'>): { label: string; taskstatus: number }[] {
+export function managementActions(
+  doc: Pick<Doc, 'state' | 'status'>,
+): { label: string; taskstatus: number }[] {
   const running = RUNNING_PHASES.includes(doc.state) && doc.status === S.inProgress;
   const ended = doc.status === S.completed || doc.status === S.declined || doc.status === S.cancelled;
   if (doc.status === S.deleted) return [];
@@ -143,7 +145,11 @@ export function managementActions(doc: Pick<Doc, 'state' | 'status'>): { label: 
     { label: 'Send to sign', taskstatus: M.startSign, when: open },
     { label: 'Send to execution', taskstatus: M.startExecution, when: open },
     { label: 'Archive', taskstatus: M.moveToArchive, when: open },
-    { label: 'Move to repository', taskstatus: M.moveToRepository, when: !running && doc.state < STATE_CODES.repository },
+    {
+      label: 'Move to repository',
+      taskstatus: M.moveToRepository,
+      when: !running && doc.state < STATE_CODES.repository,
+    },
     { label: 'Block', taskstatus: M.block, when: true },
     { label: 'Delete', taskstatus: M.delete, when: true },
   ];
@@ -159,4 +165,7 @@ export function byUrgency(a: Doc, b: Doc): number {
 }
 
 export const formatTime = (iso: string) =>
-  iso ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC' : '—';
+  iso
+    ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) +
+      ' UTC'
+    : '—';

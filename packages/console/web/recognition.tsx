@@ -1,14 +1,26 @@
 /** Recognition results: each recognised part with its pages, form, confidence and values; validation. */
 import { useState } from 'preact/hooks';
 import { call, enc } from './api';
-import type { Doc, RecoData, TagValue } from './model';
 import { ValuesEditor } from './document';
+import type { Doc, RecoData, TagValue } from './model';
 import { ErrorBox, Section, useAction } from './ui';
 
 const pages = (r: RecoData) =>
-  r.pageIdxStart === r.pageIdxEnd ? `page ${r.pageIdxStart + 1}` : `pages ${r.pageIdxStart + 1}–${r.pageIdxEnd + 1}`;
+  r.pageIdxStart === r.pageIdxEnd
+    ? `page ${r.pageIdxStart + 1}`
+    : `pages ${r.pageIdxStart + 1}–${r.pageIdxEnd + 1}`;
 
-function RecoPart({ doc, reco, index, onValidated }: { doc: Doc; reco: RecoData; index: number; onValidated: (text: string) => void }) {
+function RecoPart({
+  doc,
+  reco,
+  index,
+  onValidated,
+}: {
+  doc: Doc;
+  reco: RecoData;
+  index: number;
+  onValidated: (text: string) => void;
+}) {
   const [values, setValues] = useState<Record<string, TagValue>>(reco.valuesByTags);
   const [run, state] = useAction();
   const confidence = reco.recoResult?.recoFormConfidence;
@@ -24,7 +36,11 @@ function RecoPart({ doc, reco, index, onValidated }: { doc: Doc; reco: RecoData;
     <article class="reco" aria-labelledby={headingId}>
       <h3 id={headingId}>
         Part {index + 1}: {reco.recoForm.name} <span class="muted">({reco.recoForm.id})</span>{' '}
-        {reco.validated ? <span class="badge badge-ok">validated</span> : <span class="badge">not validated</span>}
+        {reco.validated ? (
+          <span class="badge badge-ok">validated</span>
+        ) : (
+          <span class="badge">not validated</span>
+        )}
       </h3>
       <dl class="facts">
         <dt>Pages</dt>
@@ -39,7 +55,15 @@ function RecoPart({ doc, reco, index, onValidated }: { doc: Doc; reco: RecoData;
             '—'
           ) : (
             <>
-              <meter min={0} max={100} low={50} high={80} optimum={100} value={confidence} aria-label="Confidence" />{' '}
+              <meter
+                min={0}
+                max={100}
+                low={50}
+                high={80}
+                optimum={100}
+                value={confidence}
+                aria-label="Confidence"
+              />{' '}
               {confidence.toFixed(1)} %
             </>
           )}
@@ -70,7 +94,13 @@ export function RecognitionSection({ doc, onValidated }: { doc: Doc; onValidated
       ) : null}
       {parts.length === 0 && doc.recoStatus === 'done' ? <p class="empty">No recognised parts.</p> : null}
       {parts.map((reco, i) => (
-        <RecoPart key={`${reco._id}:${reco.validated}`} doc={doc} reco={reco} index={i} onValidated={onValidated} />
+        <RecoPart
+          key={`${reco._id}:${reco.validated}`}
+          doc={doc}
+          reco={reco}
+          index={i}
+          onValidated={onValidated}
+        />
       ))}
     </Section>
   );

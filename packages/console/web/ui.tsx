@@ -17,7 +17,6 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const [error, setError] = useState<unknown>();
   const [loading, setLoading] = useState(true);
   const [round, setRound] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` names what `load` reads
   useEffect(() => {
     let current = true;
     setLoading(true);
@@ -46,7 +45,9 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
 export function ErrorBox({ error }: { error: unknown }) {
   if (!error) return null;
   const problem =
-    error instanceof ApiError ? error : new ApiError(0, 'Something went wrong', String((error as Error)?.message ?? error));
+    error instanceof ApiError
+      ? error
+      : new ApiError(0, 'Something went wrong', String((error as Error)?.message ?? error));
   return (
     <div class="problem" role="alert">
       <p class="problem-title">
@@ -82,7 +83,10 @@ export interface Route {
 function readRoute(): Route {
   const hash = location.hash.replace(/^#\/?/, '');
   const [path = '', search = ''] = hash.split('?');
-  return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(search) };
+  return {
+    parts: path.split('/').filter(Boolean).map(decodeURIComponent),
+    query: new URLSearchParams(search),
+  };
 }
 
 export function useRoute(): Route {
@@ -108,10 +112,8 @@ export function ValueView({ value }: { value: TagValue | undefined }) {
     <table class="value-table">
       <tbody>
         {value.map((row, r) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity of their own
           <tr key={r}>
             {row.map((cell, c) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: cells neither
               <td key={c}>{cell}</td>
             ))}
           </tr>
@@ -121,7 +123,15 @@ export function ValueView({ value }: { value: TagValue | undefined }) {
   );
 }
 
-export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
+export function Section({
+  title,
+  children,
+  id,
+}: {
+  title: string;
+  children: ComponentChildren;
+  id?: string;
+}) {
   const headingId = `${id ?? title.toLowerCase().replace(/\W+/g, '-')}-heading`;
   return (
     <section class="card" aria-labelledby={headingId}>

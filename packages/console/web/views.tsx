@@ -158,7 +158,13 @@ export function ViewsPage({ route }: { route: Route }) {
         </label>
         <label>
           Iteration
-          <input name="iteration" inputMode="numeric" pattern="\d*" size={3} value={q.get('iteration') ?? ''} />
+          <input
+            name="iteration"
+            inputMode="numeric"
+            pattern="\d*"
+            size={3}
+            value={q.get('iteration') ?? ''}
+          />
         </label>
         <label>
           Form(s)
