@@ -1,5 +1,5 @@
 /**
- * The web console (`/console`): a Preact app under `web/`, bundled in memory by esbuild the first time
+ * The web console (`/console`): a Preact app under `src/web/`, bundled in memory by esbuild the first time
  * it is asked for. No build step and no committed output: what is served is what the sources say.
  */
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,7 @@ export interface ConsoleAsset {
   type: string;
 }
 
-const ENTRY = fileURLToPath(new URL('../web/main.tsx', import.meta.url));
+const ENTRY = fileURLToPath(new URL('./web/main.tsx', import.meta.url));
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',

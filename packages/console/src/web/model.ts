@@ -122,33 +122,33 @@ export function answersFor(phase: number): { label: string; taskstatus: number; 
 
 const M = MANAGEMENT_TASK_STATUS;
 const S = STATUS_CODES;
-const RUNNING_PHASES: number[] = [STATE_CODES.approval, STATE_CODES.sign, STATE_CODES.execution];
+const P = STATE_CODES;
 
 /**
- * The management moves that make sense from the document's state. The server decides (role, author,
- * transition) and answers 403 or 422 otherwise, which the console then shows.
+ * The management moves the workflow service accepts from the document's state (its `businessLogic`):
+ * phases start only when none runs and the document is not filed; a blocked one can only be deleted.
+ * Whether the caller may make them (author or role) the server decides; a refusal is shown as it comes.
  */
 export function managementActions(
   doc: Pick<Doc, 'state' | 'status'>,
 ): { label: string; taskstatus: number }[] {
-  const running = RUNNING_PHASES.includes(doc.state) && doc.status === S.inProgress;
-  const ended = doc.status === S.completed || doc.status === S.declined || doc.status === S.cancelled;
   if (doc.status === S.deleted) return [];
   if (doc.status === S.blocked) return [{ label: 'Delete', taskstatus: M.delete }];
-  const open = !running && doc.state < STATE_CODES.archive;
+  const running = doc.status === S.inProgress || doc.status === S.suspended;
+  const unfiled = doc.state <= P.execution;
   const actions = [
-    { label: 'Start approval', taskstatus: M.startApproval, when: open },
-    { label: 'Suspend', taskstatus: M.suspend, when: running },
+    { label: 'Start approval', taskstatus: M.startApproval, when: unfiled && !running },
+    { label: 'Suspend', taskstatus: M.suspend, when: doc.status === S.inProgress },
     { label: 'Resume', taskstatus: M.resume, when: doc.status === S.suspended },
-    { label: 'Cancel workflow', taskstatus: M.cancel, when: running || doc.status === S.suspended },
-    { label: 'Restart the phase', taskstatus: M.restart, when: ended && RUNNING_PHASES.includes(doc.state) },
-    { label: 'Send to sign', taskstatus: M.startSign, when: open },
-    { label: 'Send to execution', taskstatus: M.startExecution, when: open },
-    { label: 'Archive', taskstatus: M.moveToArchive, when: open },
+    { label: 'Cancel workflow', taskstatus: M.cancel, when: running },
+    { label: 'Restart the phase', taskstatus: M.restart, when: unfiled },
+    { label: 'Send to sign', taskstatus: M.startSign, when: unfiled && !running },
+    { label: 'Send to execution', taskstatus: M.startExecution, when: unfiled && !running },
+    { label: 'Archive', taskstatus: M.moveToArchive, when: unfiled && !running },
     {
       label: 'Move to repository',
       taskstatus: M.moveToRepository,
-      when: !running && doc.state < STATE_CODES.repository,
+      when: doc.state !== P.repository && !running,
     },
     { label: 'Block', taskstatus: M.block, when: true },
     { label: 'Delete', taskstatus: M.delete, when: true },

@@ -1,6 +1,7 @@
 /** Administration: accounts (create, roles, deactivate, a new service key shown once) and forms (JSON). */
 import { useState } from 'preact/hooks';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
+import { lineOf } from './json-lines';
 import { type Account, ROLES } from './model';
 import { ErrorBox, Section, useAction } from './ui';
 
@@ -170,21 +171,6 @@ export function AccountsPage() {
       </div>
     </>
   );
-}
-
-/** The line of `text` where the member a pointer such as `body.workflow.dueDays` names is written. */
-export function lineOf(text: string, pointer: string): number | undefined {
-  let at = 0;
-  for (const segment of pointer
-    .replace(/^body\.?/, '')
-    .split(/[./]/)
-    .filter(Boolean)) {
-    if (/^\d+$/.test(segment)) continue;
-    const found = text.indexOf(`"${segment}"`, at);
-    if (found < 0) break;
-    at = found;
-  }
-  return at ? text.slice(0, at).split('\n').length : undefined;
 }
 
 export function FormsPage() {
