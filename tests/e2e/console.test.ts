@@ -206,6 +206,62 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await page.context().close();
   });
 
+  it('a signer signs with edits', async () => {
+    const page = await signedIn(portalKey, 'carol@example.com');
+    await page.getByRole('link', { name: memoId }).click();
+    const task = page.getByRole('region', { name: 'Your task' });
+    await task.getByText('Edit fields and tags').click();
+    await task.getByLabel('amount').fill('2350');
+    await task.getByRole('button', { name: 'Sign with edits' }).click();
+    await page.getByRole('status').filter({ hasText: 'Sign with edits: done' }).waitFor();
+    await page.getByRole('region', { name: 'Fields' }).getByText('2350').waitFor();
+    await shot(page, '6-signer-signs-with-edits');
+    const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
+    assert.deepEqual([read.body.state, read.body.status], [2, 4], 'the sign phase is completed');
+    assert.equal(read.body.valuesByTags.amount, '2350');
+    await page.context().close();
+  });
+
+  it('an author creates a document with a file and finds it in a filtered view', async () => {
+    const page = await signedIn(portalKey, 'alice@example.com');
+    await page.getByRole('link', { name: 'New document' }).click();
+    const form = page.getByRole('form', { name: 'New document' });
+    await form.getByLabel('Form', { exact: true }).fill('e2e-memo');
+    await form.getByLabel('Tag', { exact: true }).fill('subject');
+    await form.getByLabel('Value', { exact: true }).fill('Office chairs');
+    await form.getByLabel('Workflow').selectOption({ label: 'Start approval' });
+    await form.getByLabel('Files', { exact: true }).setInputFiles({
+      name: 'offer.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('twelve chairs'),
+    });
+    await form.getByRole('button', { name: 'Create' }).click();
+    const created = page.getByRole('status').filter({ hasText: 'Created' });
+    await created.waitFor();
+    const newId = (await textOf(created.getByRole('link'))).trim();
+    const read = await api('GET', `/api/v2/docForm/${newId}`, { key: target.adminKey });
+    assert.deepEqual([read.body.state, read.body.valuesByTags.subject], [1, 'Office chairs']);
+    assert.deepEqual(
+      read.body.filesList.map((f: any) => f.fileName),
+      ['offer.txt'],
+    );
+    await page.getByRole('link', { name: 'Views' }).click();
+    const filters = page.getByRole('form', { name: 'View and filters' });
+    await filters.getByLabel('Phase').selectOption({ label: 'approval' });
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await page.waitForFunction(() => location.hash.includes('state=1'));
+    await page.getByText('Documents 1–1 of 1').waitFor();
+    const rows = page.getByRole('row').filter({ hasText: 'Office chairs' });
+    await rows.waitFor();
+    assert.equal(
+      await page.getByRole('row').filter({ hasText: memoId }).count(),
+      0,
+      'a signed one is filtered out',
+    );
+    await shot(page, '7-author-creates-and-filters');
+    await page.context().close();
+  });
+
   it('a recognised invoice is checked and validated', async () => {
     const done = await eventually(
       () => api('GET', `/api/v2/docForm/${invoiceId}`, { key: target.adminKey }),
@@ -257,6 +313,30 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const id = (await textOf(card.locator('code').first())).trim();
     const account = await api('GET', `/api/admin/v1/accounts/${id}`, { key: target.adminKey });
     assert.deepEqual([account.body.roles, account.body.active], [['svcAdminDocsRW'], false]);
+    await page.context().close();
+  });
+
+  it('an admin edits a form and sees a validation error in place', async () => {
+    const page = await signedIn(target.adminKey);
+    await page.getByRole('link', { name: 'Forms' }).click();
+    await page.getByLabel('Form name').fill('contract');
+    await page.getByRole('button', { name: 'Open', exact: true }).last().click();
+    const editor = page.getByLabel('Definition (JSON)');
+    await page.waitForFunction(() => (document.getElementById('form-json') as HTMLTextAreaElement)?.value);
+    const definition = JSON.parse(await editor.inputValue());
+    assert.equal(definition.name, 'contract');
+    await editor.fill(JSON.stringify({ ...definition, formsystype: 'three' }, null, 2));
+    await page.getByRole('button', { name: 'Save form' }).click();
+    const issues = page.locator('#form-json-issues');
+    await issues.waitFor();
+    assert.match(await textOf(issues), /line \d+: body\.formsystype/);
+    assert.equal(await editor.getAttribute('aria-invalid'), 'true');
+    await shot(page, '8-admin-form-error-in-place');
+    await editor.fill(JSON.stringify({ ...definition, title: 'Contract (edited)' }, null, 2));
+    await page.getByRole('button', { name: 'Save form' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved form contract' }).waitFor();
+    const form = await api('GET', '/api/admin/v1/forms/contract', { key: target.adminKey });
+    assert.equal(form.body.title, 'Contract (edited)');
     await page.context().close();
   });
 });

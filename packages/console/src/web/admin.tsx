@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
 import { lineOf } from './json-lines';
-import { type Account, ROLES } from './model';
+import { type Account, formatTime, ROLES } from './model';
 import { ErrorBox, Section, useAction } from './ui';
 
 function RolesField({ name, roles, legend }: { name: string; roles: string[]; legend: string }) {
@@ -178,6 +178,7 @@ export function FormsPage() {
   const [text, setText] = useState('');
   const [issues, setIssues] = useState<(FieldIssue & { line?: number })[]>([]);
   const [saved, setSaved] = useState('');
+  const [loaded, setLoaded] = useState('');
   const [run, state] = useAction();
 
   const load = (e: Event) => {
@@ -185,7 +186,12 @@ export function FormsPage() {
     run(async () => {
       setIssues([]);
       setSaved('');
-      setText(JSON.stringify(await get(`/api/admin/v1/forms/${enc(name)}`), null, 2));
+      // `_meta` is the server's (revision, times): shown beside the editor, never sent back.
+      const { _meta, ...definition } = await get<{ _meta?: { _rev: number; _lastmodified: string } }>(
+        `/api/admin/v1/forms/${enc(name)}`,
+      );
+      setLoaded(_meta ? `Revision ${_meta._rev}, last changed ${formatTime(_meta._lastmodified)}.` : '');
+      setText(JSON.stringify(definition, null, 2));
     });
   };
   const save = () =>
@@ -242,6 +248,7 @@ export function FormsPage() {
       </form>
       <div class="field">
         <label for="form-json">Definition (JSON)</label>
+        {loaded ? <small class="hint">{loaded}</small> : null}
         <textarea
           id="form-json"
           class="code"
