@@ -215,6 +215,11 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await task.getByRole('button', { name: 'Sign with edits' }).click();
     await page.getByRole('status').filter({ hasText: 'Sign with edits: done' }).waitFor();
     await page.getByRole('region', { name: 'Fields' }).getByText('2350').waitFor();
+    const tasks = page.getByRole('table', { name: 'Tasks of this document' });
+    await tasks.getByText('signed').waitFor();
+    const lines = await textOf(tasks);
+    assert.match(lines, /approval · it\. 1 · stage 1\s+bob Test <bob@example\.com>\s+approved\s+Within budget\./);
+    assert.match(lines, /sign · it\. 1 · stage 1\s+carol Test <carol@example\.com>\s+signed/);
     await shot(page, '6-signer-signs-with-edits');
     const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
     assert.deepEqual([read.body.state, read.body.status], [2, 4], 'the sign phase is completed');

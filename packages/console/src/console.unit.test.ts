@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { lineOf } from './web/json-lines';
-import { answersFor, byUrgency, type Doc, isOverdue, managementActions } from './web/model';
+import {
+  answersFor,
+  byUrgency,
+  type Doc,
+  type HistoryEntry,
+  isOverdue,
+  managementActions,
+} from './web/model';
+import { tasksOf } from './web/tasks';
 
 const doc = (datedue: string, datecreated = '2026-01-01T00:00:00Z') => ({ datedue, datecreated }) as Doc;
 
@@ -63,5 +71,38 @@ describe('console logic', () => {
     assert.equal(text.split('\n')[lineOf(text, 'body.workflow.dueDays')! - 1]?.trim(), '"dueDays": -1');
     assert.equal(text.split('\n')[lineOf(text, '/workflow/approval/stages')! - 1]?.trim(), '"stages": []');
     assert.equal(lineOf(text, 'body.nosuch'), undefined);
+  });
+});
+
+describe('tasks from the history', () => {
+  const entry = (rev: number, events: unknown[]) =>
+    ({ rev, type: 'WorkflowChanged', time: '', data: { events }, changes: [] }) as HistoryEntry;
+  const opened = (respId: string, assignee: string, step = 1) => ({
+    type: 'TaskOpened',
+    data: { respId, phase: 'approval', step, iteration: 1, assignee, at: 't1' },
+  });
+
+  it('each task with how it ended: answered, cancelled, or still open', () => {
+    const tasks = tasksOf([
+      { rev: 1, type: 'DocumentCreated', time: '', data: {}, changes: [] },
+      entry(2, [opened('a', 'usr-bob')]),
+      entry(3, [
+        {
+          type: 'TaskAnswered',
+          data: { respId: 'a', taskstatus: 4, content: 'too dear', answeredBy: 'usr-bob', at: 't2' },
+        },
+        opened('b', 'usr-carol', 2),
+        opened('c', 'usr-dave', 2),
+      ]),
+      entry(4, [{ type: 'TasksCancelled', data: { respIds: ['b'], reason: 'restarted', at: 't3' } }]),
+    ]);
+    assert.deepEqual(
+      tasks.map((t) => [t.respId, t.assignee, t.step, t.outcome, t.comment]),
+      [
+        ['a', 'usr-bob', 1, 'declined', 'too dear'],
+        ['b', 'usr-carol', 2, 'cancelled (restarted)', ''],
+        ['c', 'usr-dave', 2, 'open', ''],
+      ],
+    );
   });
 });

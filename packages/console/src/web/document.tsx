@@ -5,6 +5,7 @@ import {
   answersFor,
   type Doc,
   formatTime,
+  type HistoryEntry,
   isOverdue,
   managementActions,
   phaseName,
@@ -14,6 +15,7 @@ import {
 } from './model';
 import { personName } from './people';
 import { RecognitionSection } from './recognition';
+import { type TaskLine, tasksOf } from './tasks';
 import { ErrorBox, Loading, Section, useAction, useLoad, ValueView } from './ui';
 
 /** An account id, with the person's name once the directory answered. */
@@ -164,6 +166,56 @@ export function ValuesEditor({
         );
       })}
     </div>
+  );
+}
+
+function TasksTable({ docId, rev }: { docId: string; rev: number }) {
+  const tasks = useLoad(
+    () => call<HistoryEntry[]>('GET', `/api/v2/docForm/${enc(docId)}/history`).then((r) => tasksOf(r.body)),
+    `${docId}@${rev}`,
+  );
+  if (tasks.error) return <ErrorBox error={tasks.error} />;
+  if (!tasks.data) return <Loading what="the tasks" />;
+  if (!tasks.data.length) return <p class="muted">No tasks yet: no phase was started.</p>;
+  const outcomeClass = (t: TaskLine) =>
+    t.outcome === 'open'
+      ? 'badge badge-status-2'
+      : /declined|cancelled/.test(t.outcome)
+        ? 'badge badge-status-5'
+        : 'badge badge-ok';
+  return (
+    <table class="changes tasks">
+      <caption class="visually-hidden">Tasks of this document</caption>
+      <thead>
+        <tr>
+          <th scope="col">Phase</th>
+          <th scope="col">Assignee</th>
+          <th scope="col">Outcome</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tasks.data.map((t) => (
+          <tr key={t.respId}>
+            <td>
+              {t.phase} · it. {t.iteration} · stage {t.step}
+            </td>
+            <td>
+              <Person id={t.assignee} />
+              {t.answeredBy && t.answeredBy !== t.assignee ? (
+                <>
+                  {' '}
+                  (answered by <Person id={t.answeredBy} />)
+                </>
+              ) : null}
+            </td>
+            <td>
+              <span class={outcomeClass(t)}>{t.outcome}</span>
+              {t.comment ? <q class="comment">{t.comment}</q> : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -372,6 +424,8 @@ export function DocumentPage({ id }: { id: string }) {
           <Section title="Workflow" id="workflow">
             <WorkflowSummary doc={d} />
             {!task ? <p class="muted">No open task of yours on this document.</p> : null}
+            <h3>Tasks</h3>
+            <TasksTable docId={d._id} rev={d._meta._rev} />
           </Section>
           <ManagementPanel doc={d} onDone={done} />
         </div>
