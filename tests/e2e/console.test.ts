@@ -218,7 +218,10 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const tasks = page.getByRole('table', { name: 'Tasks of this document' });
     await tasks.getByText('signed').waitFor();
     const lines = await textOf(tasks);
-    assert.match(lines, /approval · it\. 1 · stage 1\s+bob Test <bob@example\.com>\s+approved\s+Within budget\./);
+    assert.match(
+      lines,
+      /approval · it\. 1 · stage 1\s+bob Test <bob@example\.com>\s+approved\s+Within budget\./,
+    );
     assert.match(lines, /sign · it\. 1 · stage 1\s+carol Test <carol@example\.com>\s+signed/);
     await shot(page, '6-signer-signs-with-edits');
     const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
@@ -254,7 +257,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const filters = page.getByRole('form', { name: 'View and filters' });
     await filters.getByLabel('Phase').selectOption({ label: 'approval' });
     await filters.getByRole('button', { name: 'Show' }).click();
-    await page.waitForFunction(() => location.hash.includes('state=1'));
+    await page.waitForFunction("location.hash.includes('state=1')");
     await page.getByText('Documents 1–1 of 1').waitFor();
     const rows = page.getByRole('row').filter({ hasText: 'Office chairs' });
     await rows.waitFor();
@@ -327,7 +330,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await page.getByLabel('Form name').fill('contract');
     await page.getByRole('button', { name: 'Open', exact: true }).last().click();
     const editor = page.getByLabel('Definition (JSON)');
-    await page.waitForFunction(() => (document.getElementById('form-json') as HTMLTextAreaElement)?.value);
+    await page.waitForFunction("document.getElementById('form-json')?.value");
     const definition = JSON.parse(await editor.inputValue());
     assert.equal(definition.name, 'contract');
     await editor.fill(JSON.stringify({ ...definition, formsystype: 'three' }, null, 2));
