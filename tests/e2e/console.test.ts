@@ -113,6 +113,8 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
   /** A new browser context (its own session storage), signed in with `key` and optional run-as. */
   async function signedIn(key: string, runAs = ''): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // Generous: the whole test command runs suites side by side on a small machine.
+    context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     await page.goto(`${target.baseUrl}/console`);
