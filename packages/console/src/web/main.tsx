@@ -1,7 +1,8 @@
 /** The console's shell: sign-in, navigation and the page for the current `#/…` route. */
 import './console.css';
+import type { ComponentChildren } from 'preact';
 import { render } from 'preact';
-import { useState } from 'preact/hooks';
+import { useErrorBoundary, useState } from 'preact/hooks';
 import { AccountsPage, FormsPage } from './admin';
 import { call } from './api';
 import { CreatePage } from './create';
@@ -75,6 +76,21 @@ function Page({ route }: { route: Route }) {
   return <InboxPage />;
 }
 
+/** A page that fails while rendering shows why, not a blank screen; another route starts afresh. */
+function Boundary({ children }: { children: ComponentChildren }) {
+  const [error, reset] = useErrorBoundary();
+  if (!error) return <>{children}</>;
+  return (
+    <>
+      <h1>This page failed</h1>
+      <ErrorBox error={error} />
+      <button type="button" onClick={reset}>
+        Try again
+      </button>
+    </>
+  );
+}
+
 function OpenDocument() {
   const open = (e: Event) => {
     e.preventDefault();
@@ -130,7 +146,9 @@ function App() {
         </div>
       </header>
       <main id="main" tabIndex={-1}>
-        <Page route={route} />
+        <Boundary key={here}>
+          <Page route={route} />
+        </Boundary>
       </main>
     </>
   );

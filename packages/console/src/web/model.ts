@@ -1,4 +1,6 @@
 /** The API's shapes as the console reads them, and the names of the contract's numeric codes. */
+
+import type { components } from '@docflow/client/openapi';
 import {
   MANAGEMENT_TASK_STATUS,
   RESPONSE_TASK_STATUS,
@@ -6,82 +8,16 @@ import {
   STATUS_CODES,
 } from '@docflow/contracts/codes';
 
-export type TagValue = string | string[][];
+type Schemas = components['schemas'];
 
-export interface Doc {
-  _id: string;
-  _id_web: string;
-  _meta: { _created: string; _lastmodified: string; _rev: number };
-  form: string;
-  author: string;
-  state: number;
-  step: number;
-  iteration: number;
-  status: number;
-  datecreated: string;
-  datedue: string;
-  valuesByTags: Record<string, TagValue>;
-  _tags: string[];
-  filesList: { id: string; fileName: string }[];
-  recoStatus?: 'none' | 'pending' | 'done' | 'failed';
-  recoData?: RecoData[];
-  docResponse?: Task | null;
-}
-
-export interface Task {
-  respId: string;
-  state: number;
-  step: number;
-  iteration: number;
-  assignee: string;
-  taskstatus: number;
-  content: string;
-  datecreated: string;
-  datedue: string;
-}
-
-export interface RecoForm {
-  form: string | null;
-  id: string;
-  name: string;
-}
-
-export interface RecoData {
-  _id: string;
-  pageIdxStart: number;
-  pageIdxEnd: number;
-  validated: boolean;
-  recoForm: RecoForm;
-  valuesByTags: Record<string, TagValue>;
-  recoResult?: { recoForm: RecoForm; recoFormConfidence: number };
-}
-
-export interface FieldChange {
-  path: string;
-  before?: unknown;
-  after?: unknown;
-}
-
-export interface HistoryEntry {
-  rev: number;
-  type: string;
-  time: string;
-  actor?: string;
-  runAs?: string;
-  data: Record<string, unknown>;
-  changes: FieldChange[];
-}
-
-export interface Account {
-  _id_sys: string;
-  kind: 'person' | 'service';
-  email: string;
-  name_first: string;
-  name_last: string;
-  roles: string[];
-  active: boolean;
-  apiKey?: string;
-}
+export type TagValue = Schemas['TagValue'];
+/** A document as `GET …?embed=docResponse,recoData` answers it. */
+export type Doc = Schemas['DocFormEmbedded'];
+export type Task = NonNullable<Doc['docResponse']>;
+export type RecoData = Schemas['RecoData'];
+export type HistoryEntry = Schemas['HistoryEntry'];
+/** An account; `apiKey` only in the answer that created a service account. */
+export type Account = Schemas['CreatedAccount'];
 
 export const ROLES = ['svcAdminSysRW', 'svcAdminDocsRW', 'svcAdminDocRW', 'svcAdminDocRWD', 'svcAuditR'];
 

@@ -80,6 +80,30 @@ export function InboxPage() {
   );
 }
 
+/** A labelled select of [value, text] pairs. */
+function Choice(props: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly (readonly [string | number, string | number])[];
+}) {
+  return (
+    <label>
+      {props.label}
+      <select name={props.name} value={props.value}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const PHASE_OPTIONS = PHASES.map(([name, code]) => [code, name] as const);
+const STATUS_OPTIONS = STATUSES.map(([name, code]) => [code, name] as const);
+const PAGE_SIZES = [10, 25, 50, 100];
 const FILTERS = ['state', 'status', 'step', 'iteration', 'form', 'author', 'tags'] as const;
 const VIEWS = [
   ['inbox', 'Inbox'],
@@ -120,38 +144,19 @@ export function ViewsPage({ route }: { route: Route }) {
     <>
       <h1>Views</h1>
       <form class="filters" onSubmit={onFilter} aria-label="View and filters">
-        <label>
-          View
-          <select name="view" value={viewId}>
-            {VIEWS.map(([id, label]) => (
-              <option key={id} value={id}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Phase
-          <select name="state" value={q.get('state') ?? ''}>
-            <option value="">any</option>
-            {PHASES.map(([name, code]) => (
-              <option key={code} value={code}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select name="status" value={q.get('status') ?? ''}>
-            <option value="">any</option>
-            {STATUSES.map(([name, code]) => (
-              <option key={code} value={code}>
-                {name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="View" name="view" value={viewId} options={VIEWS} />
+        <Choice
+          label="Phase"
+          name="state"
+          value={q.get('state') ?? ''}
+          options={[['', 'any'], ...PHASE_OPTIONS]}
+        />
+        <Choice
+          label="Status"
+          name="status"
+          value={q.get('status') ?? ''}
+          options={[['', 'any'], ...STATUS_OPTIONS]}
+        />
         <label>
           Stage
           <input name="step" inputMode="numeric" pattern="\d*" size={3} value={q.get('step') ?? ''} />
@@ -178,16 +183,12 @@ export function ViewsPage({ route }: { route: Route }) {
           Tags (all of)
           <input name="tags" placeholder="urgent,audit" value={q.get('tags') ?? ''} />
         </label>
-        <label>
-          Per page
-          <select name="pageSize" value={String(pageSize)}>
-            {[10, 25, 50, 100].map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice
+          label="Per page"
+          name="pageSize"
+          value={String(pageSize)}
+          options={PAGE_SIZES.map((n) => [n, n] as const)}
+        />
         <button type="submit">Show</button>
       </form>
       <ErrorBox error={list.error} />
