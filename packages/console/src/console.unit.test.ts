@@ -75,8 +75,15 @@ describe('console logic', () => {
 });
 
 describe('tasks from the history', () => {
-  const entry = (rev: number, events: unknown[]) =>
-    ({ rev, type: 'WorkflowChanged', time: '', data: { events }, changes: [] }) as HistoryEntry;
+  const entry = (rev: number, events: unknown[], type = 'WorkflowChanged'): HistoryEntry => ({
+    rev,
+    type,
+    time: '',
+    data: { events },
+    changes: [],
+    hash: null,
+    prevHash: null,
+  });
   const opened = (respId: string, assignee: string, step = 1) => ({
     type: 'TaskOpened',
     data: { respId, phase: 'approval', step, iteration: 1, assignee, at: 't1' },
@@ -84,7 +91,7 @@ describe('tasks from the history', () => {
 
   it('each task with how it ended: answered, cancelled, or still open', () => {
     const tasks = tasksOf([
-      { rev: 1, type: 'DocumentCreated', time: '', data: {}, changes: [] },
+      entry(1, [], 'DocumentCreated'),
       entry(2, [opened('a', 'usr-bob')]),
       entry(3, [
         {
