@@ -58,6 +58,7 @@ import { allowedMethods } from './allowed-methods';
 import { authFailureBrake } from './auth-failures';
 import { authenticate, RUN_AS_HEADER, requireRole } from './authenticate';
 import type { EdgeOptions } from './config';
+import { consoleRoutes } from './console';
 import { docsRoutes } from './docs';
 import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
@@ -129,6 +130,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.route('/', healthRoutes(deps.readiness));
   app.route('/', metricsRoutes(deps.metricsToken));
   app.route('/', docsRoutes());
+  app.route('/', consoleRoutes());
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
     app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
   for (const route of [healthzRoute, readyzRoute, metricsRoute]) app.openAPIRegistry.registerPath(route);

@@ -1,0 +1,163 @@
+/** Small shared pieces: loading state, the problem box, a hash router, value rendering. */
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiError } from './api';
+import type { TagValue } from './model';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** Runs `load` when `key` changes (and on `reload`), keeping the last data while it reloads. */
+export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
+  const [data, setData] = useState<T>();
+  const [error, setError] = useState<unknown>();
+  const [loading, setLoading] = useState(true);
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setLoading(true);
+    load().then(
+      (value) => {
+        if (!current) return;
+        setData(value);
+        setError(undefined);
+        setLoading(false);
+      },
+      (err: unknown) => {
+        if (!current) return;
+        setError(err);
+        setLoading(false);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [key, round]);
+  const reload = useCallback(() => setRound((r) => r + 1), []);
+  return { data, error, loading, reload };
+}
+
+/** The problem's title and detail (and per-field issues), never a blank page. */
+export function ErrorBox({ error }: { error: unknown }) {
+  if (!error) return null;
+  const problem =
+    error instanceof ApiError
+      ? error
+      : new ApiError(0, 'Something went wrong', String((error as Error)?.message ?? error));
+  return (
+    <div class="problem" role="alert">
+      <p class="problem-title">
+        {problem.title}
+        {problem.status ? <span class="problem-status"> ({problem.status})</span> : null}
+      </p>
+      {problem.detail ? <p class="problem-detail">{problem.detail}</p> : null}
+      {problem.errors.length ? (
+        <ul class="problem-errors">
+          {problem.errors.map((e) => (
+            <li key={`${e.pointer}:${e.message}`}>
+              {e.pointer ? <code>{e.pointer}</code> : null} {e.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+export const Loading = ({ what }: { what: string }) => (
+  <p class="loading" role="status">
+    Loading {what}…
+  </p>
+);
+
+/** The current `#/…` route, split into path segments and query. */
+export interface Route {
+  parts: string[];
+  query: URLSearchParams;
+}
+
+function readRoute(): Route {
+  const hash = location.hash.replace(/^#\/?/, '');
+  const [path = '', search = ''] = hash.split('?');
+  return {
+    parts: path.split('/').filter(Boolean).map(decodeURIComponent),
+    query: new URLSearchParams(search),
+  };
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(readRoute);
+  useEffect(() => {
+    const changed = () => setRoute(readRoute());
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return route;
+}
+
+export const go = (path: string) => {
+  location.hash = `#${path}`;
+};
+
+export const docLink = (id: string) => `#/doc/${encodeURIComponent(id)}`;
+
+export function ValueView({ value }: { value: TagValue | undefined }) {
+  if (value === undefined || value === '') return <span class="muted">—</span>;
+  if (typeof value === 'string') return <span class="value">{value}</span>;
+  return (
+    <table class="value-table">
+      <tbody>
+        {value.map((row, r) => (
+          <tr key={r}>
+            {row.map((cell, c) => (
+              <td key={c}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function Section({
+  title,
+  children,
+  id,
+}: {
+  title: string;
+  children: ComponentChildren;
+  id?: string;
+}) {
+  const headingId = `${id ?? title.toLowerCase().replace(/\W+/g, '-')}-heading`;
+  return (
+    <section class="card" aria-labelledby={headingId}>
+      <h2 id={headingId}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** `done`: an async action's state for a button: busy while running, its error after. */
+export function useAction(): [
+  (fn: () => Promise<void>) => Promise<void>,
+  { busy: boolean; error: unknown; clear: () => void },
+] {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const run = async (fn: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await fn();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return [run, { busy, error, clear: () => setError(undefined) }];
+}
