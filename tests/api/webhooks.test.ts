@@ -39,6 +39,14 @@ const ALL_TYPES = [
   'recognition.done',
 ];
 const WAIT_MS = 90_000;
+/** A document started into its one-stage approval and approved. */
+const FLOW = [
+  'document.created',
+  'document.state_changed',
+  'task.opened',
+  'task.answered',
+  'document.state_changed',
+];
 
 /** A mode: its system, and how to kill the process that sends webhooks and start it again. */
 interface Mode {
@@ -130,12 +138,19 @@ for (const mode of modes) {
     }
     const deliveries = (query = '') =>
       api('GET', `/api/admin/v1/webhooks/${webhookId}/deliveries${query}`, admin());
-    /** Waits until the delivery log has no pending row and the receiver saw every delivered id. */
-    async function settled() {
+    /**
+     * Waits until the receiver has seen as many events of each document as `expected` names (the
+     * consumer may lag) and the delivery log has no pending row; then every delivery succeeded.
+     */
+    async function settled(expected: Record<string, string[]>) {
       const log = await eventually(
         () => deliveries('?pageSize=1000'),
         (res) =>
-          res.status === 200 && res.body.length > 0 && res.body.every((d: any) => d.status !== 'pending'),
+          Object.entries(expected).every(
+            ([doc, types]) => typesOf(receiver.received, doc).length >= types.length,
+          ) &&
+          res.status === 200 &&
+          res.body.every((d: any) => d.status !== 'pending'),
         WAIT_MS,
       );
       assert.equal(log.status, 200, log.text);
@@ -144,6 +159,8 @@ for (const mode of modes) {
         [],
         'every delivery succeeded',
       );
+      for (const [doc, types] of Object.entries(expected))
+        assert.deepEqual(typesOf(receiver.received, doc), types);
       return log;
     }
 
@@ -241,20 +258,12 @@ for (const mode of modes) {
       docs.a = await create(true);
       docs.b = await create(false);
       await approve(docs.a);
-      const log = await settled();
+      const log = await settled({ [docs.a]: FLOW, [docs.b]: ['document.created'] });
       assert.ok(
         log.body.some((d: any) => d.attempts > 1 && d.lastStatus === 204),
         'a delivery that failed first was retried',
       );
       assert.equal(receiver.received.filter((d) => d.answered === 500).length, 3);
-      assert.deepEqual(typesOf(receiver.received, docs.a), [
-        'document.created',
-        'document.state_changed',
-        'task.opened',
-        'task.answered',
-        'document.state_changed',
-      ]);
-      assert.deepEqual(typesOf(receiver.received, docs.b), ['document.created']);
     });
 
     it('kills the sender while a delivery is under way: after the restart nothing is lost', async () => {
@@ -271,21 +280,14 @@ for (const mode of modes) {
       await approve(docs.c);
       await approve(docs.d);
       docs.e = await create(false);
-      const log = await settled();
+      const log = await settled({
+        [docs.c]: FLOW,
+        [docs.d]: FLOW,
+        [docs.e]: ['document.created'],
+      });
 
       // The delivery the crash interrupted came again, with the same id.
       assert.ok(receiver.received.filter((d) => d.webhookId === inFlight.webhookId).length >= 2);
-      const flow = [
-        'document.created',
-        'document.state_changed',
-        'task.opened',
-        'task.answered',
-        'document.state_changed',
-      ];
-      assert.deepEqual(typesOf(receiver.received, docs.c), flow);
-      assert.deepEqual(typesOf(receiver.received, docs.d), flow);
-      assert.deepEqual(typesOf(receiver.received, docs.e), ['document.created']);
-
       const unique = deduplicated(receiver.received);
       assert.equal(log.headers.get('svc-total-count'), String(unique.length));
       assert.deepEqual(
