@@ -271,18 +271,20 @@ for (const mode of modes) {
       docs.c = await create(true);
       const inFlight = await held;
       assert.equal(inFlight.payload.data.documentId, docs.c);
+      let startedWhileDown = '';
       target = await mode.killSender(target, async (t) => {
         target = t;
         api = apiClient(t.baseUrl);
-        docs.d = await create(true);
+        startedWhileDown = await create(true);
       });
+      docs.d = startedWhileDown;
       api = apiClient(target.baseUrl);
       await approve(docs.c);
-      await approve(docs.d);
+      await approve(startedWhileDown);
       docs.e = await create(false);
       const log = await settled({
         [docs.c]: FLOW,
-        [docs.d]: FLOW,
+        [startedWhileDown]: FLOW,
         [docs.e]: ['document.created'],
       });
 
