@@ -31,11 +31,8 @@ await runService('gateway', GatewayEnv, async (config, log) => {
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     instanceId: config.GATEWAY_INSTANCE_ID,
-    readiness: {
-      identity: serviceReadiness(identity),
-      document: serviceReadiness(document),
-      webhooks: serviceReadiness(webhooks),
-    },
+    // Not the webhooks service: the API serves without it (its admin routes answer 503 meanwhile).
+    readiness: { identity: serviceReadiness(identity), document: serviceReadiness(document) },
     edge: edgeOptions(config),
     metricsToken: config.DOCFLOW_METRICS_TOKEN,
   });

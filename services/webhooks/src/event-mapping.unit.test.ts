@@ -37,6 +37,14 @@ const created = envelope(
   1,
 );
 
+const REGISTERED: DocumentFacts = {
+  form: 'memo',
+  phase: 'registration',
+  status: 'draft',
+  step: 0,
+  iteration: 0,
+};
+
 const workflow = (events: Array<{ type: string; data: Record<string, unknown> }>, revision: number) =>
   envelope('WorkflowChanged', { sourceIds: [randomUUID()], events }, revision);
 
@@ -66,13 +74,7 @@ describe('document event → webhook events', () => {
   });
 
   it('a workflow batch: the state change comes before the task it opens, the answer before the change', () => {
-    const facts: DocumentFacts = {
-      form: 'memo',
-      phase: 'registration',
-      status: 'draft',
-      step: 0,
-      iteration: 0,
-    };
+    const facts = REGISTERED;
     const started = mapDocumentEvent(
       workflow(
         [
@@ -127,13 +129,7 @@ describe('document event → webhook events', () => {
   });
 
   it('recognition results and failures are recognition.done; other events and streams make nothing', () => {
-    const facts: DocumentFacts = {
-      form: 'memo',
-      phase: 'registration',
-      status: 'draft',
-      step: 0,
-      iteration: 0,
-    };
+    const facts = REGISTERED;
     const done = mapDocumentEvent(
       envelope('RecognitionFailed', { fileId: RESP, reason: 'x', detail: 'y' }, 4),
       facts,
