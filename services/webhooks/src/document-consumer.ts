@@ -6,7 +6,7 @@
  */
 import type { MessageHandler } from '@docflow/bus';
 import { EventEnvelope } from '@docflow/contracts';
-import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
+import { applyOnce, applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 import type { DocumentFactsStore } from './document-facts';
 import { mapDocumentEvent } from './event-mapping';
 import type { Outbox } from './outbox';
@@ -29,21 +29,27 @@ export function documentEventsHandler(deps: DocumentConsumerDeps): MessageHandle
     const envelope = EventEnvelope.parse(message.value);
     if (!envelope.streamId.startsWith(DOC_STREAM)) return;
     const documentId = envelope.streamId.slice(DOC_STREAM.length);
-    let rows = 0;
-    await applyOnceDurably(deps.db, CONSUMER, envelope.id, () => {
-      const mapped = mapDocumentEvent(envelope, deps.facts.get(documentId));
-      if (!mapped) return;
+    // A document's events come one at a time (one bus partition), so its facts read here stay current.
+    const mapped = mapDocumentEvent(envelope, deps.facts.get(documentId));
+    if (!mapped) return;
+    const subscriptions = deps.subscriptions.list();
+    const rows = mapped.events.flatMap((event) =>
+      subscriptions
+        .filter((s) => s.eventTypes.includes(event.type))
+        .map((s) => ({ subscription: s.id, event })),
+    );
+    const apply = () => {
       deps.facts.put(documentId, mapped.facts);
-      if (mapped.events.length === 0) return;
-      const subscriptions = deps.subscriptions.list();
       const now = Date.now();
-      for (const event of mapped.events)
-        for (const subscription of subscriptions)
-          if (subscription.eventTypes.includes(event.type)) {
-            deps.outbox.enqueue(subscription.id, event, now);
-            rows++;
-          }
-    });
-    if (rows > 0) deps.enqueued();
+      for (const row of rows) deps.outbox.enqueue(row.subscription, row.event, now);
+    };
+    if (rows.length === 0) {
+      // Nothing to deliver: the facts need no fsync of their own (a power loss may take the newest
+      // back, which can only blur the next state change of that document).
+      applyOnce(deps.db, CONSUMER, envelope.id, apply);
+      return;
+    }
+    await applyOnceDurably(deps.db, CONSUMER, envelope.id, apply);
+    deps.enqueued();
   };
 }
