@@ -198,7 +198,7 @@ for (const mode of modes) {
 
     it('refuses targets on loopback or private addresses the allow-list does not name, and bad input', async () => {
       for (const url of [
-        'http://localhost:9/x',
+        'http://127.0.0.2:9/x',
         'http://[::1]:9/x',
         'http://10.0.0.7/x',
         'http://169.254.169.254/',

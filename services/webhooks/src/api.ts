@@ -4,6 +4,7 @@
  */
 import { WebhookCreate, WebhookDeliveriesQuery, WebhookId } from '@docflow/contracts';
 import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
+import { withTimeout } from '@docflow/timing';
 import { Hono } from 'hono';
 import type { Outbox } from './outbox';
 import { publicView, type SubscriptionStore } from './subscriptions';
@@ -15,12 +16,17 @@ export interface WebhooksApiDeps {
   allow: AllowList;
 }
 
-/** 400 for a target the guard refuses; a name that does not resolve now is checked again at delivery. */
+const LOOKUP_TIMEOUT_MS = 3000;
+
+/**
+ * 400 for a target the guard refuses; a name that does not resolve now (or not quickly) is accepted,
+ * and checked again at every delivery.
+ */
 async function checkTarget(url: URL, allow: AllowList): Promise<void> {
   const literal = refusedLiteral(url, allow);
   if (literal) throw problems.badRequest(new RefusedTarget(bareHost(url), literal).message);
   try {
-    await checkResolvedHost(bareHost(url), allow);
+    await withTimeout(checkResolvedHost(bareHost(url), allow), LOOKUP_TIMEOUT_MS, 'resolving the host');
   } catch (error) {
     if (error instanceof RefusedTarget) throw problems.badRequest(error.message);
   }

@@ -7,6 +7,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { withTimeout } from '@docflow/timing';
 import { Webhook } from 'standardwebhooks';
 import type { AttemptResult } from './outbox';
 import { type AllowList, bareHost, RefusedTarget, refusedLiteral, refusedRange } from './target-guard';
@@ -56,8 +57,9 @@ export function sendSigned(message: SignedMessage, options: SendOptions): Promis
   if (literal) return Promise.resolve({ error: new RefusedTarget(host, literal).message });
   const body = Buffer.from(message.payload);
   const request = url.protocol === 'https:' ? https.request : http.request;
-  return new Promise((resolve) => {
-    const req = request(
+  let req: http.ClientRequest | undefined;
+  const attempt = new Promise<AttemptResult>((resolve) => {
+    req = request(
       url,
       {
         method: 'POST',
@@ -73,21 +75,14 @@ export function sendSigned(message: SignedMessage, options: SendOptions): Promis
       },
       (res) => {
         // The status is the answer; the body is not read.
-        finish({ status: res.statusCode });
+        resolve({ status: res.statusCode });
         res.destroy();
       },
     );
-    const timer = setTimeout(() => {
-      req.destroy(new Error(`no answer within ${options.timeoutMs} ms`));
-    }, options.timeoutMs);
-    let done = false;
-    function finish(result: AttemptResult) {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve(result);
-    }
-    req.on('error', (error) => finish({ error: error.message.slice(0, 500) }));
+    req.on('error', (error) => resolve({ error: error.message.slice(0, 500) }));
     req.end(body);
   });
+  return withTimeout(attempt, options.timeoutMs, 'the webhook attempt', () => req?.destroy()).catch(
+    (error: Error) => ({ error: error.message }),
+  );
 }

@@ -48,11 +48,13 @@ export function refusedRange(address: string, allow: AllowList): string | undefi
 /** URL host names are lowercase; an IPv6 literal comes in brackets. */
 export const bareHost = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
-/** Why `url`'s host is refused without resolving it, or undefined (an allowed name skips all checks). */
+/**
+ * Why `url`'s host, an address, is refused, or undefined: an allowed name, or a name (its addresses
+ * are checked when it is resolved).
+ */
 export function refusedLiteral(url: URL, allow: AllowList): string | undefined {
   const host = bareHost(url);
   if (allow.hosts.has(host)) return undefined;
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
   return ipaddr.isValid(host) ? refusedRange(host, allow) : undefined;
 }
 

@@ -42,7 +42,7 @@ describe('webhook target guard', () => {
     assert.equal(refusedRange('127.0.0.2', allow), 'loopback');
     assert.equal(refusedRange('10.200.1.1', allow), undefined);
     assert.equal(refusedLiteral(new URL('http://hooks.internal/x'), allow), undefined);
-    assert.equal(refusedLiteral(new URL('http://localhost:8080/x'), allow), 'loopback');
+    assert.equal(refusedLiteral(new URL('http://10.1.1.1:8080/x'), parseAllowList([])), 'private');
     assert.equal(refusedLiteral(new URL('http://[::1]/x'), allow), 'loopback');
     assert.equal(refusedLiteral(new URL('http://example.com/x'), none), undefined);
   });
