@@ -90,7 +90,7 @@ export const CreateDocQuery = z.object({
 });
 
 /** An integer query parameter given as text, within [min, max]. */
-const intParam = (min: number, max: number) =>
+export const intParam = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')

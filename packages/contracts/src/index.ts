@@ -23,6 +23,8 @@ export * from './routes/documents';
 export * from './routes/forms';
 export * from './routes/operations';
 export * from './routes/person';
+export * from './routes/webhooks';
 export * from './sample-forms';
 export * from './user-pattern';
+export * from './webhooks';
 export * from './workflow-events';

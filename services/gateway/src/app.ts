@@ -7,6 +7,8 @@ import {
   CreateDocQuery,
   createAccountRoute,
   createDocumentRoute,
+  createWebhookRoute,
+  deleteWebhookRoute,
   documentHistoryRoute,
   downloadFileRoute,
   eraseAccountRoute,
@@ -16,7 +18,10 @@ import {
   getDocumentRoute,
   getFormRoute,
   getPersonRoute,
+  getWebhookRoute,
   healthzRoute,
+  listWebhookDeliveriesRoute,
+  listWebhooksRoute,
   manageDocumentRoute,
   metricsRoute,
   OPENAPI_DOCUMENT,
@@ -65,7 +70,7 @@ import { jsonBody } from './json-body';
 import { passedHeaders } from './passed-headers';
 
 export interface GatewayDeps {
-  services: { identity: ServiceClient; document: ServiceClient };
+  services: { identity: ServiceClient; document: ServiceClient; webhooks: ServiceClient };
   accounts: AccountsReadModel;
   internalToken: string;
   log: Logger;
@@ -211,6 +216,14 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.openapi(getAccountRoute, (c) => identity(c));
   app.openapi(patchAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
   app.openapi(eraseAccountRoute, async (c) => readOwnAccountWrite(await identity(c)));
+
+  const webhooks = (c: GatewayContext, body?: unknown) =>
+    forward(c, services.webhooks, internalToken, { body }) as Promise<never>;
+  app.openapi(createWebhookRoute, (c) => webhooks(c, c.req.valid('json')));
+  app.openapi(listWebhooksRoute, (c) => webhooks(c));
+  app.openapi(getWebhookRoute, (c) => webhooks(c));
+  app.openapi(deleteWebhookRoute, (c) => webhooks(c));
+  app.openapi(listWebhookDeliveriesRoute, (c) => webhooks(c));
 
   app.openapi(putFormRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(getFormRoute, (c) => document(c));
