@@ -108,6 +108,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     allowedHosts: config.DOCFLOW_WEBHOOK_ALLOWED_HOSTS,
     retrySchedule: config.DOCFLOW_WEBHOOK_RETRY_SCHEDULE,
     timeoutMs: config.DOCFLOW_WEBHOOK_TIMEOUT_MS,
+    logDays: config.DOCFLOW_WEBHOOK_LOG_DAYS,
   });
   const documentClient = inProcessClient(document.app.fetch);
   const webhooksClient = inProcessClient(webhooks.app.fetch);

@@ -15,5 +15,6 @@ await runDistributedService('webhooks', Env, (config, log, engines) =>
     allowedHosts: config.DOCFLOW_WEBHOOK_ALLOWED_HOSTS,
     retrySchedule: config.DOCFLOW_WEBHOOK_RETRY_SCHEDULE,
     timeoutMs: config.DOCFLOW_WEBHOOK_TIMEOUT_MS,
+    logDays: config.DOCFLOW_WEBHOOK_LOG_DAYS,
   }),
 );

@@ -84,6 +84,8 @@ export function outbox(db: LocalDb) {
     CREATE INDEX IF NOT EXISTS webhook_deliveries_due
       ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
     CREATE INDEX IF NOT EXISTS webhook_deliveries_log ON webhook_deliveries (subscription_id, seq);
+    CREATE INDEX IF NOT EXISTS webhook_deliveries_finished
+      ON webhook_deliveries (created_at) WHERE status <> 'pending';
   `);
   const insert = db.prepare(
     `INSERT OR IGNORE INTO webhook_deliveries
@@ -112,6 +114,9 @@ export function outbox(db: LocalDb) {
     'SELECT COUNT(*) AS n FROM webhook_deliveries WHERE subscription_id = ?',
   );
   const removeOf = db.prepare('DELETE FROM webhook_deliveries WHERE subscription_id = ?');
+  const pruneFinished = db.prepare(
+    "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ?",
+  );
 
   return {
     /** Adds a row per subscription and event; a row already there (a redelivered message) stays as it is. */
@@ -178,6 +183,11 @@ export function outbox(db: LocalDb) {
     removeOf: (subscriptionId: string) => {
       removeOf.run(subscriptionId);
     },
+    /**
+     * Forgets delivered and given-up rows created before `beforeMs` (the log's retention); pending ones
+     * stay whatever their age. Returns how many went.
+     */
+    pruneFinished: (beforeMs: number): number => pruneFinished.run(new Date(beforeMs).toISOString()).changes,
   };
 }
 export type Outbox = ReturnType<typeof outbox>;

@@ -84,4 +84,20 @@ describe('webhook outbox', () => {
     assert.equal(log.page[2]!.lastStatus, 200);
     assert.ok(log.page[2]!.deliveredAt);
   });
+
+  it('forgets delivered and given-up rows past the retention, never pending ones', () => {
+    const box = outbox(openLocalDb(':memory:'));
+    const day = 24 * 60 * 60 * 1000;
+    box.enqueue('wh_1', event('a', 'old-delivered'), 0);
+    box.enqueue('wh_1', event('b', 'old-failed'), 0);
+    box.enqueue('wh_1', event('c', 'old-pending'), 0);
+    box.enqueue('wh_1', event('d', 'new-delivered'), 40 * day);
+    for (const d of box.due(40 * day, 10)) {
+      if (d.documentId === 'c') continue;
+      box.record(d, d.documentId === 'b' ? { status: 500 } : { status: 200 }, [], 40 * day);
+    }
+    assert.equal(box.pruneFinished(30 * day), 2);
+    const left = box.log('wh_1', 0, 10).page.map((r) => `${r.documentId}:${r.status}`);
+    assert.deepEqual(left.sort(), ['c:pending', 'd:delivered']);
+  });
 });

@@ -18,7 +18,12 @@ export interface WebhooksServiceDeps extends ServiceBaseDeps {
   allowedHosts: WebhooksConfig['DOCFLOW_WEBHOOK_ALLOWED_HOSTS'];
   retrySchedule: WebhooksConfig['DOCFLOW_WEBHOOK_RETRY_SCHEDULE'];
   timeoutMs: WebhooksConfig['DOCFLOW_WEBHOOK_TIMEOUT_MS'];
+  /** Days a delivered or given-up delivery stays in the log (DOCFLOW_WEBHOOK_LOG_DAYS). */
+  logDays: WebhooksConfig['DOCFLOW_WEBHOOK_LOG_DAYS'];
 }
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface WebhooksService {
   app: Hono;
@@ -36,9 +41,24 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
   app.route('/', webhooksApi({ subscriptions, outbox, allow }));
   let worker: DeliveryWorker | undefined;
   let consumer: Consumer | undefined;
+  let pruning: NodeJS.Timeout | undefined;
+  // The outbox is the delivery log too: without this it would grow with every event for ever.
+  function prune() {
+    try {
+      const removed = outbox.pruneFinished(Date.now() - deps.logDays * DAY_MS);
+      if (removed) log.info({ removed, logDays: deps.logDays }, 'webhook log: old deliveries removed');
+    } catch (err) {
+      log.warn({ err }, 'webhook log: removing old deliveries failed; tried again in an hour');
+    }
+  }
   return {
     app,
     async start() {
+      if (!pruning) {
+        prune();
+        pruning = setInterval(prune, PRUNE_EVERY_MS);
+        pruning.unref();
+      }
       worker ??= startDeliveryWorker({
         outbox,
         subscriptions,
@@ -54,6 +74,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
       );
     },
     async stop() {
+      clearInterval(pruning);
+      pruning = undefined;
       await consumer?.stop();
       await worker?.stop();
     },
