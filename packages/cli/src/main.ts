@@ -26,6 +26,10 @@ for (const command of [
   verifyCommand(),
 ])
   program.addCommand(command);
+// Commands built on their own inherit nothing: each throws its usage errors here, to exit with 2.
+(function inherit(parent: Command) {
+  for (const command of parent.commands) inherit(command.copyInheritedSettings(program));
+})(program);
 
 /** What to tell the user, and the exit code, for an error a command ended with. */
 function outcomeOf(error: unknown): { exitCode: number; message?: string } {
