@@ -87,6 +87,9 @@ describe('docflow, the command-line tool, against a server', { timeout: 300_000 
     const saved = JSON.parse(readFileSync(join(home, 'saved.json'), 'utf8'));
     assert.deepEqual({ ...saved, _meta: undefined }, { ...form, _meta: undefined });
     assert.equal(answer(await inHome(['forms', 'get', 'cli-note'])).name, 'cli-note');
+    // A saved form puts back as it is (its _meta is the server's).
+    const again = answer(await inHome(['forms', 'put', 'cli-note', 'saved.json']));
+    assert.equal(again._meta._rev, put._meta._rev + 1);
 
     const missing = await inHome(['forms', 'put', 'cli-note', 'no-such.json']);
     assert.equal(missing.status, 2);

@@ -5,6 +5,8 @@ import { Command } from 'commander';
 import { clientOf, jsonArgument, print } from './server';
 import { fromStartDir } from './start-dir';
 
+type StoredForm = components['schemas']['FormDefinition'] & { _meta?: unknown };
+
 export function formsCommand(): Command {
   const forms = new Command('forms').description('form definitions (svcAdminSysRW)');
 
@@ -23,13 +25,15 @@ export function formsCommand(): Command {
 
   forms
     .command('put')
-    .description('create or replace a form from a JSON file')
+    .description('create or replace a form from a JSON file (one saved by `forms get` puts back as it is)')
     .argument('<name>', 'form name')
     .argument('<file>', 'the form definition (JSON)')
     .action(async (name: string, file: string, _options, command: Command) => {
+      // `_meta` is the server's bookkeeping of a saved form, not part of the definition.
+      const { _meta, ...definition } = jsonArgument(file, `@${file}`) as StoredForm;
       const { data } = await clientOf(command).api.PUT('/api/admin/v1/forms/{formName}', {
         params: { path: { formName: name } },
-        body: jsonArgument(file, `@${file}`) as components['schemas']['FormDefinition'],
+        body: definition,
       });
       print(data);
     });
