@@ -87,9 +87,11 @@ describe('docflow, the command-line tool, against a server', { timeout: 300_000 
     const saved = JSON.parse(readFileSync(join(home, 'saved.json'), 'utf8'));
     assert.deepEqual({ ...saved, _meta: undefined }, { ...form, _meta: undefined });
     assert.equal(answer(await inHome(['forms', 'get', 'cli-note'])).name, 'cli-note');
-    // A saved form puts back as it is (its _meta is the server's).
-    const again = answer(await inHome(['forms', 'put', 'cli-note', 'saved.json']));
-    assert.equal(again._meta._rev, put._meta._rev + 1);
+    // A saved form, edited, puts back with its _meta (the server's bookkeeping, left out of the PUT).
+    writeFileSync(join(home, 'saved.json'), JSON.stringify({ ...saved, title: 'CLI note, edited' }));
+    const edited = answer(await inHome(['forms', 'put', 'cli-note', 'saved.json']));
+    assert.equal(edited.title, 'CLI note, edited');
+    assert.equal(edited._meta._rev, put._meta._rev + 1);
 
     const missing = await inHome(['forms', 'put', 'cli-note', 'no-such.json']);
     assert.equal(missing.status, 2);
@@ -142,12 +144,37 @@ describe('docflow, the command-line tool, against a server', { timeout: 300_000 
     assert.equal(forged.status, 1);
     assert.equal(JSON.parse(forged.stdout).valid, false);
 
+    // On behalf of a person: the author.
+    const email = `cli-author-${Date.now()}@example.com`;
+    const author = answer(
+      await inHome([
+        'accounts',
+        'create',
+        '--kind',
+        'person',
+        '--email',
+        email,
+        '--first',
+        'Ann',
+        '--last',
+        'Author',
+      ]),
+    );
+    const theirs = answer(await inHome(['documents', 'create', 'cli-note', '--run-as', email]));
+    assert.equal(theirs.author, author._id_sys);
+
     const noFile = await inHome(['documents', 'create', 'cli-note', '--file', 'absent.pdf']);
     assert.equal(noFile.status, 2);
     assert.match(noFile.stderr, new RegExp(`no such file ${join(home, 'absent.pdf')}`));
     const badJson = await inHome(['documents', 'create', 'cli-note', '--values', '{subject']);
     assert.equal(badJson.status, 2);
     assert.match(badJson.stderr, /--values is not JSON/);
+    const unwritable = await inHome(['documents', 'export', id, '--out', 'no-such-dir/bundle.tar']);
+    assert.equal(unwritable.status, 2);
+    assert.match(
+      unwritable.stderr,
+      /^docflow: ENOENT: no such file or directory, open '.*no-such-dir\/bundle.tar.part'$/m,
+    );
     const badValues = await inHome(['documents', 'create', 'cli-note', '--values', '{"nope":"x"}']);
     assert.equal(badValues.status, 1);
     assert.match(badValues.stderr, /^docflow: 400 .*\n.*the form cli-note has no tag nope/m);

@@ -50,6 +50,8 @@ function outcomeOf(error: unknown): { exitCode: number; message?: string } {
       message: `cannot reach the server: ${cause?.code ?? cause?.message}`,
     };
   }
+  // A file that cannot be read or written (fs: ENOENT, EACCES, EISDIR, …).
+  if (error instanceof Error && 'syscall' in error) return { exitCode: EXIT.usage, message: error.message };
   throw error;
 }
 
