@@ -163,6 +163,28 @@ describe('docflow, the command-line tool, against a server', { timeout: 300_000 
     const theirs = answer(await inHome(['documents', 'create', 'cli-note', '--run-as', email]));
     assert.equal(theirs.author, author._id_sys);
 
+    // --start: the workflow starts (state 1), or the document is created and stderr says why it did not.
+    const flow = (participant: string) => ({
+      name: 'cli-flow',
+      title: 'CLI flow',
+      formsystype: 1,
+      tags: { subject: 'string' },
+      workflow: { approval: { stages: [{ participants: [participant] }] } },
+    });
+    writeFileSync(join(home, 'cli-flow.json'), JSON.stringify(flow(email)));
+    answer(await inHome(['forms', 'put', 'cli-flow', 'cli-flow.json']));
+    const started = await inHome(['documents', 'create', 'cli-flow', '--start']);
+    assert.equal(answer(started).state, 1);
+    assert.equal(started.stderr, '');
+    writeFileSync(join(home, 'cli-flow.json'), JSON.stringify(flow('nobody-known@example.com')));
+    answer(await inHome(['forms', 'put', 'cli-flow', 'cli-flow.json']));
+    const notStarted = await inHome(['documents', 'create', 'cli-flow', '--start']);
+    assert.equal(answer(notStarted).state, 0);
+    assert.match(
+      notStarted.stderr,
+      /^docflow: created, but the workflow was not started: .*nobody-known@example.com/m,
+    );
+
     const noFile = await inHome(['documents', 'create', 'cli-note', '--file', 'absent.pdf']);
     assert.equal(noFile.status, 2);
     assert.match(noFile.stderr, new RegExp(`no such file ${join(home, 'absent.pdf')}`));

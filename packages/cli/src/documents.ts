@@ -46,11 +46,19 @@ export function documentsCommand(): Command {
     .option('--values <json|@file>', 'field values by tag, as JSON or @file.json', '{}')
     .option('--tags <tags>', 'comma-separated document tags', csv)
     .option('--file <paths...>', 'attachments')
-    .option('--start', 'start the workflow right away (taskstatus 100)')
+    .option('--start', 'start the workflow right away (taskstatus 100); when it cannot start, why on stderr')
     .option('--idempotency-key <key>', 'a retry with the same key and body creates nothing twice')
     .action(async (form: string, options, command: Command) => {
       const files = ((options.file as string[] | undefined) ?? []).map(uploadOf);
-      const created = await clientOf(command).createDocument(form, {
+      const client = clientOf(command);
+      let notApplied = '';
+      client.api.use({
+        onResponse({ response }) {
+          notApplied = response.headers.get('x-error') ?? '';
+          return undefined;
+        },
+      });
+      const created = await client.createDocument(form, {
         docForm: {
           valuesByTags: valuesOf(options.values),
           _tags: options.tags ?? [],
@@ -60,6 +68,9 @@ export function documentsCommand(): Command {
         ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
       });
       print(created);
+      // Created all the same (exit 0: a retry would create it twice); X-Error says why --start was not.
+      if (notApplied)
+        process.stderr.write(`docflow: created, but the workflow was not started: ${notApplied}\n`);
     });
 
   documents
