@@ -9,7 +9,7 @@ import { csv, integer } from './parse';
 import { clientOf, jsonArgument, print } from './server';
 import { fromStartDir } from './start-dir';
 
-/** Content types of the files recognition reads; any other file goes as application/octet-stream. */
+/** Content types by file extension (those recognition reads, and text); any other file goes as application/octet-stream. */
 const TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
   '.png': 'image/png',
@@ -49,6 +49,7 @@ export function documentsCommand(): Command {
     .option('--start', 'start the workflow right away (taskstatus 100); when it cannot start, why on stderr')
     .option('--idempotency-key <key>', 'a retry with the same key and body creates nothing twice')
     .action(async (form: string, options, command: Command) => {
+      const valuesByTags = valuesOf(options.values);
       const files = ((options.file as string[] | undefined) ?? []).map(uploadOf);
       const client = clientOf(command);
       let notApplied = '';
@@ -59,10 +60,7 @@ export function documentsCommand(): Command {
         },
       });
       const created = await client.createDocument(form, {
-        docForm: {
-          valuesByTags: valuesOf(options.values),
-          _tags: options.tags ?? [],
-        },
+        docForm: { valuesByTags, _tags: options.tags ?? [] },
         ...(options.start ? { docResponse: { taskstatus: 100 } } : {}),
         files,
         ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
