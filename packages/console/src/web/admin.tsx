@@ -11,8 +11,8 @@ import {
   ErrorBox,
   go,
   Loading,
-  PAGE_SIZES,
   Pager,
+  PageSizeChoice,
   type Route,
   Section,
   useAction,
@@ -172,12 +172,7 @@ function AccountList({ route, list }: { route: Route; list: ReturnType<typeof us
       <form class="filters" onSubmit={onFilter} aria-label="Account filters">
         <Choice label="Kind" name="kind" value={route.query.get('kind') ?? ''} options={KINDS} />
         <Choice label="Active" name="active" value={route.query.get('active') ?? ''} options={ACTIVITY} />
-        <Choice
-          label="Per page"
-          name="pageSize"
-          value={String(pageSize)}
-          options={PAGE_SIZES.map((n) => [n, n] as const)}
-        />
+        <PageSizeChoice value={pageSize} />
         <button type="submit">Show</button>
       </form>
       <ErrorBox error={error} />

@@ -183,7 +183,12 @@ export function Choice(props: {
   );
 }
 
-export const PAGE_SIZES = [10, 25, 50, 100];
+const PAGE_SIZES = [10, 25, 50, 100].map((n) => [n, n] as const);
+
+/** The `pageSize` select of a listing's filters. */
+export const PageSizeChoice = ({ value }: { value: number }) => (
+  <Choice label="Per page" name="pageSize" value={String(value)} options={PAGE_SIZES} />
+);
 
 /** Previous and next page of a listing that starts at `first`, `total` items in all. */
 export function Pager(props: {

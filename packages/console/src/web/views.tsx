@@ -1,7 +1,7 @@
 /** The inbox (open tasks, overdue first) and the document views with filters and paging. */
 import { call, enc } from './api';
 import { byUrgency, type Doc, formatTime, isOverdue, PHASES, phaseName, STATUSES, statusName } from './model';
-import { Choice, docLink, ErrorBox, go, Loading, PAGE_SIZES, Pager, type Route, useLoad } from './ui';
+import { Choice, docLink, ErrorBox, go, Loading, Pager, PageSizeChoice, type Route, useLoad } from './ui';
 
 function summaryOf(doc: Doc): string {
   const first = Object.values(doc.valuesByTags ?? {}).find((v) => typeof v === 'string' && v);
@@ -161,12 +161,7 @@ export function ViewsPage({ route }: { route: Route }) {
           Tags (all of)
           <input name="tags" placeholder="urgent,audit" value={q.get('tags') ?? ''} />
         </label>
-        <Choice
-          label="Per page"
-          name="pageSize"
-          value={String(pageSize)}
-          options={PAGE_SIZES.map((n) => [n, n] as const)}
-        />
+        <PageSizeChoice value={pageSize} />
         <button type="submit">Show</button>
       </form>
       <ErrorBox error={list.error} />
