@@ -68,6 +68,51 @@ describe('docflow, the command-line tool, against a server', { timeout: 300_000 
     assert.equal(answer(await inHome(['accounts', 'activate', id])).active, true);
   });
 
+  it('accounts list: one page oldest first with the total, filters, or every page with --all', async () => {
+    const tag = Date.now();
+    const ids: string[] = [];
+    for (const i of [1, 2]) {
+      const email = `cli-list-${i}-${tag}@example.com`;
+      const args = [
+        'accounts',
+        'create',
+        '--kind',
+        'person',
+        '--email',
+        email,
+        '--first',
+        'L',
+        '--last',
+        `${i}`,
+      ];
+      ids.push(answer(await inHome(args))._id_sys);
+    }
+    assert.equal(answer(await inHome(['accounts', 'deactivate', ids[1]!])).active, false);
+    const all = answer(await inHome(['accounts', 'list', '--all', '--page-size', '1']));
+    assert.equal(all.first, 0);
+    assert.equal(all.items.length, all.total);
+    assert.deepEqual(
+      all.items.slice(-2).map((a: { _id_sys: string }) => a._id_sys),
+      ids,
+    );
+    const one = answer(
+      await inHome(['accounts', 'list', '--page-size', '1', '--first', String(all.total - 1)]),
+    );
+    assert.deepEqual(
+      one.items.map((a: { _id_sys: string }) => a._id_sys),
+      [ids[1]],
+    );
+    assert.equal(one.total, all.total);
+    const inactive = answer(await inHome(['accounts', 'list', '--kind', 'person', '--active', 'false']));
+    assert.ok(
+      inactive.items.every((a: { kind: string; active: boolean }) => a.kind === 'person' && !a.active),
+    );
+    assert.ok(inactive.items.some((a: { _id_sys: string }) => a._id_sys === ids[1]));
+    assert.ok(!inactive.items.some((a: { _id_sys: string }) => a._id_sys === ids[0]));
+    const badKind = await inHome(['accounts', 'list', '--kind', 'robot']);
+    assert.equal(badKind.status, 2);
+  });
+
   it('a bad key: exit 1 and the problem detail on stderr, the key nowhere in the output', async () => {
     const key = 'not-a-key-of-this-server-0123456789';
     const run = await inHome(['views', 'list', 'all'], { DOCFLOW_KEY: key });
@@ -247,6 +292,7 @@ describe('docflow, the command-line tool, against a server', { timeout: 300_000 
     const commands = [
       [],
       ['accounts'],
+      ['accounts', 'list'],
       ['accounts', 'get'],
       ['accounts', 'create'],
       ['accounts', 'activate'],

@@ -298,7 +298,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await page.context().close();
   });
 
-  it('an admin creates an account and sees its key once', async () => {
+  it('an admin creates an account, sees its key once and finds it in the list of accounts', async () => {
     const page = await signedIn(target.adminKey);
     await page.getByRole('link', { name: 'Accounts' }).click();
     const form = page.getByRole('form', { name: 'New account' });
@@ -315,8 +315,30 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     assert.match(key, /^dfk_/);
     const mine = await api('GET', '/api/v2/docForm/view/mydocs', { key });
     assert.equal(mine.status, 200, 'the key shown works');
+    // The list of accounts, service accounts only, shows it with its kind, state and roles.
+    const filters = page.getByRole('form', { name: 'Account filters' });
+    await filters.getByLabel('Kind').selectOption('service');
+    await filters.getByLabel('Per page').selectOption('100');
+    await filters.getByRole('button', { name: 'Show' }).click();
+    const listed = page
+      .getByRole('table', { name: 'Accounts' })
+      .getByRole('row')
+      .filter({ hasText: 'scanner@example.com' });
+    await listed.getByRole('cell', { name: 'svcAdminDocsRW' }).waitFor();
+    assert.deepEqual(await listed.getByRole('cell').allInnerTexts(), [
+      'Scan Station',
+      'scanner@example.com',
+      'service',
+      'active',
+      'svcAdminDocsRW',
+      'Open',
+    ]);
+    const services = await api('GET', '/api/admin/v1/accounts?kind=service', { key: target.adminKey });
+    const caption = await textOf(page.getByRole('table', { name: 'Accounts' }).locator('caption'));
+    assert.match(caption, new RegExp(`of ${services.headers.get('svc-total-count')}$`));
     await card.getByRole('button', { name: 'Deactivate' }).click();
     await card.getByText('inactive', { exact: true }).waitFor();
+    await listed.getByRole('cell', { name: 'inactive', exact: true }).waitFor();
     assert.equal(await keyBox.inputValue(), key, 'the key stays on the card until the page is left');
     await shot(page, '5-admin-creates-account');
     const id = (await textOf(card.locator('code').first())).trim();

@@ -1,13 +1,42 @@
 /** `docflow accounts …`: read, create, activate or deactivate accounts and set their roles. */
 import type { components } from '@docflow/client';
 import { Command, Option } from 'commander';
-import { csv } from './parse';
+import { collectPages } from './pages';
+import { csv, integer } from './parse';
 import { clientOf, print } from './server';
 
 export function accountsCommand(): Command {
   const accounts = new Command('accounts').description(
     'accounts of people and service accounts (svcAdminSysRW)',
   );
+
+  accounts
+    .command('list')
+    .description('list accounts, oldest first: {total, first, items} (total: svc-total-count)')
+    .addOption(
+      new Option('--kind <kind>', 'only persons or only service accounts').choices(['person', 'service']),
+    )
+    .addOption(
+      new Option('--active <bool>', 'only active or only deactivated accounts').choices(['true', 'false']),
+    )
+    .option('--first <n>', 'skip this many accounts', integer(0, 2147483646), 0)
+    .option('--page-size <n>', 'accounts per request', integer(1, 100), 10)
+    .option('--all', 'every page from --first on, not one')
+    .action(async (options, command: Command) => {
+      const { api } = clientOf(command);
+      const filters = {
+        pageSize: options.pageSize,
+        ...(options.kind ? { kind: options.kind } : {}),
+        ...(options.active ? { active: options.active } : {}),
+      };
+      const listed = await collectPages(options.first, options.all === true, async (first) => {
+        const { data, response } = await api.GET('/api/admin/v1/accounts', {
+          params: { query: { ...filters, first } },
+        });
+        return { items: data ?? [], total: Number(response.headers.get('svc-total-count') ?? 0) };
+      });
+      print(listed);
+    });
 
   accounts
     .command('get')

@@ -6,8 +6,9 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { DocForm, ViewId, ViewQuery } from '@docflow/client';
+import type { ViewId, ViewQuery } from '@docflow/client';
 import { Argument, Command, Option } from 'commander';
+import { collectPages } from './pages';
 import { integer } from './parse';
 import { clientOf, print } from './server';
 import { fromStartDir } from './start-dir';
@@ -38,17 +39,11 @@ export function viewsCommand(): Command {
         ...(options.author ? { author: options.author } : {}),
         ...(options.state !== undefined ? { state: options.state } : {}),
       };
-      const items: DocForm[] = [];
-      let first: number = options.first;
-      let total = 0;
-      do {
-        const page = await client.viewPage(view, { ...filters, first });
-        items.push(...page.items);
-        total = page.total;
-        first += page.items.length;
-        if (page.items.length === 0) break;
-      } while (options.all && first < total);
-      print({ total, first: options.first, items });
+      print(
+        await collectPages(options.first, options.all === true, (first) =>
+          client.viewPage(view, { ...filters, first }),
+        ),
+      );
     });
 
   views

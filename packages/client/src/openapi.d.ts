@@ -143,7 +143,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List accounts (persons and service accounts), oldest first
+         * @description Each account as `GET /api/admin/v1/accounts/{id}` shows it (an erased one with its personal fields as `"[erased]"`). An account created or changed before the request is listed as it is now.
+         */
+        get: operations["listAccounts"];
         put?: never;
         /**
          * Create a person or a service account
@@ -1434,6 +1438,78 @@ export interface operations {
             };
             /** @description The request body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /** @description 0-based index of the first account. */
+                first?: number;
+                pageSize?: number;
+                kind?: "person" | "service";
+                active?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of accounts; `svc-total-count` is the number matching before paging. */
+            200: {
+                headers: {
+                    "svc-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

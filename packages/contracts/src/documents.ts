@@ -73,7 +73,8 @@ export const CreateDocResponse = z.strictObject({
   ),
 });
 
-const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
+/** A boolean query parameter, given as `true` or `false`. */
+export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const CreateDocQuery = z.object({
   allowDupl: queryBool.default(true).openapi({ type: 'string', enum: ['true', 'false'] }),

@@ -20,6 +20,7 @@ import {
   getPersonRoute,
   getWebhookRoute,
   healthzRoute,
+  listAccountsRoute,
   listWebhookDeliveriesRoute,
   listWebhooksRoute,
   manageDocumentRoute,
@@ -213,6 +214,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     app.openapi(updatePersonRoute(version), (c) => identity(c, c.req.valid('json')));
   }
   app.openapi(createAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
+  app.openapi(listAccountsRoute, (c) => identity(c));
   app.openapi(getAccountRoute, (c) => identity(c));
   app.openapi(patchAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
   app.openapi(eraseAccountRoute, async (c) => readOwnAccountWrite(await identity(c)));

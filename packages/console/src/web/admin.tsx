@@ -1,9 +1,23 @@
-/** Administration: accounts (create, roles, deactivate, a new service key shown once) and forms (JSON). */
+/**
+ * Administration: accounts (a paged list, create, roles, deactivate, a new service key shown once) and
+ * forms (JSON).
+ */
 import { useState } from 'preact/hooks';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
 import { lineOf } from './json-lines';
 import { type Account, formatTime, ROLES } from './model';
-import { ErrorBox, Section, useAction } from './ui';
+import {
+  Choice,
+  ErrorBox,
+  go,
+  Loading,
+  Pager,
+  PageSizeChoice,
+  type Route,
+  Section,
+  useAction,
+  useLoad,
+} from './ui';
 
 function RolesField({ name, roles, legend }: { name: string; roles: string[]; legend: string }) {
   return (
@@ -80,18 +94,134 @@ function AccountCard({ account, onChange }: { account: Account; onChange: (a: Ac
   );
 }
 
-export function AccountsPage() {
+const KINDS = [
+  ['', 'any'],
+  ['person', 'persons'],
+  ['service', 'service accounts'],
+] as const;
+const ACTIVITY = [
+  ['', 'any'],
+  ['true', 'active'],
+  ['false', 'inactive'],
+] as const;
+const LIST_FILTERS = ['kind', 'active'] as const;
+
+function AccountTable(props: { accounts: Account[]; caption: string; onOpen: (a: Account) => void }) {
+  return (
+    <table class="list" aria-label="Accounts">
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">E-mail</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Active</th>
+          <th scope="col">Roles</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.accounts.map((a) => (
+          <tr key={a._id_sys}>
+            <td>
+              {a.name_first} {a.name_last}
+            </td>
+            <td>{a.email}</td>
+            <td>{a.kind}</td>
+            <td>{a.active ? 'active' : 'inactive'}</td>
+            <td>{a.roles.join(', ') || <span class="muted">none</span>}</td>
+            <td>
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Open ${a.email}`}
+                onClick={() => props.onOpen(a)}
+              >
+                Open
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Every account, oldest first, filtered by kind and active flag, one page at a time. */
+function AccountList({ route, list }: { route: Route; list: ReturnType<typeof useAccountList> }) {
+  const { first, pageSize, params } = list;
+  const navigate = (next: URLSearchParams) => go(`/admin/accounts?${next}`);
+  const onFilter = (e: Event) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget as HTMLFormElement);
+    const next = new URLSearchParams({ first: '0', pageSize: String(data.get('pageSize') ?? 10) });
+    for (const f of LIST_FILTERS) if (data.get(f)) next.set(f, String(data.get(f)));
+    navigate(next);
+  };
+  const page = (to: number) => {
+    const next = new URLSearchParams(params);
+    next.set('first', String(Math.max(0, to)));
+    navigate(next);
+  };
+  const { data, error, loading } = list.loaded;
+  const total = data?.total ?? 0;
+  return (
+    <Section title="All accounts" id="all-accounts">
+      <form class="filters" onSubmit={onFilter} aria-label="Account filters">
+        <Choice label="Kind" name="kind" value={route.query.get('kind') ?? ''} options={KINDS} />
+        <Choice label="Active" name="active" value={route.query.get('active') ?? ''} options={ACTIVITY} />
+        <PageSizeChoice value={pageSize} />
+        <button type="submit">Show</button>
+      </form>
+      <ErrorBox error={error} />
+      {loading && !data ? <Loading what="accounts" /> : null}
+      {data ? (
+        <>
+          {data.accounts.length ? (
+            <AccountTable
+              accounts={data.accounts}
+              caption={`Accounts ${total ? first + 1 : 0}–${first + data.accounts.length} of ${total}`}
+              onOpen={list.onOpen}
+            />
+          ) : (
+            <p class="empty">No accounts match.</p>
+          )}
+          <Pager first={first} pageSize={pageSize} total={total} onPage={page} />
+        </>
+      ) : null}
+    </Section>
+  );
+}
+
+function useAccountList(route: Route, onOpen: (a: Account) => void) {
+  const first = Number(route.query.get('first') ?? 0);
+  const pageSize = Number(route.query.get('pageSize') ?? 10);
+  const params = new URLSearchParams({ first: String(first), pageSize: String(pageSize) });
+  for (const f of LIST_FILTERS) if (route.query.get(f)) params.set(f, route.query.get(f)!);
+  const loaded = useLoad(async () => {
+    const { body, headers } = await call<Account[]>('GET', `/api/admin/v1/accounts?${params}`);
+    return { accounts: body, total: Number(headers.get('svc-total-count') ?? body.length) };
+  }, String(params));
+  return { first, pageSize, params, loaded, onOpen };
+}
+
+export function AccountsPage({ route }: { route: Route }) {
   const [accounts, setAccounts] = useState<Account[]>([]);
   const [create, creating] = useAction();
   const [lookup, looking] = useAction();
   const put = (a: Account) =>
-    setAccounts((list) => [
+    setAccounts((shown) => [
       { ...a, apiKey: a.apiKey ?? undefined },
-      ...list.filter((x) => x._id_sys !== a._id_sys),
+      ...shown.filter((x) => x._id_sys !== a._id_sys),
     ]);
+  const list = useAccountList(route, put);
   // The key of a new service account stays on its card for this page's life: it is never answered again.
-  const replace = (a: Account) =>
-    setAccounts((list) => list.map((x) => (x._id_sys === a._id_sys ? { ...a, apiKey: x.apiKey } : x)));
+  const replace = (a: Account) => {
+    setAccounts((shown) => shown.map((x) => (x._id_sys === a._id_sys ? { ...a, apiKey: x.apiKey } : x)));
+    list.loaded.reload();
+  };
 
   const onCreate = (e: Event) => {
     e.preventDefault();
@@ -106,6 +236,7 @@ export function AccountsPage() {
         roles: data.getAll('roles').map(String),
       });
       put(body);
+      list.loaded.reload();
       form.reset();
     });
   };
@@ -169,6 +300,7 @@ export function AccountsPage() {
           ))}
         </div>
       </div>
+      <AccountList route={route} list={list} />
     </>
   );
 }

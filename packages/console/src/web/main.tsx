@@ -71,7 +71,7 @@ function Page({ route }: { route: Route }) {
   if (first === 'doc' && second) return <DocumentPage id={second} />;
   if (first === 'views') return <ViewsPage route={route} />;
   if (first === 'new') return <CreatePage />;
-  if (first === 'admin' && second === 'accounts') return <AccountsPage />;
+  if (first === 'admin' && second === 'accounts') return <AccountsPage route={route} />;
   if (first === 'admin' && second === 'forms') return <FormsPage />;
   return <InboxPage />;
 }

@@ -161,3 +161,54 @@ export function useAction(): [
   };
   return [run, { busy, error, clear: () => setError(undefined) }];
 }
+
+/** A labelled select of [value, text] pairs. */
+export function Choice(props: {
+  label: string;
+  name: string;
+  value: string;
+  options: readonly (readonly [string | number, string | number])[];
+}) {
+  return (
+    <label>
+      {props.label}
+      <select name={props.name} value={props.value}>
+        {props.options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+const PAGE_SIZES = [10, 25, 50, 100].map((n) => [n, n] as const);
+
+/** The `pageSize` select of a listing's filters. */
+export const PageSizeChoice = ({ value }: { value: number }) => (
+  <Choice label="Per page" name="pageSize" value={String(value)} options={PAGE_SIZES} />
+);
+
+/** Previous and next page of a listing that starts at `first`, `total` items in all. */
+export function Pager(props: {
+  first: number;
+  pageSize: number;
+  total: number;
+  onPage: (first: number) => void;
+}) {
+  const { first, pageSize, total, onPage } = props;
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={first === 0} onClick={() => onPage(first - pageSize)}>
+        ← Previous
+      </button>
+      <span>
+        Page {Math.floor(first / pageSize) + 1} of {Math.max(1, Math.ceil(total / pageSize))}
+      </span>
+      <button type="button" disabled={first + pageSize >= total} onClick={() => onPage(first + pageSize)}>
+        Next →
+      </button>
+    </nav>
+  );
+}

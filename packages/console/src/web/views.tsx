@@ -1,7 +1,7 @@
 /** The inbox (open tasks, overdue first) and the document views with filters and paging. */
 import { call, enc } from './api';
 import { byUrgency, type Doc, formatTime, isOverdue, PHASES, phaseName, STATUSES, statusName } from './model';
-import { docLink, ErrorBox, go, Loading, type Route, useLoad } from './ui';
+import { Choice, docLink, ErrorBox, go, Loading, Pager, PageSizeChoice, type Route, useLoad } from './ui';
 
 function summaryOf(doc: Doc): string {
   const first = Object.values(doc.valuesByTags ?? {}).find((v) => typeof v === 'string' && v);
@@ -80,30 +80,8 @@ export function InboxPage() {
   );
 }
 
-/** A labelled select of [value, text] pairs. */
-function Choice(props: {
-  label: string;
-  name: string;
-  value: string;
-  options: readonly (readonly [string | number, string | number])[];
-}) {
-  return (
-    <label>
-      {props.label}
-      <select name={props.name} value={props.value}>
-        {props.options.map(([value, text]) => (
-          <option key={value} value={value}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
 const PHASE_OPTIONS = PHASES.map(([name, code]) => [code, name] as const);
 const STATUS_OPTIONS = STATUSES.map(([name, code]) => [code, name] as const);
-const PAGE_SIZES = [10, 25, 50, 100];
 const FILTERS = ['state', 'status', 'step', 'iteration', 'form', 'author', 'tags'] as const;
 const VIEWS = [
   ['inbox', 'Inbox'],
@@ -183,12 +161,7 @@ export function ViewsPage({ route }: { route: Route }) {
           Tags (all of)
           <input name="tags" placeholder="urgent,audit" value={q.get('tags') ?? ''} />
         </label>
-        <Choice
-          label="Per page"
-          name="pageSize"
-          value={String(pageSize)}
-          options={PAGE_SIZES.map((n) => [n, n] as const)}
-        />
+        <PageSizeChoice value={pageSize} />
         <button type="submit">Show</button>
       </form>
       <ErrorBox error={list.error} />
@@ -203,17 +176,7 @@ export function ViewsPage({ route }: { route: Route }) {
           ) : (
             <p class="empty">No documents match.</p>
           )}
-          <nav class="pager" aria-label="Pages">
-            <button type="button" disabled={first === 0} onClick={() => page(first - pageSize)}>
-              ← Previous
-            </button>
-            <span>
-              Page {Math.floor(first / pageSize) + 1} of {Math.max(1, Math.ceil(total / pageSize))}
-            </span>
-            <button type="button" disabled={first + pageSize >= total} onClick={() => page(first + pageSize)}>
-              Next →
-            </button>
-          </nav>
+          <Pager first={first} pageSize={pageSize} total={total} onPage={page} />
         </>
       ) : null}
     </>
