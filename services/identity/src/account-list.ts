@@ -8,11 +8,10 @@
 import { type Account, type AccountListQuery, parseStoredIdentityEvent } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
-import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
+import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 
 const NAME = 'identity-account-list';
 const PREFIXES = ['account-'];
-const CATCH_UP_POLL_MS = 20;
 
 export interface AccountListPage {
   total: number;
@@ -80,15 +79,7 @@ export function createAccountList(store: EventStore, db: LocalDb, log: Logger): 
       await subscription?.stop();
       subscription = undefined;
     },
-    async caughtUp(timeoutMs) {
-      const head = await store.headPosition({ streamPrefixes: PREFIXES });
-      const end = Date.now() + timeoutMs;
-      while (head !== undefined && (checkpoints.load(NAME) ?? '') < head) {
-        if (Date.now() > end) return false;
-        await new Promise((r) => setTimeout(r, CATCH_UP_POLL_MS));
-      }
-      return true;
-    },
+    caughtUp: (timeoutMs) => checkpointReached(store, checkpoints, NAME, PREFIXES, timeoutMs),
     page({ first, pageSize, kind, active }) {
       const filter: Filter = { kind: kind ?? null, active: active === undefined ? null : active ? 1 : 0 };
       return {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { DeliveredMessage } from '@docflow/bus';
 import { openLocalDb } from '@docflow/kit/eventsourcing';
@@ -7,21 +6,12 @@ import { documentEventsHandler } from './document-consumer';
 import { documentFactsStore } from './document-facts';
 import { outbox } from './outbox';
 import { subscriptionStore } from './subscriptions';
+import { documentEnvelope, FIXTURE_DOC } from './test-fixtures';
 
-const DOC = '65a1f0c2b3d4e5f601234567';
-const AT = '2026-11-24T07:00:00.000Z';
+const DOC = FIXTURE_DOC;
 
 function message(type: string, data: Record<string, unknown>, revision: number, stream = `docForm-${DOC}`) {
-  const value = {
-    id: randomUUID(),
-    type,
-    version: 1,
-    streamId: stream,
-    revision,
-    recordedAt: AT,
-    data,
-    metadata: { correlationId: 'c', timestamp: AT },
-  };
+  const value = documentEnvelope(type, data, revision, stream);
   return { topic: 'docflow.document', key: DOC, id: value.id, value } satisfies DeliveredMessage;
 }
 

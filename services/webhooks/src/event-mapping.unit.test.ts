@@ -1,26 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import type { EventEnvelope } from '@docflow/contracts';
 import { type DocumentFacts, mapDocumentEvent } from './event-mapping';
+import { documentEnvelope, FIXTURE_AT, FIXTURE_DOC } from './test-fixtures';
 
-const DOC = '65a1f0c2b3d4e5f601234567';
-const AT = '2026-11-24T07:00:00.000Z';
+const DOC = FIXTURE_DOC;
+const AT = FIXTURE_AT;
 const BOB = 'usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01';
 const RESP = '65a1f0c2b3d4e5f6012345aa';
 
-function envelope(type: string, data: Record<string, unknown>, revision: number, stream = `docForm-${DOC}`) {
-  return {
-    id: randomUUID(),
-    type,
-    version: 1,
-    streamId: stream,
-    revision,
-    recordedAt: AT,
-    data,
-    metadata: { correlationId: 'c', timestamp: AT },
-  } satisfies EventEnvelope;
-}
+const envelope = documentEnvelope;
 
 const created = envelope(
   'DocumentCreated',
