@@ -7,6 +7,10 @@ echo "[infra] installing Debian's chromium (browser tests)"
 export DEBIAN_FRONTEND=noninteractive
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo -n"; fi
-if ! apt-cache show chromium >/dev/null 2>&1; then $SUDO apt-get update -qq; fi
-$SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null
+install() { $SUDO apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+# A package list that is missing, or so old that its version is gone from the mirror: update, try again.
+if ! apt-cache show chromium >/dev/null 2>&1 || ! install; then
+  $SUDO apt-get update -qq
+  install
+fi
 /usr/bin/chromium --version
