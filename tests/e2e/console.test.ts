@@ -302,6 +302,9 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const page = await signedIn(target.adminKey);
     await page.getByRole('link', { name: 'Accounts' }).click();
     const form = page.getByRole('form', { name: 'New account' });
+    assert.ok(await form.getByLabel('Person', { exact: true }).isChecked(), 'a person by default');
+    // The list below loads meanwhile; its arrival must not set the choices back (it did, under load).
+    await page.getByRole('table', { name: 'Accounts' }).waitFor();
     await form.getByLabel('Service account (gets an API key)').check();
     await form.getByLabel('E-mail').fill('scanner@example.com');
     await form.getByLabel('First name').fill('Scan');
@@ -310,7 +313,12 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await form.getByRole('button', { name: 'Create account' }).click();
     const card = page.getByRole('article', { name: 'Account scanner@example.com' });
     const keyBox = card.getByLabel(/API key/);
-    await keyBox.waitFor();
+    await keyBox.waitFor().catch(async (error: Error) => {
+      // What the page said instead (a problem shown, or nothing), for whoever reads the failure.
+      await page.screenshot({ path: join(SHOTS, 'failed-admin-creates-account.png'), fullPage: true });
+      const alerts = await page.getByRole('alert').allInnerTexts();
+      throw new Error(`${error.message}\nalerts on the page: ${JSON.stringify(alerts)}`);
+    });
     const key = await keyBox.inputValue();
     assert.match(key, /^dfk_/);
     const mine = await api('GET', '/api/v2/docForm/view/mydocs', { key });

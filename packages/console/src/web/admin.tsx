@@ -19,13 +19,18 @@ import {
   useLoad,
 } from './ui';
 
+/**
+ * Uncontrolled (`defaultChecked`): a controlled `checked` would be set back by every re-render of the
+ * page (Preact compares it with the DOM), e.g. when the account list finishes loading mid-edit. A
+ * change of the account's roles remounts it (the key).
+ */
 function RolesField({ name, roles, legend }: { name: string; roles: string[]; legend: string }) {
   return (
-    <fieldset class="roles">
+    <fieldset class="roles" key={roles.join(' ')}>
       <legend>{legend}</legend>
       {ROLES.map((role) => (
         <label class="check" key={role}>
-          <input type="checkbox" name={name} value={role} checked={roles.includes(role)} /> {role}
+          <input type="checkbox" name={name} value={role} defaultChecked={roles.includes(role)} /> {role}
         </label>
       ))}
     </fieldset>
@@ -255,7 +260,7 @@ export function AccountsPage({ route }: { route: Route }) {
             <fieldset class="inline">
               <legend>Kind</legend>
               <label class="check">
-                <input type="radio" name="kind" value="person" checked /> Person
+                <input type="radio" name="kind" value="person" defaultChecked /> Person
               </label>
               <label class="check">
                 <input type="radio" name="kind" value="service" /> Service account (gets an API key)

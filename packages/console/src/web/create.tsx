@@ -111,7 +111,8 @@ export function CreatePage() {
           <input id="new-files" name="files" type="file" multiple />
         </div>
         <label class="check">
-          <input type="checkbox" name="allowDupl" checked /> Allow files already attached to another document
+          <input type="checkbox" name="allowDupl" defaultChecked /> Allow files already attached to another
+          document
         </label>
         <div class="actions">
           <button type="submit" disabled={state.busy}>
