@@ -5,6 +5,7 @@ export * from './deputies';
 export * from './document-events';
 export * from './document-read';
 export * from './documents';
+export * from './search';
 export * from './envelope';
 export * from './forms';
 export * from './identity-events';

@@ -36,7 +36,9 @@ import {
   type IndexedColumn,
   MEMBERSHIPS,
   type Membership,
+  SEARCH_TABLE,
 } from './schema';
+import { matchExpression, SEARCH_WEIGHTS } from './search';
 
 /** A membership range up to this many times the driving range's size is intersected with it to count. */
 const INTERSECT_RATIO = 4;
@@ -159,11 +161,52 @@ function facetTotal(conditions: Condition[], rowCounts: ReadonlyMap<string, numb
   return total;
 }
 
+/** A condition checked on a `view_docs` row `d`: a column compared, a membership probed by its `_doc` index. */
+function conditionSql(c: Condition, params: unknown[]): string {
+  if (c.kind === 'column') return `d.${c.column} ${inList(c.values, params)}`;
+  const { table, column } = c.membership;
+  return `EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} ${inList(c.values, params)})`;
+}
+
+/** `= ?` or `IN (?, ...)` for the values, added to `params`. */
+function inList(values: unknown[], params: unknown[]): string {
+  params.push(...values);
+  return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
+}
+
+/**
+ * A search (`q`): the matches drive the listing (SQLite walks the FTS5 index, every match once), each
+ * joined to its `view_docs` row by rowid and checked against the listing's other conditions; the page
+ * is the best matches (BM25, lowest first), ties in the listing's order. Its total is always counted
+ * (no kept row count knows the matches).
+ */
+function planSearch(request: ListingRequest, q: string): ViewPlan {
+  const conditions = conditionsOf(request);
+  const match = matchExpression(q);
+  const from = `${SEARCH_TABLE} s JOIN view_docs d ON d.rowid = s.rowid`;
+  const params: unknown[] = [match];
+  const where = [`s.${SEARCH_TABLE} MATCH ?`, ...conditions.map((c) => conditionSql(c, params))].join(' AND ');
+  const rank = `bm25(s.${SEARCH_TABLE}, ${SEARCH_WEIGHTS.join(', ')})`;
+  return {
+    count:
+      conditions.length === 0
+        ? { sql: `SELECT count(*) FROM ${SEARCH_TABLE} s WHERE ${where}`, params }
+        : { sql: `SELECT count(*) FROM ${from} WHERE ${where}`, params },
+    countFromCounts: 0,
+    countConditions: conditions.map(countKeysOf).filter((keys) => keys.length > 0),
+    page: {
+      sql: `SELECT d.id, d.created FROM ${from} WHERE ${where} ORDER BY ${rank}, d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
+      params: [...params, request.query.pageSize, request.query.first],
+    },
+  };
+}
+
 /**
  * The listing's statements, given the kept row count of each key `countKeysFor` names (a key
  * absent from `rowCounts` has no rows, as in `view_counts`).
  */
 export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<string, number>): ViewPlan {
+  if (request.query.q !== undefined) return planSearch(request, request.query.q);
   const conditions = conditionsOf(request);
   const rowsOf = (keys: string[]) => keys.reduce((sum, key) => sum + (rowCounts.get(key) ?? 0), 0);
   const all = rowsOf([ALL_COUNT_KEY]);
@@ -225,18 +268,8 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
     const from = `${driver.table} d${using(counting)}`;
     const where: string[] = [];
     const params: unknown[] = [];
-    const inList = (values: unknown[]) => {
-      params.push(...values);
-      return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
-    };
-    if (driver.column) where.push(`d.${driver.column} ${inList(keys)}`);
-    for (const c of checked) {
-      if (c.kind === 'column') where.push(`d.${c.column} ${inList(c.values)}`);
-      else {
-        const { table, column } = c.membership;
-        where.push(`EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} ${inList(c.values)})`);
-      }
-    }
+    if (driver.column) where.push(`d.${driver.column} ${inList(keys, params)}`);
+    for (const c of checked) where.push(conditionSql(c, params));
     return {
       sql: `SELECT ${columns} FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
       params,
