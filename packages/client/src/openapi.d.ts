@@ -1976,6 +1976,8 @@ export interface operations {
                 author?: string;
                 /** @description Tag(s), combined with AND. */
                 tags?: string;
+                /** @description Full-text search (extension): the documents whose values, tags, attachment names or recognised attachment text hold every word of q (the last word also as a prefix), case and accents ignored; every other character separates words and has no meaning. Listed best match first (BM25), ties in the view’s order; the other parameters filter as without q. A q without a letter or digit is 400. */
+                q?: string;
             };
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */

@@ -185,7 +185,9 @@ function planSearch(request: ListingRequest, q: string): ViewPlan {
   const match = matchExpression(q);
   const from = `${SEARCH_TABLE} s JOIN view_docs d ON d.rowid = s.rowid`;
   const params: unknown[] = [match];
-  const where = [`s.${SEARCH_TABLE} MATCH ?`, ...conditions.map((c) => conditionSql(c, params))].join(' AND ');
+  const where = [`s.${SEARCH_TABLE} MATCH ?`, ...conditions.map((c) => conditionSql(c, params))].join(
+    ' AND ',
+  );
   const rank = `bm25(s.${SEARCH_TABLE}, ${SEARCH_WEIGHTS.join(', ')})`;
   return {
     count:

@@ -16,7 +16,12 @@ import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 import { BACKLOG_COUNT_LIMIT, measuredGauge } from '@docflow/kit/http';
 import { type DocState, docAggregate, initialDoc } from '../docForm';
 import type { ViewsReadModel } from './read-model';
-import { createSecondaryIndexes, dropSecondaryIndexes, optimizeSearchIndex, VIEWS_PROJECTION } from './schema';
+import {
+  createSecondaryIndexes,
+  dropSecondaryIndexes,
+  optimizeSearchIndex,
+  VIEWS_PROJECTION,
+} from './schema';
 
 const NAME = VIEWS_PROJECTION;
 const PREFIX = 'docForm-';

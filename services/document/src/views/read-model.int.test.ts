@@ -150,13 +150,7 @@ function scores(db: LocalDb, search: string): Map<string, number> {
   return new Map(rows.map((r) => [r.id, r.score]));
 }
 
-function expected(
-  docs: Map<string, DocState>,
-  view: ViewId,
-  q: ViewQuery,
-  p: Principal,
-  db: LocalDb,
-) {
+function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Principal, db: LocalDb) {
   const acting = new Set([
     p.subject,
     ...DEPUTIES.filter(([, d, on]) => d === p.subject && on).map(([u]) => u),

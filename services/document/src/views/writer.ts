@@ -75,13 +75,15 @@ function rowsOf(doc: DocState) {
 
 export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched' | 'clear'>): ViewsWriter {
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
-  const upsert = db.prepare<[Record<string, unknown>], number>(
-    `INSERT INTO view_docs (id, form, author, state, step, iteration, status, created, doc)
+  const upsert = db
+    .prepare<[Record<string, unknown>], number>(
+      `INSERT INTO view_docs (id, form, author, state, step, iteration, status, created, doc)
      VALUES (@id, @form, @author, @state, @step, @iteration, @status, @created, @doc)
      ON CONFLICT(id) DO UPDATE SET form = @form, author = @author, state = @state, step = @step,
        iteration = @iteration, status = @status, created = @created, doc = @doc
      RETURNING rowid`,
-  ).pluck();
+    )
+    .pluck();
   const dropDoc = db.prepare<[string], number>('DELETE FROM view_docs WHERE id = ? RETURNING rowid').pluck();
   // The search row of a document has its view_docs row's rowid (kept by the upsert above).
   const putSearch = db.prepare<[number, string, string]>(
@@ -140,7 +142,8 @@ export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched
     // Most events change no searched text: its row stays.
     const text = searchTextOf(doc);
     const before = old && searchTextOf(old);
-    if (!before || before.fields !== text.fields || before.text !== text.text) putSearch.run(rowid, text.fields, text.text);
+    if (!before || before.fields !== text.fields || before.text !== text.text)
+      putSearch.run(rowid, text.fields, text.text);
     for (const key of countKeysOf(row, tagged)) add(key);
     for (const tag of tagged) tags.add.run({ ...row, key: tag });
     for (const user of assignees) {
