@@ -283,7 +283,7 @@ slowest: **${slowest.listing.bob ? 'bob' : 'admin'} \`${pathOf(slowest.listing)}
 | caller | listing | match | p50, ms | p99, ms | listings/s | requests (failures) | reference p50 / p99, ms | query(): first; p50 / p99, ms |
 |---|---|---|---|---|---|---|---|---|
 ${rows}`;
-  writeSection(ONLY_SEARCH ? 'issue-17-search' : million ? 'issue-14-views' : 'views', body);
+  writeSection(ONLY_SEARCH ? `issue-17-search-${DOCUMENTS}` : million ? 'issue-14-views' : 'views', body);
   console.log(body);
 } finally {
   if (!KEPT_DIR) rmSync(dataDir, { recursive: true, force: true });

@@ -24,6 +24,8 @@
  * at most INTERSECT_RATIO times the driving one, intersected with it (a merge of two ranges ordered by
  * created, id). When the driving range is the listing's only condition and holds each document once,
  * the total is its kept row count and no count statement runs.
+ *
+ * A search (`q`) is driven by its FTS5 matches instead (planSearch).
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { Principal } from '@docflow/kit/http';
