@@ -362,6 +362,55 @@ describe('listing planner', () => {
     }
   });
 
+  it('a search: the FTS5 matches drive, each joined to its row by rowid, the columns then the memberships checked on it', () => {
+    const search = (request: Omit<ListingRequest, 'query'>, query: Omit<ViewQuery, 'first' | 'pageSize'>) =>
+      planListing({ ...request, query: { ...PAGE, ...query } }, ROW_COUNTS);
+    const FROM = 'FROM view_search s JOIN view_docs d ON d.rowid = s.rowid WHERE s.view_search MATCH ?';
+    const RANKED = ' ORDER BY bm25(s.view_search, 2, 1), d.created DESC, d.id DESC LIMIT ? OFFSET ?';
+    const MATCHES = 'SCAN s VIRTUAL TABLE INDEX 0:M2';
+    const JOINED = 'SEARCH d USING INTEGER PRIMARY KEY (rowid=?)';
+
+    // All documents: the count reads the index alone; words quoted, the last one a prefix.
+    const all = search({ view: 'all', principal: ADMIN, standsInFor: [] }, { q: 'Budget "2027" NEAR(x' });
+    assert.deepEqual(all.count, {
+      sql: 'SELECT count(*) FROM view_search s WHERE s.view_search MATCH ?',
+      params: ['"Budget" "2027" "NEAR" "x"*'],
+    });
+    assert.deepEqual(explain(all.count!), [MATCHES]);
+    assert.equal(all.page.sql, `SELECT d.id, d.created ${FROM}${RANKED}`);
+    assert.deepEqual(explain(all.page), [MATCHES, JOINED, 'USE TEMP B-TREE FOR ORDER BY']);
+
+    // A deputy's all, a state and a tag: the state on the row, then the readers and the tag probed.
+    const deputy = search(
+      { view: 'all', principal: DEPUTY, standsInFor: STANDS_IN_FOR },
+      { q: 'budget', tags: ['t3'], state: 1 },
+    );
+    const where = `${FROM} AND d.state = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (?, ?, ?)) AND EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = ?)`;
+    const params = ['"budget"*', 1, 'usr-d', 'usr-a', 'usr-b', 't3'];
+    assert.deepEqual(deputy.count, { sql: `SELECT count(*) ${where}`, params });
+    assert.deepEqual(explain(deputy.count!), [
+      MATCHES,
+      JOINED,
+      'SEARCH m EXISTS USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      'SEARCH m EXISTS USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+    ]);
+    assert.deepEqual(deputy.page, {
+      sql: `SELECT d.id, d.created ${where}${RANKED}`,
+      params: [...params, 20, 0],
+    });
+    assert.deepEqual(explain(deputy.page), [
+      MATCHES,
+      JOINED,
+      'CORRELATED SCALAR SUBQUERY 1',
+      'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      'CORRELATED SCALAR SUBQUERY 2',
+      'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+      'USE TEMP B-TREE FOR ORDER BY',
+    ]);
+    // The total is kept until a write touches a key of each keyed condition, as without q.
+    assert.deepEqual(deputy.countConditions, [['s:1'], ['r:usr-d', 'r:usr-a', 'r:usr-b'], ['t:t3']]);
+  });
+
   it('names the kept counts it weighs: all documents, then each key of each condition with a range', () => {
     const cases: [ListingRequest, string[]][] = [
       [{ view: 'all', query: { ...PAGE, status: 2, step: 1 }, principal: ADMIN, standsInFor: [] }, ['n']],

@@ -183,7 +183,10 @@ function inList(values: unknown[], params: unknown[]): string {
  * (no kept row count knows the matches).
  */
 function planSearch(request: ListingRequest, q: string): ViewPlan {
-  const conditions = conditionsOf(request);
+  // The columns of the joined row first, then the memberships (a probe each).
+  const conditions = conditionsOf(request).sort(
+    (x, y) => Number(x.kind === 'member') - Number(y.kind === 'member'),
+  );
   const match = matchExpression(q);
   const from = `${SEARCH_TABLE} s JOIN view_docs d ON d.rowid = s.rowid`;
   const params: unknown[] = [match];
