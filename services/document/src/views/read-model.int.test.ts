@@ -257,12 +257,18 @@ describe('view read model', () => {
       }
     }
 
+    // One search row per listed document: a deleted one's went with it.
+    const live = [...docs.values()].filter((d) => !isDeleted(d.workflow)).length;
+    assert.equal(db.prepare(`SELECT count(*) FROM ${SEARCH_TABLE}`).pluck().get(), live);
+    assert.equal(db.prepare('SELECT count(*) FROM view_docs').pluck().get(), live);
+
     // A document reads back as it was put; clear() empties every view.
     const some = [...docs.values()].find((d) => !isDeleted(d.workflow))!;
     assert.deepEqual(views.get(some.id), some);
     views.clear();
     assert.equal(views.query('all', { first: 0, pageSize: 10 }, principals[0]!).total, 0);
     assert.equal(views.get(some.id), undefined);
+    assert.equal(db.prepare(`SELECT count(*) FROM ${SEARCH_TABLE}`).pluck().get(), 0);
     db.close();
   });
 
