@@ -407,6 +407,28 @@ describe('listing planner', () => {
       'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
       'USE TEMP B-TREE FOR ORDER BY',
     ]);
+    // A common term and a rarer one: the page ranks by the rarer one, probing the common one per match.
+    const mixed = planListing(
+      { view: 'all', query: { ...PAGE, q: 'document 4242' }, principal: READER, standsInFor: [] },
+      ROW_COUNTS,
+      new Set(['"document"']),
+    );
+    assert.deepEqual(mixed.count?.params, ['"document" "4242"*', 'usr-b']);
+    assert.equal(
+      mixed.page.sql,
+      'SELECT d.id, d.created FROM view_search s CROSS JOIN view_docs d ON d.rowid = s.rowid CROSS JOIN view_search c ON c.rowid = s.rowid WHERE s.view_search MATCH ? AND c.view_search MATCH ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id = ?)' +
+        RANKED,
+    );
+    assert.deepEqual(mixed.page.params, ['"4242"*', '"document"', 'usr-b', 20, 0]);
+    assert.deepEqual(explain(mixed.page), [
+      MATCHES,
+      JOINED,
+      'CORRELATED SCALAR SUBQUERY 1',
+      'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      'SCAN c VIRTUAL TABLE INDEX 0:=M2',
+      'USE TEMP B-TREE FOR ORDER BY',
+    ]);
+
     // The total is kept until a write touches a key of each keyed condition, as without q.
     assert.deepEqual(deputy.countConditions, [['s:1'], ['r:usr-d', 'r:usr-a', 'r:usr-b'], ['t:t3']]);
   });

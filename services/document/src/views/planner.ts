@@ -40,7 +40,7 @@ import {
   type Membership,
   SEARCH_TABLE,
 } from './schema';
-import { matchExpression, SEARCH_WEIGHTS } from './search';
+import { matchExpression, SEARCH_WEIGHTS, searchTerms } from './search';
 
 /** A membership range up to this many times the driving range's size is intersected with it to count. */
 const INTERSECT_RATIO = 4;
@@ -180,40 +180,64 @@ function inList(values: unknown[], params: unknown[]): string {
  * A search (`q`): the matches drive the listing (SQLite walks the FTS5 index, every match once), each
  * joined to its `view_docs` row by rowid and checked against the listing's other conditions; the page
  * is the best matches (BM25, lowest first), ties in the listing's order. Its total is always counted
- * (no kept row count knows the matches).
+ * (no kept row count knows the matches), with one match of every term (no BM25).
+ *
+ * When some terms are common (`commonTerms`, see COMMON_TERM_DOCS) and some are not, the page's BM25
+ * is that of the rarer terms only: their matches drive, and each is probed by rowid for the common
+ * terms in a second cursor, so no query walks every document of a common term for its weight.
  */
-function planSearch(request: ListingRequest, q: string): ViewPlan {
+function planSearch(request: ListingRequest, q: string, commonTerms: ReadonlySet<string>): ViewPlan {
   // The columns of the joined row first, then the memberships (a probe each).
   const conditions = conditionsOf(request).sort(
     (x, y) => Number(x.kind === 'member') - Number(y.kind === 'member'),
   );
-  const match = matchExpression(q);
-  const from = `${SEARCH_TABLE} s JOIN view_docs d ON d.rowid = s.rowid`;
-  const params: unknown[] = [match];
-  const where = [`s.${SEARCH_TABLE} MATCH ?`, ...conditions.map((c) => conditionSql(c, params))].join(
-    ' AND ',
-  );
-  const rank = `bm25(s.${SEARCH_TABLE}, ${SEARCH_WEIGHTS.join(', ')})`;
+  const terms = searchTerms(q);
+  const rare = terms.filter((t) => !commonTerms.has(t));
+  const common = terms.filter((t) => commonTerms.has(t));
+  const split = rare.length > 0 && common.length > 0;
+  const T = SEARCH_TABLE;
+  const whereOf = (matches: string[], params: unknown[]) =>
+    [...matches, ...conditions.map((c) => conditionSql(c, params))].join(' AND ');
+
+  const countParams: unknown[] = [matchExpression(terms)];
+  const countWhere = whereOf([`s.${T} MATCH ?`], countParams);
+  const pageParams: unknown[] = split
+    ? [matchExpression(rare), matchExpression(common)]
+    : [matchExpression(terms)];
+  // CROSS JOIN keeps this order: the ranked matches, their rows, then the probe of the common terms.
+  const pageFrom = split
+    ? `${T} s CROSS JOIN view_docs d ON d.rowid = s.rowid CROSS JOIN ${T} c ON c.rowid = s.rowid`
+    : `${T} s JOIN view_docs d ON d.rowid = s.rowid`;
+  const pageWhere = whereOf(split ? [`s.${T} MATCH ?`, `c.${T} MATCH ?`] : [`s.${T} MATCH ?`], pageParams);
+  const rank = `bm25(s.${T}, ${SEARCH_WEIGHTS.join(', ')})`;
   return {
-    count:
-      conditions.length === 0
-        ? { sql: `SELECT count(*) FROM ${SEARCH_TABLE} s WHERE ${where}`, params }
-        : { sql: `SELECT count(*) FROM ${from} WHERE ${where}`, params },
+    count: {
+      sql:
+        conditions.length === 0
+          ? `SELECT count(*) FROM ${T} s WHERE ${countWhere}`
+          : `SELECT count(*) FROM ${T} s JOIN view_docs d ON d.rowid = s.rowid WHERE ${countWhere}`,
+      params: countParams,
+    },
     countFromCounts: 0,
     countConditions: conditions.map(countKeysOf).filter((keys) => keys.length > 0),
     page: {
-      sql: `SELECT d.id, d.created FROM ${from} WHERE ${where} ORDER BY ${rank}, d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
-      params: [...params, request.query.pageSize, request.query.first],
+      sql: `SELECT d.id, d.created FROM ${pageFrom} WHERE ${pageWhere} ORDER BY ${rank}, d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
+      params: [...pageParams, request.query.pageSize, request.query.first],
     },
   };
 }
 
 /**
  * The listing's statements, given the kept row count of each key `countKeysFor` names (a key
- * absent from `rowCounts` has no rows, as in `view_counts`).
+ * absent from `rowCounts` has no rows, as in `view_counts`), and for a search, which of its terms
+ * are common (`searchTerms`; see planSearch).
  */
-export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<string, number>): ViewPlan {
-  if (request.query.q !== undefined) return planSearch(request, request.query.q);
+export function planListing(
+  request: ListingRequest,
+  rowCounts: ReadonlyMap<string, number>,
+  commonTerms: ReadonlySet<string> = new Set(),
+): ViewPlan {
+  if (request.query.q !== undefined) return planSearch(request, request.query.q, commonTerms);
   const conditions = conditionsOf(request);
   const rowsOf = (keys: string[]) => keys.reduce((sum, key) => sum + (rowCounts.get(key) ?? 0), 0);
   const all = rowsOf([ALL_COUNT_KEY]);

@@ -22,7 +22,7 @@ import { type DocState, initialDoc } from '../docForm';
 import { createDeputiesReadModel } from './deputies';
 import { createViewsReadModel } from './read-model';
 import { SEARCH_TABLE, VIEWS_PROJECTION } from './schema';
-import { matchExpression, SEARCH_WEIGHTS, searchTextOf } from './search';
+import { matchExpression, SEARCH_WEIGHTS, searchTerms, searchTextOf } from './search';
 
 /** Deterministic PRNG (mulberry32), so a failure repeats. */
 function random(seed: number) {
@@ -42,6 +42,8 @@ const TAGS = ['t0', 't1', 't2', 't3', 't4'];
 const WORDS = ['Apple', 'apricot', 'crème', 'Delta9', 'delta', 'épée', 'invoice', 'zebra'];
 /** Characters that separate words in a search; FTS5 query syntax among them. */
 const SEPARATORS = [' ', '  ', '"', '*', ' - ', ':', ' NEAR(', ')', '^', ' OR ', '+', "'"];
+/** A search term is common here from this many documents on (a few words are, most are not). */
+const COMMON_TERMS_HERE = 125;
 const PHASES = Object.keys(STATE_CODES) as DocPhase[];
 const STATUSES = (Object.keys(STATUS_CODES) as DocStatus[]).filter((s) => s !== 'deleted');
 /** usr-d stands in for usr-a and usr-b (enabled), and for usr-c (disabled). */
@@ -130,23 +132,39 @@ function generator(seed: number) {
 /** A word as the search tokenizer folds it: lower case, without diacritics. */
 const folded = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** Whether the document holds every word of the search (the last also as a prefix of one of its words). */
-function found(doc: DocState, search: string): boolean {
+/** The document's words as the search table holds them. */
+function wordsOf(doc: DocState): Set<string> {
   const { fields, text } = searchTextOf(doc);
-  const words = new Set(searchWords(`${fields} ${text}`).map(folded));
-  const wanted = searchWords(search).map(folded);
-  const last = wanted.pop()!;
-  return wanted.every((w) => words.has(w)) && [...words].some((w) => w.startsWith(last));
+  return new Set(searchWords(`${fields} ${text}`).map(folded));
 }
 
-/** The BM25 score SQLite gives each document the search matches (the model does not compute BM25). */
+/** Whether the words hold a term of `searchTerms` (`"word"`, or `"word"*`: a word starting so). */
+function holds(words: Set<string>, term: string): boolean {
+  const prefix = term.endsWith('*');
+  const word = folded(term.slice(1, prefix ? -2 : -1));
+  return prefix ? [...words].some((w) => w.startsWith(word)) : words.has(word);
+}
+
+/**
+ * The terms a search ranks by: all of them, or its rarer ones when it has both rarer terms and terms
+ * of at least COMMON_TERMS_HERE listed documents (reader.ts, planSearch).
+ */
+function rankedTerms(docs: Map<string, DocState>, search: string): string[] {
+  const terms = searchTerms(search);
+  const listed = [...docs.values()].filter((d) => !isDeleted(d.workflow)).map(wordsOf);
+  const common = (term: string) => listed.filter((words) => holds(words, term)).length >= COMMON_TERMS_HERE;
+  const rare = terms.filter((t) => !common(t));
+  return terms.length > 1 && rare.length > 0 && rare.length < terms.length ? rare : terms;
+}
+
+/** The BM25 score SQLite gives each document an FTS5 query matches (the model does not compute BM25). */
 function scores(db: LocalDb, search: string): Map<string, number> {
   const rows = db
     .prepare<[string], { id: string; score: number }>(
       `SELECT d.id, bm25(s.${SEARCH_TABLE}, ${SEARCH_WEIGHTS.join(', ')}) AS score
        FROM ${SEARCH_TABLE} s JOIN view_docs d ON d.rowid = s.rowid WHERE s.${SEARCH_TABLE} MATCH ?`,
     )
-    .all(matchExpression(search));
+    .all(search);
   return new Map(rows.map((r) => [r.id, r.score]));
 }
 
@@ -171,10 +189,11 @@ function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Pr
     if (q.status !== undefined && STATUS_CODES[doc.status] !== q.status) return false;
     if (q.form?.length && !q.form.includes(doc.form)) return false;
     if (q.author?.length && !q.author.includes(doc.author)) return false;
-    if (q.q !== undefined && !found(doc, q.q)) return false;
+    if (q.q !== undefined && !searchTerms(q.q).every((term) => holds(wordsOf(doc), term))) return false;
     return (q.tags ?? []).every((t) => doc.tags.includes(t));
   });
-  const score = q.q !== undefined ? scores(db, q.q) : new Map<string, number>();
+  const ranked = q.q === undefined ? [] : rankedTerms(docs, q.q);
+  const score = q.q !== undefined ? scores(db, matchExpression(ranked)) : new Map<string, number>();
   const scoreOf = (id: string) => {
     if (q.q === undefined) return 0;
     const s = score.get(id);
@@ -186,13 +205,18 @@ function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Pr
       scoreOf(x.id) - scoreOf(y.id) ||
       (x.created === y.created ? (x.id < y.id ? 1 : -1) : x.created < y.created ? 1 : -1),
   );
-  return { total: matches.length, ids: matches.slice(q.first, q.first + q.pageSize).map((d) => d.id) };
+  return {
+    total: matches.length,
+    ids: matches.slice(q.first, q.first + q.pageSize).map((d) => d.id),
+    /** Whether the search ranks by some of its terms only. */
+    split: q.q !== undefined && ranked.length < searchTerms(q.q).length,
+  };
 }
 
 /** An empty read model in memory, DEPUTIES in its deputies table. */
 function withDeputies() {
   const db = openLocalDb(':memory:');
-  const views = createViewsReadModel(db, createDeputiesReadModel(db));
+  const views = createViewsReadModel(db, createDeputiesReadModel(db), COMMON_TERMS_HERE);
   const insertDeputy = db.prepare('INSERT INTO view_deputies (user_id, deputy_id, enabled) VALUES (?, ?, ?)');
   for (const row of DEPUTIES) insertDeputy.run(...row);
   return { db, views };
@@ -223,6 +247,7 @@ describe('view read model', () => {
     let checked = 0;
     let nonEmpty = 0;
     let searchedMany = 0;
+    let split = 0;
     for (let i = 0; i < 1500; i++) {
       const view = g.pick(['mydocs', 'inbox', 'all'] as const);
       const principal = g.pick(principals);
@@ -239,9 +264,11 @@ describe('view read model', () => {
       checked++;
       if (want.total > 0) nonEmpty++;
       if (q.q !== undefined && want.total > 1) searchedMany++;
+      if (want.split && want.total > 1) split++;
     }
     assert.ok(nonEmpty > checked / 3, `too few queries with matches (${nonEmpty} of ${checked})`);
     assert.ok(searchedMany > 100, `too few searches with several matches (${searchedMany})`);
+    assert.ok(split > 20, `too few searches ranked by their rarer terms (${split})`);
 
     // Without filters (the totals then come from the kept row counts).
     for (const principal of principals) {

@@ -15,8 +15,10 @@ export interface ViewsReadModel extends ViewsReader, ViewsWriter {}
 export function createViewsReadModel(
   db: LocalDb,
   deputies: Pick<DeputiesReadModel, 'standsInFor'>,
+  /** Documents from which on a search term is common (search.ts); tests lower it. */
+  commonTermDocs?: number,
 ): ViewsReadModel {
   migrateViewsSchema(db);
   const totals = createTotalCache();
-  return { ...createViewsReader(db, deputies, totals), ...createViewsWriter(db, totals) };
+  return { ...createViewsReader(db, deputies, totals, commonTermDocs), ...createViewsWriter(db, totals) };
 }

@@ -15,7 +15,8 @@ import {
   readsAsDeputy,
   type ViewPlan,
 } from './planner';
-import { FACET_PREFIX } from './schema';
+import { FACET_PREFIX, SEARCH_TABLE } from './schema';
+import { COMMON_TERM_DOCS, searchTerms } from './search';
 import type { TotalCache } from './total-cache';
 
 /** Prepared listing statements kept at most (listings are built from a few shapes). */
@@ -38,7 +39,20 @@ export function createViewsReader(
   db: LocalDb,
   deputies: Pick<DeputiesReadModel, 'standsInFor'>,
   totals: TotalCache,
+  commonTermDocs = COMMON_TERM_DOCS,
 ): ViewsReader {
+  // Whether a term is common: its first `commonTermDocs` matches, counted (at most ~1 ms at that size).
+  const matchesUpTo = db
+    .prepare<[string, number], number>(
+      `SELECT count(*) FROM (SELECT 1 FROM ${SEARCH_TABLE} WHERE ${SEARCH_TABLE} MATCH ? LIMIT ?)`,
+    )
+    .pluck();
+  const commonTermsOf = (q: string | undefined) => {
+    const terms = q === undefined ? [] : searchTerms(q);
+    // One term: nothing to rank by instead.
+    if (terms.length < 2) return new Set<string>();
+    return new Set(terms.filter((term) => (matchesUpTo.get(term, commonTermDocs) ?? 0) >= commonTermDocs));
+  };
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
   const countOf = db.prepare<[string], number>('SELECT n FROM view_counts WHERE key = ?').pluck();
   // Every key that starts with the prefix: those below the next character.
@@ -76,7 +90,7 @@ export function createViewsReader(
     }
     if (needsFacetCounts(request))
       for (const { key, n } of facetCounts.all(FACET_PREFIX, facetEnd)) rowCounts.set(key, n);
-    return planListing(request, rowCounts);
+    return planListing(request, rowCounts, commonTermsOf(query.q));
   }
 
   return {
