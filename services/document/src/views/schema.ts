@@ -33,6 +33,8 @@ const FILTERS = Object.entries(FILTER_TYPES)
 /**
  * The full-text index of the documents (search.ts): one row per document, its rowid the rowid of the
  * document's `view_docs` row. Contentless (the text is not stored twice), rows deletable by rowid.
+ * That rowid is no INTEGER PRIMARY KEY, which a VACUUM may renumber: nothing vacuums local.db, and one
+ * that was vacuumed needs its views rebuilt.
  */
 export const SEARCH_TABLE = 'view_search';
 

@@ -1,8 +1,8 @@
 /**
  * Writes documents' rows into the view tables as the projection folds their events (the projection
  * calls it once per batch, with each document the batch changed, inside the batch's transaction): its
- * `view_docs` row, its tag, open-task and reader rows, its search row, and the row counts of every key they lie under
- * (summed over the batch, one update per key).
+ * `view_docs` row, its tag, open-task and reader rows, its search row, and the row counts of every
+ * key they lie under (summed over the batch, one update per key).
  */
 import { STATE_CODES, STATUS_CODES } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
