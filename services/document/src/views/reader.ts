@@ -19,6 +19,9 @@ import { FACET_PREFIX, SEARCH_TABLE } from './schema';
 import { COMMON_TERM_DOCS, searchTerms } from './search';
 import type { TotalCache } from './total-cache';
 
+/** Search terms whose commonness is kept at most, and for how long. */
+const COMMON_TERMS_KEPT = 10_000;
+const COMMON_TERM_KEPT_MS = 60_000;
 /** Prepared listing statements kept at most (listings are built from a few shapes). */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -41,17 +44,27 @@ export function createViewsReader(
   totals: TotalCache,
   commonTermDocs = COMMON_TERM_DOCS,
 ): ViewsReader {
-  // Whether a term is common: its first `commonTermDocs` matches, counted (at most ~1 ms at that size).
+  // Whether a term is common: its first `commonTermDocs` matches, counted (~1 ms at 10,000), and the
+  // answer kept for a while (a term's documents change slowly; a stale answer only weighs the order).
   const matchesUpTo = db
     .prepare<[string, number], number>(
       `SELECT count(*) FROM (SELECT 1 FROM ${SEARCH_TABLE} WHERE ${SEARCH_TABLE} MATCH ? LIMIT ?)`,
     )
     .pluck();
+  const kept = new Map<string, { common: boolean; until: number }>();
+  const isCommon = (term: string) => {
+    const now = Date.now();
+    const known = kept.get(term);
+    if (known && known.until > now) return known.common;
+    if (kept.size >= COMMON_TERMS_KEPT) kept.clear();
+    const common = (matchesUpTo.get(term, commonTermDocs) ?? 0) >= commonTermDocs;
+    kept.set(term, { common, until: now + COMMON_TERM_KEPT_MS });
+    return common;
+  };
   const commonTermsOf = (q: string | undefined) => {
     const terms = q === undefined ? [] : searchTerms(q);
     // One term: nothing to rank by instead.
-    if (terms.length < 2) return new Set<string>();
-    return new Set(terms.filter((term) => (matchesUpTo.get(term, commonTermDocs) ?? 0) >= commonTermDocs));
+    return new Set(terms.length < 2 ? [] : terms.filter(isCommon));
   };
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
   const countOf = db.prepare<[string], number>('SELECT n FROM view_counts WHERE key = ?').pluck();
