@@ -3,7 +3,7 @@
 #  - `docker compose config --quiet` when the compose v2 plugin is installed (it parses without a daemon);
 #  - always, when Go is there: infra/compose-check, built on compose-go (the parser inside
 #    `docker compose` v2: schema, interpolation, anchors/merges, references) plus docflow's rules
-#    (six services from infra/docker/Dockerfile, ports 8080-8085, health checks, service_healthy
+#    (seven services from infra/docker/Dockerfile, ports 8080-8086, health checks, service_healthy
 #    start order, env, loopback-only ports). Built once into the cache (~30 s), then instant.
 # Usage: bash infra/validate-compose.sh [compose-file]
 set -euo pipefail

@@ -45,6 +45,9 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 let failed = 0;
 failed += run('lint and format check (biome)', bin('biome'), ['check', '.']) ? 1 : 0;
 failed += run('type check (tsc)', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit']) ? 1 : 0;
+failed += run('type check of the web console (tsc)', bin('tsc'), ['-p', 'packages/console/tsconfig.json'])
+  ? 1
+  : 0;
 
 if (existsSync(join(root, 'infra/validate-compose.sh')))
   failed += run('docker-compose.yml check (compose-go)', 'bash', [join(root, 'infra/validate-compose.sh')])
@@ -66,6 +69,14 @@ if (withInfra && existsSync(infraUp)) {
     env = { ...env, ...readEnvFile(join(root, '.infra/env')), DOCFLOW_ENGINES_REQUIRED: '1' };
   }
 }
+
+// The browser tests drive Debian's Chromium (no browser download); without it they skip, saying why.
+const installChromium = join(root, 'infra/local/install-chromium.sh');
+if (
+  existsSync(installChromium) &&
+  run('Chromium for the browser tests (infra/local/install-chromium.sh)', 'bash', [installChromium]) !== 0
+)
+  console.log('  Chromium could not be installed: the browser tests will skip');
 
 const dirs = ['packages', 'services', 'tests'].map((d) => join(root, d)).filter(existsSync);
 let files = dirs.flatMap((d) => findTests(d)).sort();

@@ -19,7 +19,7 @@ import (
 
 var appServices = map[string]uint32{
 	"gateway": 8080, "identity": 8081, "document": 8082,
-	"workflow": 8083, "files": 8084, "recognition": 8085,
+	"workflow": 8083, "files": 8084, "recognition": 8085, "webhooks": 8086,
 }
 
 func main() {

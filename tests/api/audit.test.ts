@@ -257,7 +257,7 @@ for (const factory of targets()) {
         const bundle = Buffer.from(await res.arrayBuffer());
         const good = join(dir, 'good.tar');
         writeFileSync(good, bundle);
-        const ok = runNode(['packages/audit/src/cli.ts', 'verify', good]);
+        const ok = runNode(['packages/cli/bin/docflow.mjs', 'verify', good]);
         assert.equal(ok.status, 0, ok.stdout + ok.stderr);
         const verdict = JSON.parse(ok.stdout);
         assert.equal(verdict.valid, true);
@@ -268,7 +268,7 @@ for (const factory of targets()) {
         const subject = `"subject ${counter}"`;
         const forged = join(dir, 'forged-history.tar');
         writeFileSync(forged, replaceInHistory(bundle, subject, subject.replace('subject', 'SUBJECT')));
-        const bad = runNode(['packages/audit/src/cli.ts', 'verify', forged]);
+        const bad = runNode(['packages/cli/bin/docflow.mjs', 'verify', forged]);
         assert.equal(bad.status, 1, bad.stdout + bad.stderr);
         assert.equal(JSON.parse(bad.stdout).firstBadEntry, 'history/1');
 
@@ -276,7 +276,7 @@ for (const factory of targets()) {
         const evidence = `evidence ${counter} `;
         const forgedFile = join(dir, 'forged-file.tar');
         writeFileSync(forgedFile, replaceLast(bundle, evidence, evidence.replace('evidence', 'EVIDENCE')));
-        const badFile = runNode(['packages/audit/src/cli.ts', 'verify', forgedFile]);
+        const badFile = runNode(['packages/cli/bin/docflow.mjs', 'verify', forgedFile]);
         assert.equal(badFile.status, 1, badFile.stdout + badFile.stderr);
         const fileVerdict = JSON.parse(badFile.stdout);
         assert.equal(fileVerdict.firstBadEntry, `attachments/${fileId}`);

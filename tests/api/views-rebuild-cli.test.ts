@@ -70,7 +70,7 @@ describe('views:rebuild command', { timeout: 120_000 }, () => {
 
       // While docflow runs on the directory: refused, the views untouched.
       const refused = rebuildCli({ DOCFLOW_DATA_DIR: dataDir });
-      assert.equal(refused.status, 2, refused.stdout);
+      assert.equal(refused.status, 4, refused.stdout);
       assert.match(refused.stderr, /views:rebuild: the data directory .*document is in use by process/);
       const still = await apiClient(second.baseUrl)('GET', query, { key: adminKey });
       assert.equal(still.headers.get('svc-total-count'), '5');

@@ -144,6 +144,7 @@ export const DISTRIBUTED_SERVICES = [
   'workflow',
   'recognition',
   'document',
+  'webhooks',
   'gateway',
 ] as const;
 export type DistributedService = (typeof DISTRIBUTED_SERVICES)[number];
@@ -205,6 +206,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
         ...env,
         IDENTITY_URL: url('identity'),
         DOCUMENT_URL: url('document'),
+        WEBHOOKS_URL: url('webhooks'),
         GATEWAY_INSTANCE_ID: 'g1',
       };
     if (service === 'files') return { ...env, FILES_INSTANCE_ID: 'f1' };

@@ -1,5 +1,6 @@
 /** Admin API of DESIGN.md: accounts of persons and service accounts. */
 import { z } from '@hono/zod-openapi';
+import { intParam, queryBool } from './documents';
 import { UsrId } from './ids';
 import { Meta, PersonFields } from './person';
 import { ROLES, Role } from './roles';
@@ -48,3 +49,11 @@ export const CreatedAccount = Account.extend({
     description: 'Only for a service account, and only in this answer: the key is stored as a hash.',
   }),
 }).openapi('CreatedAccount');
+
+export const AccountListQuery = z.object({
+  first: intParam(0, 2147483646).default(0).openapi({ description: '0-based index of the first account.' }),
+  pageSize: intParam(1, 100).default(10),
+  kind: AccountKind.optional(),
+  active: queryBool.optional().openapi({ type: 'string', enum: ['true', 'false'] }),
+});
+export type AccountListQuery = z.infer<typeof AccountListQuery>;

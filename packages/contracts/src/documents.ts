@@ -74,7 +74,8 @@ export const CreateDocResponse = z.strictObject({
   ),
 });
 
-const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
+/** A boolean query parameter, given as `true` or `false`. */
+export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
 export const CreateDocQuery = z.object({
   allowDupl: queryBool.default(true).openapi({ type: 'string', enum: ['true', 'false'] }),
@@ -91,7 +92,7 @@ export const CreateDocQuery = z.object({
 });
 
 /** An integer query parameter given as text, within [min, max]. */
-const intParam = (min: number, max: number) =>
+export const intParam = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')

@@ -111,11 +111,32 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
     )
     .raw();
-  const readAfter = db
-    .prepare<[number, number], EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-    )
-    .raw();
+  /**
+   * A subscription's next batch, by number of stream prefixes. Every row comes back so that the
+   * cursor passes the others, but only a matching row carries its data and metadata: a catch-up
+   * past large events of other streams (audit checkpoints are about 0.5 MB each) reads none of them
+   * (before, three subscriptions of the document store allocated some 210 MB at a 1M-document start).
+   */
+  const readAfterStatements = new Map<number, Statement<unknown[], EventRow>>();
+  function readAfterStatement(prefixCount: number) {
+    let statement = readAfterStatements.get(prefixCount);
+    if (!statement) {
+      const match = Array.from({ length: prefixCount }, (_, i) => `stream_id LIKE $p${i} ESCAPE '\\'`).join(
+        ' OR ',
+      );
+      const columns = prefixCount
+        ? `position, stream_id, revision, id, type, version, CASE WHEN ${match} THEN data END,
+           CASE WHEN ${match} THEN metadata END, recorded_at`
+        : COLUMNS;
+      statement = db
+        .prepare<unknown[], EventRow>(
+          `SELECT ${columns} FROM events WHERE position > $after ORDER BY position LIMIT $limit`,
+        )
+        .raw();
+      readAfterStatements.set(prefixCount, statement);
+    }
+    return statement;
+  }
   const ping = db.prepare('SELECT 1');
   /** COUNT statements by number of prefixes (a catch-up subscription has one or two). */
   const countStatements = new Map<number, Statement<unknown[], number>>();
@@ -315,12 +336,17 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
   function subscribe(options: SubscribeAllOptions, handler: EventHandler): Subscription {
     let cursor = options.after === undefined ? 0 : decodePosition(options.after);
+    const prefixes = options.streamPrefixes ?? [];
+    const readAfter = readAfterStatement(prefixes.length);
+    const patterns = Object.fromEntries(prefixes.map((prefix, i) => [`p${i}`, likePrefix(prefix)]));
     return startSubscription(async (signal) => {
       let failures = 0;
       while (!signal.aborted) {
         let rows: EventRow[];
         try {
-          rows = guard('subscribeAll', () => readAfter.all(cursor, BATCH_SIZE));
+          rows = guard('subscribeAll', () =>
+            readAfter.all({ ...patterns, after: cursor, limit: BATCH_SIZE }),
+          );
           if (rows.length) await durableUpTo(rows[rows.length - 1]![POSITION]);
           failures = 0;
         } catch (error) {

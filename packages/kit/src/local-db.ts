@@ -9,7 +9,7 @@
  * (source ids in the aggregate), so a handled-message mark taken back is harmless. The fsyncs this
  * saves were most of a document create's (bench/RESULTS.md, "Create document").
  */
-import { createPrivateFile, sqliteWalSync, type WalSync } from '@docflow/eventstore';
+import { createPrivateFile, type EventStore, sqliteWalSync, type WalSync } from '@docflow/eventstore';
 import Database from 'better-sqlite3';
 
 export type LocalDb = Database.Database;
@@ -52,6 +52,29 @@ export function checkpointStore(db: LocalDb): CheckpointStore {
       upsert.run(name, position);
     },
   };
+}
+
+const CATCH_UP_POLL_MS = 20;
+
+/**
+ * Read-your-writes for a projection that checkpoints as `name`: resolves true once its checkpoint has
+ * reached the newest event of `streamPrefixes` in the store at the time of the call, false when
+ * `timeoutMs` passed first.
+ */
+export async function checkpointReached(
+  store: EventStore,
+  checkpoints: CheckpointStore,
+  name: string,
+  streamPrefixes: string[],
+  timeoutMs: number,
+): Promise<boolean> {
+  const head = await store.headPosition({ streamPrefixes });
+  const end = Date.now() + timeoutMs;
+  while (head !== undefined && (checkpoints.load(name) ?? '') < head) {
+    if (Date.now() > end) return false;
+    await new Promise((r) => setTimeout(r, CATCH_UP_POLL_MS));
+  }
+  return true;
 }
 
 const applyOnceTxs = new WeakMap<LocalDb, (consumer: string, id: string, run: () => void) => boolean>();

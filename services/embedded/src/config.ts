@@ -6,6 +6,7 @@ import { AdminKeyEnv } from '@docflow/identity';
 import { envFields } from '@docflow/kit';
 import { MetricsEnv } from '@docflow/kit/engines';
 import { RecognitionEnv } from '@docflow/recognition';
+import { WebhooksEnv } from '@docflow/webhooks';
 import { z } from 'zod';
 
 export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape)
@@ -13,6 +14,7 @@ export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape)
   .extend(DocumentEnv.shape)
   .extend(EdgeEnv.shape)
   .extend(MetricsEnv.shape)
+  .extend(WebhooksEnv.shape)
   .extend({
     DOCFLOW_MODE: z
       .literal('embedded', {

@@ -27,13 +27,14 @@ import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { inProcessClient, serviceReadiness } from '@docflow/kit/http';
 import type { RunnableService } from '@docflow/kit/runner';
 import { createRecognitionService } from '@docflow/recognition';
+import { createWebhooksService } from '@docflow/webhooks';
 import { createWorkflowService } from '@docflow/workflow';
 import type { EmbeddedConfig } from './config';
 
 const READ_MODEL_WAIT_MS = 10_000;
 const NAMESPACE = 'docflow';
 /** Each has its own directory under the data directory, locked like a distributed service's. */
-const SERVICES = ['gateway', 'identity', 'files', 'workflow', 'document', 'recognition'] as const;
+const SERVICES = ['gateway', 'identity', 'files', 'workflow', 'document', 'recognition', 'webhooks'] as const;
 
 export interface EmbeddedSystem extends RunnableService {
   /** The admin key generated at this (first) start, to print once; undefined otherwise. */
@@ -102,10 +103,18 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     files: clients.files,
     ocrWorkers: config.DOCFLOW_OCR_WORKERS,
   });
+  const webhooks = createWebhooksService({
+    ...engines('webhooks'),
+    allowedHosts: config.DOCFLOW_WEBHOOK_ALLOWED_HOSTS,
+    retrySchedule: config.DOCFLOW_WEBHOOK_RETRY_SCHEDULE,
+    timeoutMs: config.DOCFLOW_WEBHOOK_TIMEOUT_MS,
+    logDays: config.DOCFLOW_WEBHOOK_LOG_DAYS,
+  });
   const documentClient = inProcessClient(document.app.fetch);
+  const webhooksClient = inProcessClient(webhooks.app.fetch);
   const gateway = createGatewayService({
     ...engines('gateway'),
-    services: { identity: clients.identity, document: documentClient },
+    services: { identity: clients.identity, document: documentClient, webhooks: webhooksClient },
     instanceId: 'embedded',
     edge: edgeOptions(config),
     readiness: {
@@ -113,12 +122,14 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       document: serviceReadiness(documentClient),
       files: serviceReadiness(clients.files),
       workflow: serviceReadiness(clients.workflow),
+      webhooks: serviceReadiness(webhooksClient),
     },
   });
 
   // Consumers first, so that the relays' first events find them subscribed.
   await gateway.start();
   await files.start();
+  await webhooks.start();
   const bootstrap = await identity.start();
   await recognition.start();
   await document.start();
@@ -135,6 +146,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
       await document.stop();
       await workflow.stop();
       await recognition.stop();
+      await webhooks.stop();
       await files.stop();
       await gateway.stop();
       await bus.close();

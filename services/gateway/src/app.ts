@@ -7,6 +7,8 @@ import {
   CreateDocQuery,
   createAccountRoute,
   createDocumentRoute,
+  createWebhookRoute,
+  deleteWebhookRoute,
   documentHistoryRoute,
   downloadFileRoute,
   eraseAccountRoute,
@@ -16,7 +18,11 @@ import {
   getDocumentRoute,
   getFormRoute,
   getPersonRoute,
+  getWebhookRoute,
   healthzRoute,
+  listAccountsRoute,
+  listWebhookDeliveriesRoute,
+  listWebhooksRoute,
   manageDocumentRoute,
   metricsRoute,
   OPENAPI_DOCUMENT,
@@ -58,13 +64,14 @@ import { allowedMethods } from './allowed-methods';
 import { authFailureBrake } from './auth-failures';
 import { authenticate, RUN_AS_HEADER, requireRole } from './authenticate';
 import type { EdgeOptions } from './config';
+import { consoleRoutes } from './console';
 import { docsRoutes } from './docs';
 import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
 import { passedHeaders } from './passed-headers';
 
 export interface GatewayDeps {
-  services: { identity: ServiceClient; document: ServiceClient };
+  services: { identity: ServiceClient; document: ServiceClient; webhooks: ServiceClient };
   accounts: AccountsReadModel;
   internalToken: string;
   log: Logger;
@@ -129,6 +136,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.route('/', healthRoutes(deps.readiness));
   app.route('/', metricsRoutes(deps.metricsToken));
   app.route('/', docsRoutes());
+  app.route('/', consoleRoutes());
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
     app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
   for (const route of [healthzRoute, readyzRoute, metricsRoute]) app.openAPIRegistry.registerPath(route);
@@ -206,9 +214,18 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     app.openapi(updatePersonRoute(version), (c) => identity(c, c.req.valid('json')));
   }
   app.openapi(createAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
+  app.openapi(listAccountsRoute, (c) => identity(c));
   app.openapi(getAccountRoute, (c) => identity(c));
   app.openapi(patchAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
   app.openapi(eraseAccountRoute, async (c) => readOwnAccountWrite(await identity(c)));
+
+  const webhooks = (c: GatewayContext, body?: unknown) =>
+    forward(c, services.webhooks, internalToken, { body }) as Promise<never>;
+  app.openapi(createWebhookRoute, (c) => webhooks(c, c.req.valid('json')));
+  app.openapi(listWebhooksRoute, (c) => webhooks(c));
+  app.openapi(getWebhookRoute, (c) => webhooks(c));
+  app.openapi(deleteWebhookRoute, (c) => webhooks(c));
+  app.openapi(listWebhookDeliveriesRoute, (c) => webhooks(c));
 
   app.openapi(putFormRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(getFormRoute, (c) => document(c));

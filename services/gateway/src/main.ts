@@ -10,6 +10,7 @@ import { createGatewayService } from './service';
 const GatewayEnv = DistributedEnv.extend(EdgeEnv.shape).extend({
   IDENTITY_URL: z.url(),
   DOCUMENT_URL: z.url(),
+  WEBHOOKS_URL: z.url(),
   /** Each instance keeps its own read model: a stable name per instance keeps it across restarts. */
   GATEWAY_INSTANCE_ID: envFields.instanceId,
 });
@@ -21,14 +22,16 @@ await runService('gateway', GatewayEnv, async (config, log) => {
   const db = openServiceDb(instance, config);
   const identity = httpClient(config.IDENTITY_URL);
   const document = httpClient(config.DOCUMENT_URL);
+  const webhooks = httpClient(config.WEBHOOKS_URL);
   const gateway = createGatewayService({
-    services: { identity, document },
+    services: { identity, document, webhooks },
     bus,
     db,
     log,
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     instanceId: config.GATEWAY_INSTANCE_ID,
+    // Not the webhooks service: the API serves without it (its admin routes answer 503 meanwhile).
     readiness: { identity: serviceReadiness(identity), document: serviceReadiness(document) },
     edge: edgeOptions(config),
     metricsToken: config.DOCFLOW_METRICS_TOKEN,

@@ -9,7 +9,7 @@ import { createGatewayApp } from './app';
 import type { EdgeOptions } from './config';
 
 export interface GatewayServiceDeps {
-  services: { identity: ServiceClient; document: ServiceClient };
+  services: { identity: ServiceClient; document: ServiceClient; webhooks: ServiceClient };
   bus: Bus;
   db: LocalDb;
   log: Logger;

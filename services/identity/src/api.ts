@@ -2,13 +2,21 @@
  * The identity service's HTTP API, reached only through the gateway (internal token required).
  * Paths mirror the public ones; authorisation by role happened at the gateway.
  */
-import { AccountCreate, AccountPatch, PersonUpdate, ResolveRequest, UsrId } from '@docflow/contracts';
+import {
+  AccountCreate,
+  AccountListQuery,
+  AccountPatch,
+  PersonUpdate,
+  ResolveRequest,
+  UsrId,
+} from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { newUsrId } from '@docflow/kit';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { type AccountAggregate, type AccountState, accountStream } from './account';
+import type { AccountList } from './account-list';
 import {
   decideChangeAccount,
   decideCreateAccount,
@@ -21,10 +29,14 @@ import { toAccount, toPerson } from './representation';
 import { resolveAccounts } from './resolve';
 import { hashApiKey, hashPassword, newApiKey } from './secrets';
 
+/** How long a listing waits for the account list to catch up before answering from it as it is. */
+const LIST_CATCH_UP_MS = 5000;
+
 export function identityApi(
   store: EventStore,
   accountAggregate: AccountAggregate,
   keys: KeyStore,
+  accountList: AccountList,
 ): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
   async function loadAccount(rawId: string): Promise<AccountState> {
@@ -69,6 +81,17 @@ export function identityApi(
       meta,
     );
     return c.json({ ...toAccount(result.state), ...(apiKey ? { apiKey } : {}) }, 201);
+  });
+
+  app.get('/api/admin/v1/accounts', async (c) => {
+    const query = parseWith('query', AccountListQuery, c.req.query());
+    // Read-your-writes: an account created or changed before this request is listed as it is now.
+    if (!(await accountList.caughtUp(LIST_CATCH_UP_MS)))
+      c.var.log.warn('account list lags behind the event store');
+    const { total, ids } = accountList.page(query);
+    const accounts = await Promise.all(ids.map(loadAccount));
+    c.header('svc-total-count', String(total));
+    return c.json(accounts.map(toAccount));
   });
 
   app.get('/api/admin/v1/accounts/:id', async (c) => {

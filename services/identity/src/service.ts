@@ -3,6 +3,7 @@ import type { Subscription } from '@docflow/eventstore';
 import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { accountAggregate } from './account';
+import { createAccountList } from './account-list';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
 import { keyStoreBeside } from './key-store';
@@ -27,7 +28,8 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
   // The keys of personal data live in identity's own data directory, beside its local database.
   const keys = keyStoreBeside(deps.db);
   const accounts = accountAggregate(keys);
-  app.route('/', identityApi(store, accounts, keys));
+  const accountList = createAccountList(store, deps.db, deps.log);
+  app.route('/', identityApi(store, accounts, keys, accountList));
 
   let bootstrap: BootstrapResult | undefined;
   let relay: Subscription | undefined;
@@ -35,6 +37,7 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
     app,
     async start() {
       bootstrap ??= await bootstrapAdmin(store, accounts, deps.adminKey);
+      accountList.start();
       relay ??= relayOwnStreams('identity', deps, {
         prefixes: ['account-'],
         topic: topicsOf(deps.namespace).identity,
@@ -44,6 +47,7 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
     },
     async stop() {
       await relay?.stop();
+      await accountList.stop();
       keys.close();
     },
   };

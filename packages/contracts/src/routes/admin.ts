@@ -1,6 +1,6 @@
 /** Admin API (extension, DESIGN.md): accounts. Needs role `svcAdminSysRW`. */
 import { createRoute, z } from '@hono/zod-openapi';
-import { Account, AccountCreate, AccountPatch, CreatedAccount } from '../accounts';
+import { Account, AccountCreate, AccountListQuery, AccountPatch, CreatedAccount } from '../accounts';
 import { UsrId } from '../ids';
 import { problemResponses, problemsFor } from '../responses';
 
@@ -27,6 +27,26 @@ export const createAccountRoute = createRoute({
       links: accountLinks,
     },
     ...problemsFor(400, 401, 403, 409, 413, 415, 429, 503),
+  },
+});
+
+export const listAccountsRoute = createRoute({
+  operationId: 'listAccounts',
+  method: 'get',
+  path: '/api/admin/v1/accounts',
+  tags: ['admin'],
+  summary: 'List accounts (persons and service accounts), oldest first',
+  description:
+    'Each account as `GET /api/admin/v1/accounts/{id}` shows it (an erased one with its personal ' +
+    'fields as `"[erased]"`). An account created or changed before the request is listed as it is now.',
+  request: { query: AccountListQuery },
+  responses: {
+    200: {
+      description: 'The page of accounts; `svc-total-count` is the number matching before paging.',
+      headers: { 'svc-total-count': { schema: { type: 'integer' } } },
+      content: { 'application/json': { schema: z.array(Account) } },
+    },
+    ...problemsFor(400, 401, 403, 429, 503),
   },
 });
 

@@ -12,7 +12,7 @@
 import { type DocumentEvent, DocumentEvents } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
-import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
+import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 import { BACKLOG_COUNT_LIMIT, measuredGauge } from '@docflow/kit/http';
 import { type DocState, docAggregate, initialDoc } from '../docForm';
 import type { ViewsReadModel } from './read-model';
@@ -28,7 +28,6 @@ const PREFIX = 'docForm-';
 /** The streams the views are projected from. */
 export const VIEWS_STREAM_PREFIXES = [PREFIX];
 const PREFIXES = VIEWS_STREAM_PREFIXES;
-const CATCH_UP_POLL_MS = 20;
 /** Events per transaction at most: while serving, and in an offline rebuild (nothing waits for it). */
 const BATCH_SIZE = 2_000;
 const OFFLINE_BATCH_SIZE = 20_000;
@@ -183,14 +182,8 @@ export function createViewsProjection(
     );
   }
 
-  async function caughtUp(timeoutMs: number): Promise<boolean> {
-    const head = await store.headPosition({ streamPrefixes: PREFIXES });
-    const end = Date.now() + timeoutMs;
-    while (head !== undefined && (checkpoints.load(NAME) ?? '') < head) {
-      if (Date.now() > end) return false;
-      await new Promise((r) => setTimeout(r, CATCH_UP_POLL_MS));
-    }
-    return true;
+  function caughtUp(timeoutMs: number): Promise<boolean> {
+    return checkpointReached(store, checkpoints, NAME, PREFIXES, timeoutMs);
   }
 
   async function stop() {

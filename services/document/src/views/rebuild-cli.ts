@@ -3,10 +3,10 @@
  * with a progress line (events replayed of the total, rate, time left). Reads the same configuration
  * as the service (DOCFLOW_DATA_DIR, and EVENTSTORE_CONNECTION_STRING when the events live in
  * EventStoreDB). A relative DOCFLOW_DATA_DIR is taken from the directory the command was run in
- * (INIT_CWD under pnpm, which runs the script in services/document). Exit code 2, with nothing
- * changed, when the directory is in use by a running service (README, "Scaling"), has no document
- * event store, or its store holds no document event. A running service rebuilds online instead:
- * POST /api/admin/v1/views/rebuild.
+ * (INIT_CWD under pnpm, which runs the script in services/document). With nothing changed: exit code
+ * 4 when the directory is in use by a running service (README, "Scaling"); 2 when it has no document
+ * event store, or its store holds no document event (the codes of `docflow views rebuild`, which runs
+ * this file). A running service rebuilds online instead: POST /api/admin/v1/views/rebuild.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -110,5 +110,5 @@ try {
   if (!(error instanceof Refused || error instanceof DataDirInUse || error instanceof ConfigError))
     throw error;
   console.error(`views:rebuild: ${error.message}`);
-  process.exitCode = 2;
+  process.exitCode = error instanceof DataDirInUse ? 4 : 2;
 }

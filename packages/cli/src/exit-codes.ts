@@ -1,0 +1,32 @@
+/** The exit codes scripts can test, and the error that carries one out of a command. */
+
+export const EXIT = {
+  ok: 0,
+  /** The API refused (4xx), or a bundle does not verify. */
+  refused: 1,
+  usage: 2,
+  /** No answer from the server, or a 5xx. */
+  unreachable: 3,
+  /** `views rebuild`: a running process holds the data directory. */
+  dataDirInUse: 4,
+} as const;
+
+export const EXIT_CODES_HELP = `
+Exit codes:
+  0  done
+  1  the API refused the request (4xx: the problem's title and detail on stderr);
+     verify: the bundle does not verify
+  2  usage: unknown command or option, missing argument, a file that cannot be read or written,
+     bad JSON, no --url or --key; views rebuild: not a data directory, or nothing to rebuild
+  3  the server cannot be reached, or it failed (5xx)
+  4  views rebuild: the data directory is in use by a running process`;
+
+/** Stops a command with `exitCode` and `message` on stderr. */
+export class CliError extends Error {
+  constructor(
+    readonly exitCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

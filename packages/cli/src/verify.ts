@@ -1,0 +1,27 @@
+/** `docflow verify <bundle>`: checks an export bundle offline (hash chain, attachments' SHA-256). */
+import { existsSync } from 'node:fs';
+import { verifyBundle } from '@docflow/audit';
+import { Command } from 'commander';
+import { CliError, EXIT } from './exit-codes';
+import { print } from './server';
+import { fromStartDir } from './start-dir';
+
+export function verifyCommand(): Command {
+  return new Command('verify')
+    .description(
+      'verify an export bundle offline; prints the verdict, exits 0 when it verifies, 1 when not (an archive that cannot be read whole included)',
+    )
+    .argument('<bundle>', 'a bundle from `documents export` (tar)')
+    .action(async (bundle: string) => {
+      const path = fromStartDir(bundle);
+      if (!existsSync(path)) throw new CliError(EXIT.usage, `no such file ${path}`);
+      let verdict: Awaited<ReturnType<typeof verifyBundle>>;
+      try {
+        verdict = await verifyBundle(path);
+      } catch (error) {
+        throw new CliError(EXIT.refused, `${path} is not a readable bundle (${(error as Error).message})`);
+      }
+      print(verdict);
+      if (!verdict.valid) process.exitCode = EXIT.refused;
+    });
+}

@@ -1,0 +1,418 @@
+/**
+ * Administration: accounts (a paged list, create, roles, deactivate, a new service key shown once) and
+ * forms (JSON).
+ */
+import { useState } from 'preact/hooks';
+import { ApiError, call, enc, type FieldIssue, get } from './api';
+import { lineOf } from './json-lines';
+import { type Account, formatTime, ROLES } from './model';
+import {
+  Choice,
+  ErrorBox,
+  go,
+  Loading,
+  Pager,
+  PageSizeChoice,
+  type Route,
+  Section,
+  useAction,
+  useLoad,
+} from './ui';
+
+function RolesField({ name, roles, legend }: { name: string; roles: string[]; legend: string }) {
+  return (
+    <fieldset class="roles">
+      <legend>{legend}</legend>
+      {ROLES.map((role) => (
+        <label class="check" key={role}>
+          <input type="checkbox" name={name} value={role} checked={roles.includes(role)} /> {role}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function AccountCard({ account, onChange }: { account: Account; onChange: (a: Account) => void }) {
+  const [run, state] = useAction();
+  const patch = (body: { active?: boolean; roles?: string[] }) =>
+    run(async () => {
+      onChange(
+        await call<Account>('PATCH', `/api/admin/v1/accounts/${enc(account._id_sys)}`, body).then(
+          (r) => r.body,
+        ),
+      );
+    });
+  const saveRoles = (e: Event) => {
+    e.preventDefault();
+    patch({ roles: new FormData(e.currentTarget as HTMLFormElement).getAll('roles').map(String) });
+  };
+  return (
+    <article class="account" aria-label={`Account ${account.email}`}>
+      <h3>
+        {account.name_first} {account.name_last} <span class="muted">&lt;{account.email}&gt;</span>{' '}
+        <span class={account.active ? 'badge badge-ok' : 'badge'}>
+          {account.active ? 'active' : 'inactive'}
+        </span>
+      </h3>
+      <dl class="facts">
+        <dt>Id</dt>
+        <dd>
+          <code>{account._id_sys}</code>
+        </dd>
+        <dt>Kind</dt>
+        <dd>{account.kind}</dd>
+      </dl>
+      {account.apiKey ? (
+        <div class="secret" role="alert">
+          <label for={`key-${account._id_sys}`}>API key — copy it now, it is shown only once</label>
+          <input
+            id={`key-${account._id_sys}`}
+            readOnly
+            value={account.apiKey}
+            onFocus={(e) => (e.target as HTMLInputElement).select()}
+          />
+        </div>
+      ) : null}
+      <form onSubmit={saveRoles} aria-label={`Roles of ${account.email}`} key={account.roles.join()}>
+        <RolesField name="roles" roles={account.roles} legend="Roles" />
+        <div class="actions">
+          <button type="submit" class="secondary" disabled={state.busy}>
+            Save roles
+          </button>
+          <button
+            type="button"
+            class={account.active ? 'danger' : 'secondary'}
+            disabled={state.busy}
+            onClick={() => patch({ active: !account.active })}
+          >
+            {account.active ? 'Deactivate' : 'Activate'}
+          </button>
+        </div>
+      </form>
+      <ErrorBox error={state.error} />
+    </article>
+  );
+}
+
+const KINDS = [
+  ['', 'any'],
+  ['person', 'persons'],
+  ['service', 'service accounts'],
+] as const;
+const ACTIVITY = [
+  ['', 'any'],
+  ['true', 'active'],
+  ['false', 'inactive'],
+] as const;
+const LIST_FILTERS = ['kind', 'active'] as const;
+
+function AccountTable(props: { accounts: Account[]; caption: string; onOpen: (a: Account) => void }) {
+  return (
+    <table class="list" aria-label="Accounts">
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">E-mail</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Active</th>
+          <th scope="col">Roles</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.accounts.map((a) => (
+          <tr key={a._id_sys}>
+            <td>
+              {a.name_first} {a.name_last}
+            </td>
+            <td>{a.email}</td>
+            <td>{a.kind}</td>
+            <td>{a.active ? 'active' : 'inactive'}</td>
+            <td>{a.roles.join(', ') || <span class="muted">none</span>}</td>
+            <td>
+              <button
+                type="button"
+                class="secondary"
+                aria-label={`Open ${a.email}`}
+                onClick={() => props.onOpen(a)}
+              >
+                Open
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Every account, oldest first, filtered by kind and active flag, one page at a time. */
+function AccountList({ route, list }: { route: Route; list: ReturnType<typeof useAccountList> }) {
+  const { first, pageSize, params } = list;
+  const navigate = (next: URLSearchParams) => go(`/admin/accounts?${next}`);
+  const onFilter = (e: Event) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget as HTMLFormElement);
+    const next = new URLSearchParams({ first: '0', pageSize: String(data.get('pageSize') ?? 10) });
+    for (const f of LIST_FILTERS) if (data.get(f)) next.set(f, String(data.get(f)));
+    navigate(next);
+  };
+  const page = (to: number) => {
+    const next = new URLSearchParams(params);
+    next.set('first', String(Math.max(0, to)));
+    navigate(next);
+  };
+  const { data, error, loading } = list.loaded;
+  const total = data?.total ?? 0;
+  return (
+    <Section title="All accounts" id="all-accounts">
+      <form class="filters" onSubmit={onFilter} aria-label="Account filters">
+        <Choice label="Kind" name="kind" value={route.query.get('kind') ?? ''} options={KINDS} />
+        <Choice label="Active" name="active" value={route.query.get('active') ?? ''} options={ACTIVITY} />
+        <PageSizeChoice value={pageSize} />
+        <button type="submit">Show</button>
+      </form>
+      <ErrorBox error={error} />
+      {loading && !data ? <Loading what="accounts" /> : null}
+      {data ? (
+        <>
+          {data.accounts.length ? (
+            <AccountTable
+              accounts={data.accounts}
+              caption={`Accounts ${total ? first + 1 : 0}–${first + data.accounts.length} of ${total}`}
+              onOpen={list.onOpen}
+            />
+          ) : (
+            <p class="empty">No accounts match.</p>
+          )}
+          <Pager first={first} pageSize={pageSize} total={total} onPage={page} />
+        </>
+      ) : null}
+    </Section>
+  );
+}
+
+function useAccountList(route: Route, onOpen: (a: Account) => void) {
+  const first = Number(route.query.get('first') ?? 0);
+  const pageSize = Number(route.query.get('pageSize') ?? 10);
+  const params = new URLSearchParams({ first: String(first), pageSize: String(pageSize) });
+  for (const f of LIST_FILTERS) if (route.query.get(f)) params.set(f, route.query.get(f)!);
+  const loaded = useLoad(async () => {
+    const { body, headers } = await call<Account[]>('GET', `/api/admin/v1/accounts?${params}`);
+    return { accounts: body, total: Number(headers.get('svc-total-count') ?? body.length) };
+  }, String(params));
+  return { first, pageSize, params, loaded, onOpen };
+}
+
+export function AccountsPage({ route }: { route: Route }) {
+  const [accounts, setAccounts] = useState<Account[]>([]);
+  const [create, creating] = useAction();
+  const [lookup, looking] = useAction();
+  const put = (a: Account) =>
+    setAccounts((shown) => [
+      { ...a, apiKey: a.apiKey ?? undefined },
+      ...shown.filter((x) => x._id_sys !== a._id_sys),
+    ]);
+  const list = useAccountList(route, put);
+  // The key of a new service account stays on its card for this page's life: it is never answered again.
+  const replace = (a: Account) => {
+    setAccounts((shown) => shown.map((x) => (x._id_sys === a._id_sys ? { ...a, apiKey: x.apiKey } : x)));
+    list.loaded.reload();
+  };
+
+  const onCreate = (e: Event) => {
+    e.preventDefault();
+    const form = e.currentTarget as HTMLFormElement;
+    const data = new FormData(form);
+    create(async () => {
+      const { body } = await call<Account>('POST', '/api/admin/v1/accounts', {
+        kind: data.get('kind'),
+        email: data.get('email'),
+        name_first: data.get('name_first'),
+        name_last: data.get('name_last'),
+        roles: data.getAll('roles').map(String),
+      });
+      put(body);
+      list.loaded.reload();
+      form.reset();
+    });
+  };
+  const onLookup = (e: Event) => {
+    e.preventDefault();
+    const id = String(new FormData(e.currentTarget as HTMLFormElement).get('id') ?? '').trim();
+    lookup(async () => put(await get<Account>(`/api/admin/v1/accounts/${enc(id)}`)));
+  };
+
+  return (
+    <>
+      <h1>Accounts</h1>
+      <div class="columns">
+        <Section title="New account" id="new-account">
+          <form class="stack" onSubmit={onCreate} aria-label="New account">
+            <fieldset class="inline">
+              <legend>Kind</legend>
+              <label class="check">
+                <input type="radio" name="kind" value="person" checked /> Person
+              </label>
+              <label class="check">
+                <input type="radio" name="kind" value="service" /> Service account (gets an API key)
+              </label>
+            </fieldset>
+            <div class="field">
+              <label for="acc-email">E-mail</label>
+              <input id="acc-email" name="email" type="email" required autoComplete="off" />
+            </div>
+            <div class="field">
+              <label for="acc-first">First name</label>
+              <input id="acc-first" name="name_first" required />
+            </div>
+            <div class="field">
+              <label for="acc-last">Last name</label>
+              <input id="acc-last" name="name_last" required />
+            </div>
+            <RolesField name="roles" roles={[]} legend="Roles" />
+            <div class="actions">
+              <button type="submit" disabled={creating.busy}>
+                Create account
+              </button>
+            </div>
+            <ErrorBox error={creating.error} />
+          </form>
+        </Section>
+        <div>
+          <Section title="Open an account" id="open-account">
+            <form class="row" onSubmit={onLookup} aria-label="Open an account">
+              <label>
+                Account id
+                <input name="id" required placeholder="usr-…" />
+              </label>
+              <button type="submit" class="secondary" disabled={looking.busy}>
+                Open
+              </button>
+            </form>
+            <ErrorBox error={looking.error} />
+          </Section>
+          {accounts.map((a) => (
+            <AccountCard key={a._id_sys} account={a} onChange={replace} />
+          ))}
+        </div>
+      </div>
+      <AccountList route={route} list={list} />
+    </>
+  );
+}
+
+export function FormsPage() {
+  const [name, setName] = useState('');
+  const [text, setText] = useState('');
+  const [issues, setIssues] = useState<(FieldIssue & { line?: number })[]>([]);
+  const [saved, setSaved] = useState('');
+  const [loaded, setLoaded] = useState('');
+  const [run, state] = useAction();
+
+  const load = (e: Event) => {
+    e.preventDefault();
+    run(async () => {
+      setIssues([]);
+      setSaved('');
+      // `_meta` is the server's (revision, times): shown beside the editor, never sent back.
+      const { _meta, ...definition } = await get<{ _meta?: { _rev: number; _lastmodified: string } }>(
+        `/api/admin/v1/forms/${enc(name)}`,
+      );
+      setLoaded(_meta ? `Revision ${_meta._rev}, last changed ${formatTime(_meta._lastmodified)}.` : '');
+      setText(JSON.stringify(definition, null, 2));
+    });
+  };
+  const save = () =>
+    run(async () => {
+      setSaved('');
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch (err) {
+        setIssues([{ message: `Not JSON: ${(err as Error).message}` }]);
+        return;
+      }
+      try {
+        const { headers } = await call('PUT', `/api/admin/v1/forms/${enc(name)}`, body);
+        setIssues([]);
+        setSaved(`Saved form ${name}${headers.get('etag') ? ` (${headers.get('etag')})` : ''}.`);
+      } catch (err) {
+        if (err instanceof ApiError && err.errors.length) {
+          setIssues(err.errors.map((i) => ({ ...i, line: i.pointer ? lineOf(text, i.pointer) : undefined })));
+          return;
+        }
+        throw err;
+      }
+    });
+
+  return (
+    <>
+      <h1>Forms</h1>
+      <form class="row" onSubmit={load} aria-label="Open a form">
+        <label>
+          Form name
+          <input
+            value={name}
+            required
+            onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            list="known-forms-admin"
+          />
+        </label>
+        <datalist id="known-forms-admin">
+          <option value="memo" />
+          <option value="invoice" />
+          <option value="contract" />
+        </datalist>
+        <button type="submit" class="secondary" disabled={state.busy}>
+          Open
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => setText(JSON.stringify({ name, title: name, formsystype: 9, tags: {} }, null, 2))}
+        >
+          Start a new one
+        </button>
+      </form>
+      <div class="field">
+        <label for="form-json">Definition (JSON)</label>
+        {loaded ? <small class="hint">{loaded}</small> : null}
+        <textarea
+          id="form-json"
+          class="code"
+          rows={24}
+          spellcheck={false}
+          value={text}
+          aria-invalid={issues.length ? 'true' : undefined}
+          aria-describedby={issues.length ? 'form-json-issues' : undefined}
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        />
+        {issues.length ? (
+          <ul id="form-json-issues" class="field-error" aria-live="polite">
+            {issues.map((i) => (
+              <li key={`${i.pointer}:${i.message}`}>
+                {i.line ? <strong>line {i.line}: </strong> : null}
+                {i.pointer ? <code>{i.pointer}</code> : null} {i.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <div class="actions">
+        <button type="button" disabled={state.busy || !name || !text} onClick={save}>
+          Save form
+        </button>
+      </div>
+      {saved ? (
+        <p class="notice" role="status">
+          {saved}
+        </p>
+      ) : null}
+      <ErrorBox error={state.error} />
+    </>
+  );
+}

@@ -1,0 +1,435 @@
+/** A document: workflow, the caller's task and its answer, fields, attachments, recognition, management. */
+import { useEffect, useState } from 'preact/hooks';
+import { call, download, enc } from './api';
+import {
+  answersFor,
+  type Doc,
+  formatTime,
+  type HistoryEntry,
+  isOverdue,
+  managementActions,
+  phaseName,
+  statusName,
+  type TagValue,
+  type Task,
+} from './model';
+import { personName } from './people';
+import { RecognitionSection } from './recognition';
+import { type TaskLine, tasksOf } from './tasks';
+import { ErrorBox, Loading, Section, useAction, useLoad, ValueView } from './ui';
+
+/** An account id, with the person's name once the directory answered. */
+export function Person({ id }: { id: string }) {
+  const [name, setName] = useState<string>();
+  useEffect(() => {
+    let current = true;
+    personName(id).then((n) => current && setName(n));
+    return () => {
+      current = false;
+    };
+  }, [id]);
+  return name ? <span title={id}>{name}</span> : <code>{id}</code>;
+}
+
+export function WorkflowSummary({ doc }: { doc: Doc }) {
+  return (
+    <dl class="facts">
+      <dt>Phase</dt>
+      <dd>{phaseName(doc.state)}</dd>
+      <dt>Stage</dt>
+      <dd>{doc.step || '—'}</dd>
+      <dt>Iteration</dt>
+      <dd>{doc.iteration || '—'}</dd>
+      <dt>Status</dt>
+      <dd>
+        <span class={`badge badge-status-${doc.status}`}>{statusName(doc.status)}</span>
+      </dd>
+      <dt>Author</dt>
+      <dd>
+        <Person id={doc.author} />
+      </dd>
+      <dt>Created</dt>
+      <dd>{formatTime(doc.datecreated)}</dd>
+      <dt>Due</dt>
+      <dd>{doc.datedue ? formatTime(doc.datedue) : 'no due date'}</dd>
+      <dt>Revision</dt>
+      <dd>{doc._meta._rev}</dd>
+    </dl>
+  );
+}
+
+export function FieldsTable({ values }: { values: Record<string, TagValue> }) {
+  const entries = Object.entries(values ?? {});
+  if (!entries.length) return <p class="empty">No field values.</p>;
+  return (
+    <table class="fields">
+      <tbody>
+        {entries.map(([tag, value]) => (
+          <tr key={tag}>
+            <th scope="row">{tag}</th>
+            <td>
+              <ValueView value={value} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function TagList({ tags }: { tags: string[] }) {
+  if (!tags.length) return <p class="muted">No tags.</p>;
+  return (
+    <ul class="tags" aria-label="Tags">
+      {tags.map((t) => (
+        <li key={t} class="tag">
+          {t}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Attachments({ doc }: { doc: Doc }) {
+  const [run, state] = useAction();
+  if (!doc.filesList.length) return <p class="empty">No attachments.</p>;
+  return (
+    <>
+      <ul class="files">
+        {doc.filesList.map((f) => (
+          <li key={f.id}>
+            <span class="file-name">{f.fileName}</span>
+            <button
+              type="button"
+              class="secondary"
+              disabled={state.busy}
+              onClick={() => run(() => download(`/api/v2/docForm/${enc(doc._id)}/file/${f.id}`, f.fileName))}
+            >
+              Download <span class="visually-hidden">{f.fileName}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ErrorBox error={state.error} />
+    </>
+  );
+}
+
+/** A table value as tab-separated lines, and back. */
+export const tableToText = (rows: string[][]) => rows.map((r) => r.join('\t')).join('\n');
+export const textToTable = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.length)
+    .map((line) => line.split('\t'));
+
+/** Inputs for every field (strings as text, tables as tab-separated lines) and the tags. */
+export function ValuesEditor({
+  values,
+  onChange,
+  idPrefix,
+}: {
+  values: Record<string, TagValue>;
+  onChange: (next: Record<string, TagValue>) => void;
+  idPrefix: string;
+}) {
+  return (
+    <div class="editor-grid">
+      {Object.entries(values).map(([tag, value]) => {
+        const id = `${idPrefix}-${tag}`;
+        return (
+          <div class="field" key={tag}>
+            <label for={id}>{tag}</label>
+            {typeof value === 'string' ? (
+              <input
+                id={id}
+                value={value}
+                onInput={(e) => onChange({ ...values, [tag]: (e.target as HTMLInputElement).value })}
+              />
+            ) : (
+              <textarea
+                id={id}
+                rows={3}
+                value={tableToText(value)}
+                aria-describedby={`${id}-hint`}
+                onInput={(e) =>
+                  onChange({ ...values, [tag]: textToTable((e.target as HTMLTextAreaElement).value) })
+                }
+              />
+            )}
+            {typeof value === 'string' ? null : (
+              <small id={`${id}-hint`} class="hint">
+                A table: one row per line, cells separated by tabs.
+              </small>
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+function TasksTable({ docId, rev }: { docId: string; rev: number }) {
+  const tasks = useLoad(
+    () => call<HistoryEntry[]>('GET', `/api/v2/docForm/${enc(docId)}/history`).then((r) => tasksOf(r.body)),
+    `${docId}@${rev}`,
+  );
+  if (tasks.error) return <ErrorBox error={tasks.error} />;
+  if (!tasks.data) return <Loading what="the tasks" />;
+  if (!tasks.data.length) return <p class="muted">No tasks yet: no phase was started.</p>;
+  const outcomeClass = (t: TaskLine) =>
+    t.outcome === 'open'
+      ? 'badge badge-status-2'
+      : /declined|cancelled/.test(t.outcome)
+        ? 'badge badge-status-5'
+        : 'badge badge-ok';
+  return (
+    <table class="changes tasks">
+      <caption class="visually-hidden">Tasks of this document</caption>
+      <thead>
+        <tr>
+          <th scope="col">Phase</th>
+          <th scope="col">Assignee</th>
+          <th scope="col">Outcome</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tasks.data.map((t) => (
+          <tr key={t.respId}>
+            <td>
+              {t.phase} · it. {t.iteration} · stage {t.step}
+            </td>
+            <td>
+              <Person id={t.assignee} />
+              {t.answeredBy && t.answeredBy !== t.assignee ? (
+                <>
+                  {' '}
+                  (answered by <Person id={t.answeredBy} />)
+                </>
+              ) : null}
+            </td>
+            <td>
+              <span class={outcomeClass(t)}>{t.outcome}</span>
+              {t.comment ? <q class="comment">{t.comment}</q> : null}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function TaskPanel({
+  doc,
+  task,
+  onDone,
+}: {
+  doc: Doc;
+  task: Task;
+  onDone: (doc: Doc, message: string) => void;
+}) {
+  const [comment, setComment] = useState('');
+  const [values, setValues] = useState<Record<string, TagValue>>(doc.valuesByTags);
+  const [tags, setTags] = useState(doc._tags.join(', '));
+  const [needComment, setNeedComment] = useState(false);
+  const [run, state] = useAction();
+  const answers = answersFor(task.state);
+
+  const answer = (label: string, taskstatus: number, edits: boolean) =>
+    run(async () => {
+      if (taskstatus === 4 && !comment.trim()) {
+        setNeedComment(true);
+        return;
+      }
+      setNeedComment(false);
+      const body: Record<string, unknown> = { docResponse: { taskstatus, content: comment } };
+      if (edits) {
+        const changed = Object.fromEntries(
+          Object.entries(values).filter(
+            ([tag, v]) => JSON.stringify(v) !== JSON.stringify(doc.valuesByTags[tag]),
+          ),
+        );
+        const newTags = tags
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
+        body.docForm = { valuesByTags: changed, _tags: newTags };
+      }
+      const { body: updated } = await call<Doc>(
+        'PUT',
+        `/api/v2/docForm/${enc(doc._id)}/docResponse/${task.respId}`,
+        body,
+      );
+      onDone(
+        updated,
+        `${label}: done. The document is now in ${phaseName(updated.state)}, ${statusName(updated.status)}.`,
+      );
+    });
+
+  return (
+    <Section title="Your task" id="task">
+      <p>
+        {phaseName(task.state)} · stage {task.step} · iteration {task.iteration} · due{' '}
+        {task.datedue ? (
+          <span class={isOverdue(task.datedue) ? 'badge badge-overdue' : undefined}>
+            {formatTime(task.datedue)}
+          </span>
+        ) : (
+          'no due date'
+        )}
+      </p>
+      <div class="field">
+        <label for="task-comment">Comment</label>
+        <textarea
+          id="task-comment"
+          rows={3}
+          value={comment}
+          aria-invalid={needComment ? 'true' : undefined}
+          aria-describedby={needComment ? 'task-comment-error' : undefined}
+          onInput={(e) => setComment((e.target as HTMLTextAreaElement).value)}
+        />
+        {needComment ? (
+          <p id="task-comment-error" class="field-error">
+            Say why you decline: a comment is needed.
+          </p>
+        ) : null}
+      </div>
+      {answers.some((a) => a.edits) ? (
+        <details class="edits">
+          <summary>Edit fields and tags (for an answer “with edits”)</summary>
+          <ValuesEditor values={values} onChange={setValues} idPrefix="edit" />
+          <div class="field">
+            <label for="edit-tags">Tags (comma-separated)</label>
+            <input
+              id="edit-tags"
+              value={tags}
+              onInput={(e) => setTags((e.target as HTMLInputElement).value)}
+            />
+          </div>
+        </details>
+      ) : null}
+      <div class="actions">
+        {answers.map((a) => (
+          <button
+            type="button"
+            key={a.label}
+            class={a.taskstatus === 4 ? 'danger' : a.edits ? 'secondary' : undefined}
+            disabled={state.busy}
+            onClick={() => answer(a.label, a.taskstatus, a.edits)}
+          >
+            {a.label}
+          </button>
+        ))}
+      </div>
+      <ErrorBox error={state.error} />
+    </Section>
+  );
+}
+
+function ManagementPanel({ doc, onDone }: { doc: Doc; onDone: (doc: Doc, message: string) => void }) {
+  const [run, state] = useAction();
+  const actions = managementActions(doc);
+  if (!actions.length) return null;
+  const act = (label: string, taskstatus: number) =>
+    run(async () => {
+      if (taskstatus >= 110 && !confirm(`${label} this document?`)) return;
+      const { body } = await call<Doc>('POST', `/api/v2/docForm/${enc(doc._id)}/docResponse`, {
+        docResponse: { taskstatus },
+      });
+      onDone(
+        body,
+        `${label}: done. The document is now in ${phaseName(body.state)}, ${statusName(body.status)}.`,
+      );
+    });
+  return (
+    <Section title="Manage the workflow" id="manage">
+      <p class="hint">
+        Moves for the author and for holders of a document administration role; the server refuses the others.
+      </p>
+      <div class="actions">
+        {actions.map((a) => (
+          <button
+            type="button"
+            key={a.taskstatus}
+            class={a.taskstatus >= 110 ? 'danger' : 'secondary'}
+            disabled={state.busy}
+            onClick={() => act(a.label, a.taskstatus)}
+          >
+            {a.label}
+          </button>
+        ))}
+      </div>
+      <ErrorBox error={state.error} />
+    </Section>
+  );
+}
+
+export function DocumentPage({ id }: { id: string }) {
+  const [message, setMessage] = useState('');
+  const doc = useLoad(
+    () => call<Doc>('GET', `/api/v2/docForm/${enc(id)}?embed=docResponse,recoData`).then((r) => r.body),
+    id,
+  );
+  const done = (_: Doc, text: string) => {
+    setMessage(text);
+    doc.reload();
+  };
+  if (doc.error && !doc.data)
+    return (
+      <>
+        <h1>Document {id}</h1>
+        <ErrorBox error={doc.error} />
+      </>
+    );
+  if (!doc.data) return <Loading what="the document" />;
+  const d = doc.data;
+  const task = d.docResponse && d.docResponse.taskstatus === 0 ? d.docResponse : null;
+  return (
+    <>
+      <div class="page-head">
+        <h1>
+          {d.form} <span class="muted">· {d._id_web}</span>
+        </h1>
+        <div class="actions">
+          <a class="button secondary" href={`#/doc/${enc(d._id_web)}/history`}>
+            History
+          </a>
+          <button type="button" class="secondary" onClick={doc.reload}>
+            Refresh
+          </button>
+        </div>
+      </div>
+      {message ? (
+        <p class="notice" role="status">
+          {message}
+        </p>
+      ) : null}
+      <ErrorBox error={doc.error} />
+      <div class="columns">
+        <div>
+          {task ? <TaskPanel key={task.respId} doc={d} task={task} onDone={done} /> : null}
+          <Section title="Fields" id="fields">
+            <FieldsTable values={d.valuesByTags} />
+            <h3>Tags</h3>
+            <TagList tags={d._tags} />
+          </Section>
+          <Section title="Attachments" id="attachments">
+            <Attachments doc={d} />
+          </Section>
+          {d.recoStatus && d.recoStatus !== 'none' ? (
+            <RecognitionSection doc={d} onValidated={(text) => done(d, text)} />
+          ) : null}
+        </div>
+        <div>
+          <Section title="Workflow" id="workflow">
+            <WorkflowSummary doc={d} />
+            {!task ? <p class="muted">No open task of yours on this document.</p> : null}
+            <h3>Tasks</h3>
+            <TasksTable docId={d._id} rev={d._meta._rev} />
+          </Section>
+          <ManagementPanel doc={d} onDone={done} />
+        </div>
+      </div>
+    </>
+  );
+}

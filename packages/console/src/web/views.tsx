@@ -1,0 +1,184 @@
+/** The inbox (open tasks, overdue first) and the document views with filters and paging. */
+import { call, enc } from './api';
+import { byUrgency, type Doc, formatTime, isOverdue, PHASES, phaseName, STATUSES, statusName } from './model';
+import { Choice, docLink, ErrorBox, go, Loading, Pager, PageSizeChoice, type Route, useLoad } from './ui';
+
+function summaryOf(doc: Doc): string {
+  const first = Object.values(doc.valuesByTags ?? {}).find((v) => typeof v === 'string' && v);
+  return typeof first === 'string' ? first : '';
+}
+
+function DueDate({ datedue }: { datedue: string }) {
+  if (!datedue) return <span class="muted">none</span>;
+  return isOverdue(datedue) ? (
+    <span class="badge badge-overdue">Overdue · {formatTime(datedue)}</span>
+  ) : (
+    <span>{formatTime(datedue)}</span>
+  );
+}
+
+function DocTable({ docs, caption }: { docs: Doc[]; caption: string }) {
+  return (
+    <table class="list">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Document</th>
+          <th scope="col">Form</th>
+          <th scope="col">Summary</th>
+          <th scope="col">Phase</th>
+          <th scope="col">Status</th>
+          <th scope="col">Due</th>
+        </tr>
+      </thead>
+      <tbody>
+        {docs.map((doc) => (
+          <tr key={doc._id} class={isOverdue(doc.datedue) ? 'overdue' : undefined}>
+            <td>
+              <a href={docLink(doc._id_web)}>{doc._id_web}</a>
+            </td>
+            <td>{doc.form}</td>
+            <td>{summaryOf(doc)}</td>
+            <td>
+              {phaseName(doc.state)}
+              {doc.step ? ` · stage ${doc.step}` : ''}
+            </td>
+            <td>{statusName(doc.status)}</td>
+            <td>
+              <DueDate datedue={doc.datedue} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function InboxPage() {
+  const inbox = useLoad(async () => {
+    const { body } = await call<Doc[]>('GET', '/api/v2/docForm/view/inbox?pageSize=100');
+    return [...body].sort(byUrgency);
+  }, 'inbox');
+  const overdue = inbox.data?.filter((d) => isOverdue(d.datedue)).length ?? 0;
+  return (
+    <>
+      <h1>Inbox</h1>
+      <p class="lead">Documents waiting for your answer, overdue first.</p>
+      <ErrorBox error={inbox.error} />
+      {inbox.loading && !inbox.data ? <Loading what="your tasks" /> : null}
+      {inbox.data ? (
+        inbox.data.length ? (
+          <DocTable
+            docs={inbox.data}
+            caption={`${inbox.data.length} open task${inbox.data.length === 1 ? '' : 's'}${overdue ? `, ${overdue} overdue` : ''}`}
+          />
+        ) : (
+          <p class="empty">No open tasks. Nothing waits for you.</p>
+        )
+      ) : null}
+    </>
+  );
+}
+
+const PHASE_OPTIONS = PHASES.map(([name, code]) => [code, name] as const);
+const STATUS_OPTIONS = STATUSES.map(([name, code]) => [code, name] as const);
+const FILTERS = ['state', 'status', 'step', 'iteration', 'form', 'author', 'tags'] as const;
+const VIEWS = [
+  ['inbox', 'Inbox'],
+  ['mydocs', 'My documents'],
+  ['all', 'All documents'],
+] as const;
+
+export function ViewsPage({ route }: { route: Route }) {
+  const viewId = route.parts[1] ?? 'mydocs';
+  const q = route.query;
+  const first = Number(q.get('first') ?? 0);
+  const pageSize = Number(q.get('pageSize') ?? 10);
+  const params = new URLSearchParams({ first: String(first), pageSize: String(pageSize) });
+  for (const f of FILTERS) if (q.get(f)) params.set(f, q.get(f)!);
+  const list = useLoad(async () => {
+    const { body, headers } = await call<Doc[]>('GET', `/api/v2/docForm/view/${enc(viewId)}?${params}`);
+    return { docs: body, total: Number(headers.get('svc-total-count') ?? body.length) };
+  }, `${viewId}?${params}`);
+  const navigate = (next: URLSearchParams) => go(`/views/${viewId}?${next}`);
+
+  const onFilter = (e: Event) => {
+    e.preventDefault();
+    const data = new FormData(e.currentTarget as HTMLFormElement);
+    const next = new URLSearchParams({ first: '0', pageSize: String(data.get('pageSize') ?? 10) });
+    for (const f of FILTERS) {
+      const v = String(data.get(f) ?? '').trim();
+      if (v) next.set(f, v);
+    }
+    go(`/views/${String(data.get('view'))}?${next}`);
+  };
+  const page = (to: number) => {
+    const next = new URLSearchParams(params);
+    next.set('first', String(Math.max(0, to)));
+    navigate(next);
+  };
+  const total = list.data?.total ?? 0;
+  return (
+    <>
+      <h1>Views</h1>
+      <form class="filters" onSubmit={onFilter} aria-label="View and filters">
+        <Choice label="View" name="view" value={viewId} options={VIEWS} />
+        <Choice
+          label="Phase"
+          name="state"
+          value={q.get('state') ?? ''}
+          options={[['', 'any'], ...PHASE_OPTIONS]}
+        />
+        <Choice
+          label="Status"
+          name="status"
+          value={q.get('status') ?? ''}
+          options={[['', 'any'], ...STATUS_OPTIONS]}
+        />
+        <label>
+          Stage
+          <input name="step" inputMode="numeric" pattern="\d*" size={3} value={q.get('step') ?? ''} />
+        </label>
+        <label>
+          Iteration
+          <input
+            name="iteration"
+            inputMode="numeric"
+            pattern="\d*"
+            size={3}
+            value={q.get('iteration') ?? ''}
+          />
+        </label>
+        <label>
+          Form(s)
+          <input name="form" placeholder="invoice,memo" value={q.get('form') ?? ''} />
+        </label>
+        <label>
+          Author id(s)
+          <input name="author" placeholder="usr-…" value={q.get('author') ?? ''} />
+        </label>
+        <label>
+          Tags (all of)
+          <input name="tags" placeholder="urgent,audit" value={q.get('tags') ?? ''} />
+        </label>
+        <PageSizeChoice value={pageSize} />
+        <button type="submit">Show</button>
+      </form>
+      <ErrorBox error={list.error} />
+      {list.loading && !list.data ? <Loading what="documents" /> : null}
+      {list.data ? (
+        <>
+          {list.data.docs.length ? (
+            <DocTable
+              docs={list.data.docs}
+              caption={`Documents ${total ? first + 1 : 0}–${first + list.data.docs.length} of ${total}`}
+            />
+          ) : (
+            <p class="empty">No documents match.</p>
+          )}
+          <Pager first={first} pageSize={pageSize} total={total} onPage={page} />
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * The bus consumer of the document topic: maps each document event to webhook events and writes an
+ * outbox row per matching subscription, in one transaction with the handled-message mark, durable
+ * before the handler returns (and so before the bus offset is committed). A crash loses nothing: the
+ * message comes again, or its rows are already there.
+ */
+import type { MessageHandler } from '@docflow/bus';
+import { EventEnvelope } from '@docflow/contracts';
+import { applyOnce, applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
+import type { DocumentFactsStore } from './document-facts';
+import { mapDocumentEvent } from './event-mapping';
+import type { Outbox } from './outbox';
+import type { SubscriptionStore } from './subscriptions';
+
+const CONSUMER = 'webhooks-outbox';
+const DOC_STREAM = 'docForm-';
+
+export interface DocumentConsumerDeps {
+  db: LocalDb;
+  facts: DocumentFactsStore;
+  subscriptions: SubscriptionStore;
+  outbox: Outbox;
+  /** Called after rows were added: the delivery worker looks for due rows. */
+  enqueued: () => void;
+}
+
+export function documentEventsHandler(deps: DocumentConsumerDeps): MessageHandler {
+  return async function handleDocumentEvent(message) {
+    const envelope = EventEnvelope.parse(message.value);
+    if (!envelope.streamId.startsWith(DOC_STREAM)) return;
+    const documentId = envelope.streamId.slice(DOC_STREAM.length);
+    // A document's events come one at a time (one bus partition), so its facts read here stay current.
+    const mapped = mapDocumentEvent(envelope, deps.facts.get(documentId));
+    if (!mapped) return;
+    const subscriptions = deps.subscriptions.list();
+    const rows = mapped.events.flatMap((event) =>
+      subscriptions
+        .filter((s) => s.eventTypes.includes(event.type))
+        .map((s) => ({ subscription: s.id, event })),
+    );
+    const apply = () => {
+      deps.facts.put(documentId, mapped.facts);
+      const now = Date.now();
+      for (const row of rows) deps.outbox.enqueue(row.subscription, row.event, now);
+    };
+    if (rows.length === 0) {
+      // Nothing to deliver: the facts need no fsync of their own (a power loss may take the newest
+      // back, which can only blur the next state change of that document).
+      applyOnce(deps.db, CONSUMER, envelope.id, apply);
+      return;
+    }
+    await applyOnceDurably(deps.db, CONSUMER, envelope.id, apply);
+    deps.enqueued();
+  };
+}

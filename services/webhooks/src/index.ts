@@ -1,0 +1,2 @@
+export { WebhooksEnv } from './config';
+export { createWebhooksService, type WebhooksService, type WebhooksServiceDeps } from './service';

@@ -1,0 +1,83 @@
+/** Composition of the webhooks service: used by the embedded runner and by main.ts. */
+import type { Consumer } from '@docflow/bus';
+import { topicsOf } from '@docflow/contracts';
+import { createServiceApp, type ServiceBaseDeps } from '@docflow/kit/http';
+import type { Hono } from 'hono';
+import { webhooksApi } from './api';
+import type { WebhooksConfig } from './config';
+import { type DeliveryWorker, startDeliveryWorker } from './delivery-worker';
+import { documentEventsHandler } from './document-consumer';
+import { documentFactsStore } from './document-facts';
+import { outbox as openOutbox } from './outbox';
+import { sendSigned } from './send';
+import { subscriptionStore } from './subscriptions';
+import { parseAllowList } from './target-guard';
+
+export interface WebhooksServiceDeps extends ServiceBaseDeps {
+  /** Allowed private hosts (DOCFLOW_WEBHOOK_ALLOWED_HOSTS), the retry delays and one attempt's limit. */
+  allowedHosts: WebhooksConfig['DOCFLOW_WEBHOOK_ALLOWED_HOSTS'];
+  retrySchedule: WebhooksConfig['DOCFLOW_WEBHOOK_RETRY_SCHEDULE'];
+  timeoutMs: WebhooksConfig['DOCFLOW_WEBHOOK_TIMEOUT_MS'];
+  /** Days a delivered or given-up delivery stays in the log (DOCFLOW_WEBHOOK_LOG_DAYS). */
+  logDays: WebhooksConfig['DOCFLOW_WEBHOOK_LOG_DAYS'];
+}
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface WebhooksService {
+  app: Hono;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksService {
+  const { db, bus, log } = deps;
+  const allow = parseAllowList(deps.allowedHosts);
+  const subscriptions = subscriptionStore(db);
+  const outbox = openOutbox(db);
+  const facts = documentFactsStore(db);
+  const app = createServiceApp(deps);
+  app.route('/', webhooksApi({ subscriptions, outbox, allow }));
+  let worker: DeliveryWorker | undefined;
+  let consumer: Consumer | undefined;
+  let pruning: NodeJS.Timeout | undefined;
+  // The outbox is the delivery log too: without this it would grow with every event for ever.
+  function prune() {
+    try {
+      const removed = outbox.pruneFinished(Date.now() - deps.logDays * DAY_MS);
+      if (removed) log.info({ removed, logDays: deps.logDays }, 'webhook log: old deliveries removed');
+    } catch (err) {
+      log.warn({ err }, 'webhook log: removing old deliveries failed; tried again in an hour');
+    }
+  }
+  return {
+    app,
+    async start() {
+      if (!pruning) {
+        prune();
+        pruning = setInterval(prune, PRUNE_EVERY_MS);
+        pruning.unref();
+      }
+      worker ??= startDeliveryWorker({
+        outbox,
+        subscriptions,
+        schedule: deps.retrySchedule,
+        send: (message) => sendSigned(message, { allow, timeoutMs: deps.timeoutMs }),
+        log,
+      });
+      const kick = worker.kick;
+      // One group: a single instance holds the outbox (it lives in its local database).
+      consumer ??= await bus.subscribe(
+        { groupId: `${deps.namespace}.webhooks`, topics: [topicsOf(deps.namespace).document] },
+        documentEventsHandler({ db, facts, subscriptions, outbox, enqueued: kick }),
+      );
+    },
+    async stop() {
+      clearInterval(pruning);
+      pruning = undefined;
+      await consumer?.stop();
+      await worker?.stop();
+    },
+  };
+}

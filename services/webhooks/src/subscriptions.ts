@@ -1,0 +1,71 @@
+/**
+ * Webhook subscriptions, in the service's local database. The signing secret must be kept to sign;
+ * it stays in this file (0600, the service's own) and is never logged or answered again.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Webhook, WebhookCreate, WebhookEventType } from '@docflow/contracts';
+import { newHexId } from '@docflow/kit';
+import type { LocalDb } from '@docflow/kit/eventsourcing';
+
+export interface Subscription extends Webhook {
+  secret: string;
+}
+
+interface Row {
+  id: string;
+  url: string;
+  event_types: string;
+  description: string | null;
+  secret: string;
+  created_at: string;
+}
+
+const fromRow = (r: Row): Subscription => ({
+  id: r.id,
+  url: r.url,
+  eventTypes: JSON.parse(r.event_types) as WebhookEventType[],
+  ...(r.description === null ? {} : { description: r.description }),
+  createdAt: r.created_at,
+  secret: r.secret,
+});
+
+/** What the API shows of a subscription: everything but the secret. */
+export const publicView = ({ secret: _secret, ...webhook }: Subscription): Webhook => webhook;
+
+export function subscriptionStore(db: LocalDb) {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS webhook_subscriptions (
+      id TEXT PRIMARY KEY, url TEXT NOT NULL, event_types TEXT NOT NULL, description TEXT,
+      secret TEXT NOT NULL, created_at TEXT NOT NULL
+    );
+  `);
+  const insert = db.prepare(
+    'INSERT INTO webhook_subscriptions (id, url, event_types, description, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  const all = db.prepare<[], Row>('SELECT * FROM webhook_subscriptions ORDER BY created_at, id');
+  const one = db.prepare<[string], Row>('SELECT * FROM webhook_subscriptions WHERE id = ?');
+  const remove = db.prepare('DELETE FROM webhook_subscriptions WHERE id = ?');
+  return {
+    create(input: WebhookCreate): Subscription {
+      const subscription: Subscription = {
+        id: `wh_${newHexId()}`,
+        url: input.url,
+        eventTypes: [...new Set(input.eventTypes)],
+        ...(input.description === undefined ? {} : { description: input.description }),
+        createdAt: new Date().toISOString(),
+        secret: `whsec_${randomBytes(32).toString('base64')}`,
+      };
+      const s = subscription;
+      insert.run(s.id, s.url, JSON.stringify(s.eventTypes), s.description ?? null, s.secret, s.createdAt);
+      return subscription;
+    },
+    list: (): Subscription[] => all.all().map(fromRow),
+    get(id: string): Subscription | undefined {
+      const row = one.get(id);
+      return row && fromRow(row);
+    },
+    /** False when there was no such subscription. */
+    delete: (id: string): boolean => remove.run(id).changes > 0,
+  };
+}
+export type SubscriptionStore = ReturnType<typeof subscriptionStore>;

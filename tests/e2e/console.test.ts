@@ -1,0 +1,373 @@
+/**
+ * The web console in a real browser: Debian's Chromium driven by playwright-core (no browser download;
+ * `infra/local/install-chromium.sh`, which the test command runs, installs it) against a fresh embedded
+ * instance. Each flow ends with a screenshot of its last screen under `.artifacts/e2e/`.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { drawPageEncoded } from '@docflow/recognition';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import { createDoc, createPerson, eventually } from '../support/documents';
+import { type Api, apiClient } from '../support/http';
+import { REPO_ROOT } from '../support/process';
+import { startEmbedded, type Target } from '../support/targets';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** The text as rendered (line breaks between blocks), which the checks below match against. */
+// biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node
+const textOf = (locator: Locator) => locator.innerText();
+const SHOTS = join(REPO_ROOT, '.artifacts/e2e');
+const skip = existsSync(CHROMIUM)
+  ? undefined
+  : `${CHROMIUM} is missing: run infra/local/install-chromium.sh (pnpm test does)`;
+if (skip) console.log(`# web console tests skipped: ${skip}`);
+
+const INVOICE = [
+  { text: 'INVOICE', size: 28 },
+  { text: 'ACME GmbH, Hauptstrasse 1, 10115 Berlin' },
+  { text: 'Invoice No. INV-2026-042' },
+  { text: 'Total: 980.00' },
+];
+
+const memoForm = {
+  name: 'e2e-memo',
+  title: 'Browser test memo',
+  formsystype: 9,
+  tags: { subject: 'string', amount: 'string' },
+  workflow: {
+    approval: { stages: [{ participants: ['bob@example.com'] }], next: 'sign' },
+    sign: { stages: [{ participants: ['carol@example.com'] }] },
+    dueDays: 3,
+  },
+};
+
+describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
+  let target: Target;
+  let api: Api;
+  let browser: Browser;
+  let portalKey: string; // a service account without roles: people act through it with svc-run-as
+  let auditorKey: string;
+  let memoId: string;
+  let invoiceId: string;
+  /** Uncaught errors of any page: each flow checks there were none. */
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    [target, browser] = await Promise.all([
+      startEmbedded(),
+      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+    ]);
+    api = apiClient(target.baseUrl);
+    const admin = target.adminKey;
+    // Recognition runs while the other flows do.
+    const invoice = await createDoc(target.baseUrl, admin, 'invoice', {
+      docForm: {},
+      files: [{ name: 'invoice.png', content: await drawPageEncoded(INVOICE, 'png'), type: 'image/png' }],
+    });
+    assert.equal(invoice.status, 201, invoice.text);
+    invoiceId = invoice.body._id;
+
+    for (const name of ['alice', 'bob', 'carol']) await createPerson(api, admin, `${name}@example.com`);
+    const service = (email: string, roles: string[]) =>
+      api('POST', '/api/admin/v1/accounts', {
+        key: admin,
+        body: { kind: 'service', email, name_first: 'Svc', name_last: email.split('@')[0], roles },
+      }).then((r) => r.body.apiKey as string);
+    portalKey = await service('portal@example.com', []);
+    auditorKey = await service('auditor@example.com', ['svcAuditR']);
+    assert.equal(
+      (await api('PUT', '/api/admin/v1/forms/e2e-memo', { key: admin, body: memoForm })).status,
+      201,
+    );
+    const memo = await createDoc(
+      target.baseUrl,
+      portalKey,
+      'e2e-memo',
+      {
+        docForm: { valuesByTags: { subject: 'New laptops', amount: '2400' }, _tags: ['it'] },
+        docResponse: { taskstatus: 100 },
+        files: [{ name: 'quote.txt', content: 'three laptops', type: 'text/plain' }],
+      },
+      { runAs: 'alice@example.com' },
+    );
+    assert.equal(memo.status, 201, memo.text);
+    assert.ok(!memo.headers.get('x-error'), memo.headers.get('x-error') ?? '');
+    memoId = memo.body._id_web;
+  });
+  after(async () => {
+    await browser?.close();
+    await target?.stop();
+  });
+
+  /** A new browser context (its own session storage), signed in with `key` and optional run-as. */
+  async function signedIn(key: string, runAs = ''): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    // Generous: the whole test command runs suites side by side on a small machine.
+    context.setDefaultTimeout(60_000);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${target.baseUrl}/console`);
+    await page.getByLabel('API key').fill(key);
+    if (runAs) await page.getByLabel('Run as (optional)').fill(runAs);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    return page;
+  }
+
+  /** Saves the flow's last screen; a flow whose page threw any error fails here. */
+  async function shot(page: Page, name: string) {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    assert.deepEqual(pageErrors.splice(0), [], 'uncaught errors in the page');
+  }
+
+  it('a wrong key is refused with the problem\u2019s title, not a blank page', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${target.baseUrl}/console`);
+    await page.getByLabel('API key').fill('not-a-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match(await textOf(alert), /Unauthorized|401/);
+    await shot(page, '0-sign-in-refused');
+    await page.close();
+  });
+
+  it('an approver answers a task from the inbox', async () => {
+    const page = await signedIn(portalKey, 'bob@example.com');
+    const row = page.getByRole('row').filter({ hasText: memoId });
+    await row.waitFor();
+    assert.match(await textOf(row), /New laptops/);
+    assert.match(await textOf(row), /approval/);
+    await page.screenshot({ path: join(SHOTS, '1-approver-inbox.png'), fullPage: true });
+    await row.getByRole('link', { name: memoId }).click();
+    const task = page.getByRole('region', { name: 'Your task' });
+    await task.waitFor();
+    await task.getByLabel('Comment').fill('Within budget.');
+    await task.getByRole('button', { name: 'Approve', exact: true }).click();
+    const notice = page.getByRole('status').filter({ hasText: 'Approve: done' });
+    await notice.waitFor();
+    assert.match(await textOf(notice), /now in sign, in progress/);
+    await page.getByText('No open task of yours on this document.').waitFor();
+    await shot(page, '1-approver-answered');
+    const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
+    assert.deepEqual([read.body.state, read.body.status], [2, 2], 'the document moved to the sign phase');
+    await page.context().close();
+  });
+
+  it('the author sees the new state', async () => {
+    const page = await signedIn(portalKey, 'alice@example.com');
+    await page.getByRole('link', { name: 'Views' }).click();
+    const row = page.getByRole('row').filter({ hasText: memoId });
+    await row.waitFor();
+    assert.match(await textOf(row), /sign · stage 1/);
+    await row.getByRole('link', { name: memoId }).click();
+    const workflow = page.getByRole('region', { name: 'Workflow', exact: true });
+    await workflow.waitFor();
+    const facts = await textOf(workflow);
+    assert.match(facts, /Phase\s+sign/);
+    assert.match(facts, /Status\s+in progress/);
+    const files = page.getByRole('region', { name: 'Attachments' });
+    assert.match(await textOf(files), /quote\.txt/);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      files.getByRole('button', { name: /Download/ }).click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 'quote.txt');
+    await shot(page, '2-author-sees-new-state');
+    await page.context().close();
+  });
+
+  it('an auditor opens the history and a past revision', async () => {
+    const page = await signedIn(auditorKey);
+    await page.getByLabel('Document id').fill(memoId);
+    await page.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('link', { name: 'History' }).click();
+    const timeline = page.getByRole('region', { name: /revisions/ });
+    await timeline.waitFor();
+    const text = await textOf(timeline);
+    assert.match(text, /Document created/);
+    assert.match(text, /on behalf of bob Test <bob@example\.com>/, 'who answered, for whom');
+    await page.getByRole('link', { name: 'View the document at revision 1' }).click();
+    const revision = page.getByRole('region', { name: 'The document at revision 1' });
+    await revision.getByText('New laptops').waitFor();
+    const shown = await textOf(revision);
+    assert.match(shown, /Phase\s+registration/);
+    assert.match(shown, /Status\s+draft/);
+    await shot(page, '3-auditor-history-and-revision');
+    await page.context().close();
+  });
+
+  it('a signer signs with edits', async () => {
+    const page = await signedIn(portalKey, 'carol@example.com');
+    await page.getByRole('link', { name: memoId }).click();
+    const task = page.getByRole('region', { name: 'Your task' });
+    await task.getByText('Edit fields and tags').click();
+    await task.getByLabel('amount').fill('2350');
+    await task.getByRole('button', { name: 'Sign with edits' }).click();
+    await page.getByRole('status').filter({ hasText: 'Sign with edits: done' }).waitFor();
+    await page.getByRole('region', { name: 'Fields' }).getByText('2350').waitFor();
+    const tasks = page.getByRole('table', { name: 'Tasks of this document' });
+    await tasks.getByText('signed').waitFor();
+    const lines = await textOf(tasks);
+    assert.match(
+      lines,
+      /approval · it\. 1 · stage 1\s+bob Test <bob@example\.com>\s+approved\s+Within budget\./,
+    );
+    assert.match(lines, /sign · it\. 1 · stage 1\s+carol Test <carol@example\.com>\s+signed/);
+    await shot(page, '6-signer-signs-with-edits');
+    const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
+    assert.deepEqual([read.body.state, read.body.status], [2, 4], 'the sign phase is completed');
+    assert.equal(read.body.valuesByTags.amount, '2350');
+    await page.context().close();
+  });
+
+  it('an author creates a document with a file and finds it in a filtered view', async () => {
+    const page = await signedIn(portalKey, 'alice@example.com');
+    await page.getByRole('link', { name: 'New document' }).click();
+    const form = page.getByRole('form', { name: 'New document' });
+    await form.getByLabel('Form', { exact: true }).fill('e2e-memo');
+    await form.getByLabel('Tag', { exact: true }).fill('subject');
+    await form.getByLabel('Value', { exact: true }).fill('Office chairs');
+    await form.getByLabel('Workflow').selectOption({ label: 'Start approval' });
+    await form.getByLabel('Files', { exact: true }).setInputFiles({
+      name: 'offer.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('twelve chairs'),
+    });
+    await form.getByRole('button', { name: 'Create' }).click();
+    const created = page.getByRole('status').filter({ hasText: 'Created' });
+    await created.waitFor();
+    const newId = (await textOf(created.getByRole('link'))).trim();
+    const read = await api('GET', `/api/v2/docForm/${newId}`, { key: target.adminKey });
+    assert.deepEqual([read.body.state, read.body.valuesByTags.subject], [1, 'Office chairs']);
+    assert.deepEqual(
+      read.body.filesList.map((f: any) => f.fileName),
+      ['offer.txt'],
+    );
+    await page.getByRole('link', { name: 'Views' }).click();
+    const filters = page.getByRole('form', { name: 'View and filters' });
+    await filters.getByLabel('Phase').selectOption({ label: 'approval' });
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await page.getByText('Documents 1–1 of 1').waitFor();
+    const rows = page.getByRole('row').filter({ hasText: 'Office chairs' });
+    await rows.waitFor();
+    assert.equal(
+      await page.getByRole('row').filter({ hasText: memoId }).count(),
+      0,
+      'a signed one is filtered out',
+    );
+    await shot(page, '7-author-creates-and-filters');
+    await page.context().close();
+  });
+
+  it('a recognised invoice is checked and validated', async () => {
+    const done = await eventually(
+      () => api('GET', `/api/v2/docForm/${invoiceId}`, { key: target.adminKey }),
+      (r) => r.body.recoStatus !== 'pending',
+      120_000,
+    );
+    assert.equal(done.body.recoStatus, 'done', done.text);
+    const page = await signedIn(target.adminKey);
+    await page.goto(`${target.baseUrl}/console#/doc/${invoiceId}`);
+    const part = page.getByRole('article', { name: /Part 1: Invoice/ });
+    await part.waitFor();
+    const facts = await textOf(part);
+    assert.match(facts, /Pages\s+page 1/);
+    assert.match(facts, /not validated/);
+    assert.match(facts, /Confidence\s+\d+(\.\d)? %/);
+    assert.equal(await part.getByLabel('invoiceNo').inputValue(), 'INV-2026-042');
+    await part.getByLabel('total').fill('980.00 EUR');
+    await part.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('status').filter({ hasText: 'Part 1 (Invoice) validated' }).waitFor();
+    await part.getByText('validated', { exact: true }).waitFor();
+    await shot(page, '4-invoice-validated');
+    const read = await api('GET', `/api/v2/docForm/${invoiceId}?embed=recoData`, { key: target.adminKey });
+    assert.equal(read.body.recoData[0].validated, true);
+    assert.equal(read.body.recoData[0].valuesByTags.total, '980.00 EUR');
+    await page.context().close();
+  });
+
+  it('an admin creates an account, sees its key once and finds it in the list of accounts', async () => {
+    const page = await signedIn(target.adminKey);
+    await page.getByRole('link', { name: 'Accounts' }).click();
+    const form = page.getByRole('form', { name: 'New account' });
+    await form.getByLabel('Service account (gets an API key)').check();
+    await form.getByLabel('E-mail').fill('scanner@example.com');
+    await form.getByLabel('First name').fill('Scan');
+    await form.getByLabel('Last name').fill('Station');
+    await form.getByLabel('svcAdminDocsRW').check();
+    await form.getByRole('button', { name: 'Create account' }).click();
+    const card = page.getByRole('article', { name: 'Account scanner@example.com' });
+    const keyBox = card.getByLabel(/API key/);
+    await keyBox.waitFor();
+    const key = await keyBox.inputValue();
+    assert.match(key, /^dfk_/);
+    const mine = await api('GET', '/api/v2/docForm/view/mydocs', { key });
+    assert.equal(mine.status, 200, 'the key shown works');
+    // The list of accounts, service accounts only, shows it with its kind, state and roles.
+    const filters = page.getByRole('form', { name: 'Account filters' });
+    await filters.getByLabel('Kind').selectOption('service');
+    await filters.getByLabel('Per page').selectOption('100');
+    await filters.getByRole('button', { name: 'Show' }).click();
+    const listed = page
+      .getByRole('table', { name: 'Accounts' })
+      .getByRole('row')
+      .filter({ hasText: 'scanner@example.com' });
+    await listed.getByRole('cell', { name: 'svcAdminDocsRW' }).waitFor();
+    assert.deepEqual(await listed.getByRole('cell').allInnerTexts(), [
+      'Scan Station',
+      'scanner@example.com',
+      'service',
+      'active',
+      'svcAdminDocsRW',
+      'Open',
+    ]);
+    const services = await api('GET', '/api/admin/v1/accounts?kind=service', { key: target.adminKey });
+    const caption = await textOf(page.getByRole('table', { name: 'Accounts' }).locator('caption'));
+    assert.match(caption, new RegExp(`of ${services.headers.get('svc-total-count')}$`));
+    await card.getByRole('button', { name: 'Deactivate' }).click();
+    await card.getByText('inactive', { exact: true }).waitFor();
+    await listed.getByRole('cell', { name: 'inactive', exact: true }).waitFor();
+    assert.equal(await keyBox.inputValue(), key, 'the key stays on the card until the page is left');
+    await shot(page, '5-admin-creates-account');
+    const id = (await textOf(card.locator('code').first())).trim();
+    const account = await api('GET', `/api/admin/v1/accounts/${id}`, { key: target.adminKey });
+    assert.deepEqual([account.body.roles, account.body.active], [['svcAdminDocsRW'], false]);
+    await page.context().close();
+  });
+
+  it('an admin edits a form and sees a validation error in place', async () => {
+    const page = await signedIn(target.adminKey);
+    await page.getByRole('link', { name: 'Forms' }).click();
+    await page.getByLabel('Form name').fill('contract');
+    await page.getByRole('button', { name: 'Open', exact: true }).last().click();
+    const editor = page.getByLabel('Definition (JSON)');
+    await page.getByText(/^Revision \d+, last changed/).waitFor();
+    const definition = JSON.parse(await editor.inputValue());
+    assert.equal(definition.name, 'contract');
+    await editor.fill(JSON.stringify({ ...definition, formsystype: 'three' }, null, 2));
+    await page.getByRole('button', { name: 'Save form' }).click();
+    const issues = page.locator('#form-json-issues');
+    await issues.waitFor();
+    assert.match(await textOf(issues), /line \d+: body\.formsystype/);
+    assert.equal(await editor.getAttribute('aria-invalid'), 'true');
+    await shot(page, '8-admin-form-error-in-place');
+    await editor.fill(JSON.stringify({ ...definition, title: 'Contract (edited)' }, null, 2));
+    await page.getByRole('button', { name: 'Save form' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved form contract' }).waitFor();
+    const form = await api('GET', '/api/admin/v1/forms/contract', { key: target.adminKey });
+    assert.equal(form.body.title, 'Contract (edited)');
+    await page.context().close();
+  });
+});
