@@ -411,7 +411,7 @@ describe('listing planner', () => {
     const mixed = planListing(
       { view: 'all', query: { ...PAGE, q: 'document 4242' }, principal: READER, standsInFor: [] },
       ROW_COUNTS,
-      new Set(['"document"']),
+      { commonTerms: new Set(['"document"']), manyMatches: false, many: 10_000 },
     );
     assert.deepEqual(mixed.count?.params, ['"document" "4242"*', 'usr-b']);
     assert.equal(
@@ -431,6 +431,55 @@ describe('listing planner', () => {
 
     // The total is kept until a write touches a key of each keyed condition, as without q.
     assert.deepEqual(deputy.countConditions, [['s:1'], ['r:usr-d', 'r:usr-a', 'r:usr-b'], ['t:t3']]);
+  });
+
+  it('a search of common terms only: few matches listed in the view order; many walked by the range, probed, counted up to a bound', () => {
+    const common = (many: boolean) => ({
+      commonTerms: new Set(['"document"', '"bench"*']),
+      manyMatches: many,
+      many: 10_000,
+    });
+    const request = (principal: Principal, query: Omit<ViewQuery, 'first' | 'pageSize'>): ListingRequest => ({
+      view: 'all',
+      query: { ...PAGE, ...query },
+      principal,
+      standsInFor: [],
+    });
+    // Few matches: they drive, no BM25 (it would walk each common term for its weight), newest first.
+    const few = planListing(request(ADMIN, { q: 'document bench' }), ROW_COUNTS, common(false));
+    assert.equal(
+      few.page.sql,
+      'SELECT d.id, d.created FROM view_search s JOIN view_docs d ON d.rowid = s.rowid WHERE s.view_search MATCH ? ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?',
+    );
+    assert.equal(few.countCap, undefined);
+
+    // Many: all documents newest first, each probed by rowid in the FTS5 index; stops at the page.
+    const PROBE = 'EXISTS (SELECT 1 FROM view_search s WHERE s.view_search MATCH ? AND s.rowid = d.rowid)';
+    const PROBED = ['CORRELATED SCALAR SUBQUERY 1', 'SCAN s VIRTUAL TABLE INDEX 0:=M2'];
+    const admin = planListing(request(ADMIN, { q: 'document bench' }), ROW_COUNTS, common(true));
+    assert.deepEqual(admin.page, {
+      sql: `SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_newest WHERE ${PROBE} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
+      params: ['"document" "bench"*', 20, 0],
+    });
+    assert.deepEqual(explain(admin.page), ['SCAN d USING COVERING INDEX view_docs_newest', ...PROBED]);
+    assert.deepEqual(admin.count, {
+      sql: `SELECT count(*) FROM (SELECT 1 FROM view_docs d INDEXED BY view_docs_newest WHERE ${PROBE} LIMIT ?)`,
+      params: ['"document" "bench"*', 10_001],
+    });
+    assert.equal(admin.countCap, 10_000);
+
+    // A reader: their documents' range (newest first), the state on the row, then the probe (the
+    // rowid found by the row's id).
+    const reader = planListing(request(READER, { q: 'document bench', state: 1 }), ROW_COUNTS, common(true));
+    assert.deepEqual(reader.page.params, ['usr-b', 1, '"document" "bench"*', 20, 0]);
+    assert.deepEqual(explain(reader.page), [
+      'SEARCH d USING PRIMARY KEY (user_id=?)',
+      'CORRELATED SCALAR SUBQUERY 2',
+      'SCAN s VIRTUAL TABLE INDEX 0:=M2',
+      'CORRELATED SCALAR SUBQUERY 1',
+      'SEARCH v USING COVERING INDEX sqlite_autoindex_view_docs_1 (id=?)',
+    ]);
+    assert.deepEqual(reader.countConditions, [['r:usr-b'], ['s:1']]);
   });
 
   it('names the kept counts it weighs: all documents, then each key of each condition with a range', () => {

@@ -25,7 +25,8 @@
  * created, id). When the driving range is the listing's only condition and holds each document once,
  * the total is its kept row count and no count statement runs.
  *
- * A search (`q`) is driven by its FTS5 matches instead (planSearch).
+ * A search (`q`) is driven by its FTS5 matches (planSearch), unless it has many matches and only common
+ * terms: then by the listing's range as above, each row probed for the search (planListing).
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { Principal } from '@docflow/kit/http';
@@ -62,6 +63,11 @@ export interface Statement {
 export interface ViewPlan {
   /** null when the total is read from the kept row counts. */
   count: Statement | null;
+  /**
+   * Set when the count stops after this many + 1 rows (a search with many matches): a count above it
+   * is reported as this many, "at least".
+   */
+  countCap?: number;
   countFromCounts: number;
   /**
    * The `view_counts` keys of each condition of the listing that has keys (a tag, an author, the
@@ -74,7 +80,20 @@ export interface ViewPlan {
 
 type Condition =
   | { kind: 'column'; column: FilterColumn; values: unknown[] }
-  | { kind: 'member'; membership: Membership; values: string[] };
+  | { kind: 'member'; membership: Membership; values: string[] }
+  | { kind: 'match'; expression: string };
+
+/** What the reader found out about a search's terms, with bounded counts (reader.ts). */
+export interface SearchEstimate {
+  /** The terms (`searchTerms`) found in at least `many` documents. */
+  commonTerms: ReadonlySet<string>;
+  /** Whether the whole search matches at least `many` documents (looked at when every term is common). */
+  manyMatches: boolean;
+  /** COMMON_TERM_DOCS: also the bound up to which a search with many matches counts its total. */
+  many: number;
+}
+
+const NO_ESTIMATE: SearchEstimate = { commonTerms: new Set(), manyMatches: false, many: 0 };
 
 /** A key range that can drive a listing: the rows of `keys` in `table`'s `column`. */
 interface Driver {
@@ -122,6 +141,7 @@ const isIndexed = (column: FilterColumn): column is IndexedColumn => column in I
 
 /** The `view_counts` keys of a condition's range; none when it has no range of its own. */
 function countKeysOf(condition: Condition): string[] {
+  if (condition.kind === 'match') return [];
   if (condition.kind === 'member') return condition.values.map(condition.membership.countKey);
   const { column } = condition;
   if (!isIndexed(column)) return [];
@@ -163,9 +183,18 @@ function facetTotal(conditions: Condition[], rowCounts: ReadonlyMap<string, numb
   return total;
 }
 
-/** A condition checked on a `view_docs` row `d`: a column compared, a membership probed by its `_doc` index. */
-function conditionSql(c: Condition, params: unknown[]): string {
+/**
+ * A condition checked on a row `d` (of `view_docs`, or for a membership or a search, of a membership
+ * table): a column compared, a membership probed by its `_doc` index, a search by the row's rowid in
+ * `view_docs` (a membership row's through its id).
+ */
+function conditionSql(c: Condition, params: unknown[], onViewDocs = true): string {
   if (c.kind === 'column') return `d.${c.column} ${inList(c.values, params)}`;
+  if (c.kind === 'match') {
+    params.push(c.expression);
+    const rowid = onViewDocs ? 'd.rowid' : '(SELECT v.rowid FROM view_docs v WHERE v.id = d.id)';
+    return `EXISTS (SELECT 1 FROM ${SEARCH_TABLE} s WHERE s.${SEARCH_TABLE} MATCH ? AND s.rowid = ${rowid})`;
+  }
   const { table, column } = c.membership;
   return `EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} ${inList(c.values, params)})`;
 }
@@ -180,13 +209,15 @@ function inList(values: unknown[], params: unknown[]): string {
  * A search (`q`): the matches drive the listing (SQLite walks the FTS5 index, every match once), each
  * joined to its `view_docs` row by rowid and checked against the listing's other conditions; the page
  * is the best matches (BM25, lowest first), ties in the listing's order. Its total is always counted
- * (no kept row count knows the matches), with one match of every term (no BM25).
+ * (no kept row count knows the matches), with one match of every term (no BM25). Common terms only
+ * (their matches fewer than `many`, else planListing walks the range): not ranked, the listing's order,
+ * as BM25 would walk every document of each term for its weight.
  *
  * When some terms are common (`commonTerms`, see COMMON_TERM_DOCS) and some are not, the page's BM25
  * is that of the rarer terms only: their matches drive, and each is probed by rowid for the common
  * terms in a second cursor, so no query walks every document of a common term for its weight.
  */
-function planSearch(request: ListingRequest, q: string, commonTerms: ReadonlySet<string>): ViewPlan {
+function planSearch(request: ListingRequest, q: string, { commonTerms }: SearchEstimate): ViewPlan {
   // The columns of the joined row first, then the memberships (a probe each).
   const conditions = conditionsOf(request).sort(
     (x, y) => Number(x.kind === 'member') - Number(y.kind === 'member'),
@@ -196,6 +227,8 @@ function planSearch(request: ListingRequest, q: string, commonTerms: ReadonlySet
   const common = terms.filter((t) => commonTerms.has(t));
   const split = rare.length > 0 && common.length > 0;
   const T = SEARCH_TABLE;
+  const order = 'd.created DESC, d.id DESC';
+  const orderBy = rare.length > 0 ? `bm25(s.${T}, ${SEARCH_WEIGHTS.join(', ')}), ${order}` : order;
   const whereOf = (matches: string[], params: unknown[]) =>
     [...matches, ...conditions.map((c) => conditionSql(c, params))].join(' AND ');
 
@@ -209,7 +242,6 @@ function planSearch(request: ListingRequest, q: string, commonTerms: ReadonlySet
     ? `${T} s CROSS JOIN view_docs d ON d.rowid = s.rowid CROSS JOIN ${T} c ON c.rowid = s.rowid`
     : `${T} s JOIN view_docs d ON d.rowid = s.rowid`;
   const pageWhere = whereOf(split ? [`s.${T} MATCH ?`, `c.${T} MATCH ?`] : [`s.${T} MATCH ?`], pageParams);
-  const rank = `bm25(s.${T}, ${SEARCH_WEIGHTS.join(', ')})`;
   return {
     count: {
       sql:
@@ -221,7 +253,7 @@ function planSearch(request: ListingRequest, q: string, commonTerms: ReadonlySet
     countFromCounts: 0,
     countConditions: conditions.map(countKeysOf).filter((keys) => keys.length > 0),
     page: {
-      sql: `SELECT d.id, d.created FROM ${pageFrom} WHERE ${pageWhere} ORDER BY ${rank}, d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
+      sql: `SELECT d.id, d.created FROM ${pageFrom} WHERE ${pageWhere} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
       params: [...pageParams, request.query.pageSize, request.query.first],
     },
   };
@@ -230,15 +262,24 @@ function planSearch(request: ListingRequest, q: string, commonTerms: ReadonlySet
 /**
  * The listing's statements, given the kept row count of each key `countKeysFor` names (a key
  * absent from `rowCounts` has no rows, as in `view_counts`), and for a search, which of its terms
- * are common (`searchTerms`; see planSearch).
+ * are common and whether it has many matches (see planSearch).
+ *
+ * A search of common terms only with many matches is not driven by its matches (ranking or ordering
+ * them all would walk them all): its FTS5 query is one more condition, probed per row of the range
+ * (`rowid = ?` with MATCH: a seek in each term's index), and the page stops once full. Its total is
+ * counted up to `many` (`countCap`).
  */
 export function planListing(
   request: ListingRequest,
   rowCounts: ReadonlyMap<string, number>,
-  commonTerms: ReadonlySet<string> = new Set(),
+  search: SearchEstimate = NO_ESTIMATE,
 ): ViewPlan {
-  if (request.query.q !== undefined) return planSearch(request, request.query.q, commonTerms);
+  const { q } = request.query;
+  const terms = q === undefined ? [] : searchTerms(q);
+  const walked = terms.length > 0 && search.manyMatches && terms.every((t) => search.commonTerms.has(t));
+  if (q !== undefined && !walked) return planSearch(request, q, search);
   const conditions = conditionsOf(request);
+  const probe: Condition[] = walked ? [{ kind: 'match', expression: matchExpression(terms) }] : [];
   const rowsOf = (keys: string[]) => keys.reduce((sum, key) => sum + (rowCounts.get(key) ?? 0), 0);
   const all = rowsOf([ALL_COUNT_KEY]);
 
@@ -275,9 +316,11 @@ export function planListing(
   // first (estimated from the kept counts; 1/2 where none is kept), then the memberships (a probe each).
   const total = Math.max(1, all);
   const selectivity = (c: Condition) => (c.kind === 'member' ? 2 : (rows.get(c) ?? total / 2) / total);
-  const rest = conditions
-    .filter((c) => c !== driver.condition)
-    .sort((x, y) => selectivity(x) - selectivity(y));
+  // The search's probe last: it seeks in the FTS5 index.
+  const rest = [
+    ...conditions.filter((c) => c !== driver.condition).sort((x, y) => selectivity(x) - selectivity(y)),
+    ...probe,
+  ];
   // A membership whose range is not much larger than the driving one is cheaper to count by
   // intersecting the two ranges (both ordered by created, id) than by a probe per row.
   const intersected = (c: Condition): c is Extract<Condition, { kind: 'member' }> =>
@@ -300,7 +343,7 @@ export function planListing(
     const where: string[] = [];
     const params: unknown[] = [];
     if (driver.column) where.push(`d.${driver.column} ${inList(keys, params)}`);
-    for (const c of checked) where.push(conditionSql(c, params));
+    for (const c of checked) where.push(conditionSql(c, params, driver.table === 'view_docs'));
     return {
       sql: `SELECT ${columns} FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
       params,
@@ -311,7 +354,11 @@ export function planListing(
   // facet columns only: the kept facet counts sum to it.
   let count: ViewPlan['count'] = null;
   let countFromCounts = driver.rows;
-  if ((rest.length > 0 || driver.repeats) && onFacetsOnly(conditions)) {
+  if (walked) {
+    // Up to `many` + 1 rows: more is reported as "at least `many`".
+    const rows = select(driver.repeats ? 'DISTINCT d.id' : '1', rest);
+    count = { sql: `SELECT count(*) FROM (${rows.sql} LIMIT ?)`, params: [...rows.params, search.many + 1] };
+  } else if ((rest.length > 0 || driver.repeats) && onFacetsOnly(conditions)) {
     countFromCounts = facetTotal(conditions, rowCounts);
   } else if (rest.length > 0 || driver.repeats) {
     const ranges = rest.filter(intersected);
@@ -346,6 +393,7 @@ export function planListing(
   }
   return {
     count,
+    ...(walked ? { countCap: search.many } : {}),
     countFromCounts,
     countConditions: conditions.map(countKeysOf).filter((keys) => keys.length > 0),
     page: { sql: page.sql, params: [...page.params, request.query.pageSize, request.query.first] },

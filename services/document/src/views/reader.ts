@@ -13,13 +13,14 @@ import {
   needsFacetCounts,
   planListing,
   readsAsDeputy,
+  type SearchEstimate,
   type ViewPlan,
 } from './planner';
 import { FACET_PREFIX, SEARCH_TABLE } from './schema';
-import { COMMON_TERM_DOCS, searchTerms } from './search';
+import { COMMON_TERM_DOCS, matchExpression, searchTerms } from './search';
 import type { TotalCache } from './total-cache';
 
-/** Search terms whose commonness is kept at most, and for how long. */
+/** Search expressions whose commonness is kept at most, and for how long. */
 const COMMON_TERMS_KEPT = 10_000;
 const COMMON_TERM_KEPT_MS = 60_000;
 /** Prepared listing statements kept at most (listings are built from a few shapes). */
@@ -27,6 +28,8 @@ const STATEMENT_CACHE_SIZE = 500;
 
 export interface ViewPage {
   total: number;
+  /** `gte`: the total is a bound, there are at least that many (a search with many matches). */
+  totalRelation: 'eq' | 'gte';
   docs: DocState[];
 }
 
@@ -44,8 +47,9 @@ export function createViewsReader(
   totals: TotalCache,
   commonTermDocs = COMMON_TERM_DOCS,
 ): ViewsReader {
-  // Whether a term is common: its first `commonTermDocs` matches, counted (~1 ms at 10,000), and the
-  // answer kept for a while (a term's documents change slowly; a stale answer only weighs the order).
+  // Whether a term (or a whole search) is common: its first `commonTermDocs` matches, counted (~1 ms at
+  // 10,000), and the answer kept for a while (a term's documents change slowly; a stale answer only
+  // chooses the plan and the order, never which documents match).
   const matchesUpTo = db
     .prepare<[string, number], number>(
       `SELECT count(*) FROM (SELECT 1 FROM ${SEARCH_TABLE} WHERE ${SEARCH_TABLE} MATCH ? LIMIT ?)`,
@@ -61,10 +65,15 @@ export function createViewsReader(
     kept.set(term, { common, until: now + COMMON_TERM_KEPT_MS });
     return common;
   };
-  const commonTermsOf = (q: string | undefined) => {
+  const estimateOf = (q: string | undefined): SearchEstimate => {
     const terms = q === undefined ? [] : searchTerms(q);
-    // One term: nothing to rank by instead.
-    return new Set(terms.length < 2 ? [] : terms.filter(isCommon));
+    const commonTerms = new Set(terms.filter(isCommon));
+    // Only when every term is common may the search have many matches (one term: known already).
+    const manyMatches =
+      terms.length > 0 &&
+      commonTerms.size === terms.length &&
+      (terms.length === 1 || isCommon(matchExpression(terms)));
+    return { commonTerms, manyMatches, many: commonTermDocs };
   };
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
   const countOf = db.prepare<[string], number>('SELECT n FROM view_counts WHERE key = ?').pluck();
@@ -103,15 +112,16 @@ export function createViewsReader(
     }
     if (needsFacetCounts(request))
       for (const { key, n } of facetCounts.all(FACET_PREFIX, facetEnd)) rowCounts.set(key, n);
-    return planListing(request, rowCounts, commonTermsOf(query.q));
+    return planListing(request, rowCounts, estimateOf(query.q));
   }
 
   return {
     get,
     plan,
     query(view, query, principal) {
-      const { count, countFromCounts, countConditions, page } = plan(view, query, principal);
+      const { count, countCap, countFromCounts, countConditions, page } = plan(view, query, principal);
       let total = countFromCounts;
+      let totalRelation: ViewPage['totalRelation'] = 'eq';
       if (count) {
         const key = `${count.sql}\n${JSON.stringify(count.params)}`;
         const kept = totals.get(key);
@@ -123,15 +133,19 @@ export function createViewsReader(
               .get(...count.params) as number | undefined) ?? 0;
           totals.set(key, total, countConditions);
         }
+        if (countCap !== undefined && total > countCap) {
+          total = countCap;
+          totalRelation = 'gte';
+        }
       }
       const docs: DocState[] = [];
       // Nothing matches: the page would only walk its range to find nothing.
-      if (total === 0) return { total, docs };
+      if (total === 0) return { total, totalRelation, docs };
       for (const row of prepared(page.sql).all(...page.params)) {
         const doc = get((row as { id: string }).id);
         if (doc) docs.push(doc);
       }
-      return { total, docs };
+      return { total, totalRelation, docs };
     },
   };
 }
