@@ -146,15 +146,17 @@ function holds(words: Set<string>, term: string): boolean {
 }
 
 /**
- * The terms a search ranks by: all of them, or its rarer ones when it has both rarer terms and terms
- * of at least COMMON_TERMS_HERE listed documents (reader.ts, planSearch).
+ * How a search is answered (reader.ts, planner.ts): ranked by BM25 of its rarer terms (all of them when
+ * none is common, the rarer ones when some are: terms of at least COMMON_TERMS_HERE listed documents);
+ * of common terms only, not ranked (the listing's order), and with at least COMMON_TERMS_HERE matches
+ * its total counted up to COMMON_TERMS_HERE.
  */
-function rankedTerms(docs: Map<string, DocState>, search: string): string[] {
+function searchShape(docs: Map<string, DocState>, search: string): { ranked: string[]; many: boolean } {
   const terms = searchTerms(search);
   const listed = [...docs.values()].filter((d) => !isDeleted(d.workflow)).map(wordsOf);
-  const common = (term: string) => listed.filter((words) => holds(words, term)).length >= COMMON_TERMS_HERE;
-  const rare = terms.filter((t) => !common(t));
-  return terms.length > 1 && rare.length > 0 && rare.length < terms.length ? rare : terms;
+  const matching = (ts: string[]) => listed.filter((words) => ts.every((t) => holds(words, t))).length;
+  const rare = terms.filter((t) => matching([t]) < COMMON_TERMS_HERE);
+  return { ranked: rare, many: rare.length === 0 && matching(terms) >= COMMON_TERMS_HERE };
 }
 
 /** The BM25 score SQLite gives each document an FTS5 query matches (the model does not compute BM25). */
@@ -192,10 +194,10 @@ function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Pr
     if (q.q !== undefined && !searchTerms(q.q).every((term) => holds(wordsOf(doc), term))) return false;
     return (q.tags ?? []).every((t) => doc.tags.includes(t));
   });
-  const ranked = q.q === undefined ? [] : rankedTerms(docs, q.q);
-  const score = q.q !== undefined ? scores(db, matchExpression(ranked)) : new Map<string, number>();
+  const shape = q.q === undefined ? { ranked: [], many: false } : searchShape(docs, q.q);
+  const score = shape.ranked.length > 0 ? scores(db, matchExpression(shape.ranked)) : new Map<string, number>();
   const scoreOf = (id: string) => {
-    if (q.q === undefined) return 0;
+    if (shape.ranked.length === 0) return 0;
     const s = score.get(id);
     assert.ok(s !== undefined, `${id} matches ${q.q} but has no search row`);
     return s;
@@ -205,11 +207,15 @@ function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Pr
       scoreOf(x.id) - scoreOf(y.id) ||
       (x.created === y.created ? (x.id < y.id ? 1 : -1) : x.created < y.created ? 1 : -1),
   );
+  const bounded = shape.many && matches.length > COMMON_TERMS_HERE;
   return {
-    total: matches.length,
+    total: bounded ? COMMON_TERMS_HERE : matches.length,
+    totalRelation: bounded ? 'gte' : 'eq',
     ids: matches.slice(q.first, q.first + q.pageSize).map((d) => d.id),
     /** Whether the search ranks by some of its terms only. */
-    split: q.q !== undefined && ranked.length < searchTerms(q.q).length,
+    split: shape.ranked.length > 0 && shape.ranked.length < searchTerms(q.q ?? '').length,
+    /** Whether it is of common terms only with many matches (walked by the listing's range, probed). */
+    walked: shape.many,
   };
 }
 
@@ -248,6 +254,8 @@ describe('view read model', () => {
     let nonEmpty = 0;
     let searchedMany = 0;
     let split = 0;
+    let walked = 0;
+    let bounded = 0;
     for (let i = 0; i < 1500; i++) {
       const view = g.pick(['mydocs', 'inbox', 'all'] as const);
       const principal = g.pick(principals);
@@ -256,12 +264,15 @@ describe('view read model', () => {
       const got = views.query(view, q, principal);
       const what = `${view} as ${principal.subject} ${JSON.stringify(q)}`;
       assert.equal(got.total, want.total, `total of ${what}`);
+      assert.equal(got.totalRelation, want.totalRelation, `total relation of ${what}`);
       assert.deepEqual(
         got.docs.map((d) => d.id),
         want.ids,
         `page of ${what}`,
       );
       checked++;
+      if (want.walked && want.total > 1) walked++;
+      if (want.totalRelation === 'gte') bounded++;
       if (want.total > 0) nonEmpty++;
       if (q.q !== undefined && want.total > 1) searchedMany++;
       if (want.split && want.total > 1) split++;
@@ -269,6 +280,25 @@ describe('view read model', () => {
     assert.ok(nonEmpty > checked / 3, `too few queries with matches (${nonEmpty} of ${checked})`);
     assert.ok(searchedMany > 100, `too few searches with several matches (${searchedMany})`);
     assert.ok(split > 20, `too few searches ranked by their rarer terms (${split})`);
+    assert.ok(walked > 20, `too few searches of common terms with many matches (${walked})`);
+
+    // Each word alone, without filters: the common ones match more than the bound for some callers.
+    for (const principal of principals) {
+      for (const view of ['mydocs', 'inbox', 'all'] as const) {
+        for (const word of WORDS) {
+          const q: ViewQuery = { first: 0, pageSize: 20, q: word };
+          const want = expected(docs, view, q, principal, db);
+          const got = views.query(view, q, principal);
+          assert.deepEqual([got.total, got.totalRelation], [want.total, want.totalRelation], `${view} ${word}`);
+          assert.deepEqual(
+            got.docs.map((d) => d.id),
+            want.ids,
+          );
+          if (want.totalRelation === 'gte') bounded++;
+        }
+      }
+    }
+    assert.ok(bounded > 5, `too few totals counted up to the bound (${bounded})`);
 
     // Without filters (the totals then come from the kept row counts).
     for (const principal of principals) {
