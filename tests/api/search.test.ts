@@ -2,7 +2,9 @@
  * Full-text search of the views (`?q=`) over real HTTP, in every mode: values, tags, attachment names
  * and the recognised text of an attachment are found; the access rules and filters of the view hold;
  * the better match is listed first; svc-total-count counts the matches; FTS5 syntax in q is only
- * characters between words.
+ * characters between words. A search of common words only (DOCFLOW_SEARCH_COMMON_DOCS lowered to
+ * COMMON_DOCS here) is listed newest first and, with that many matches, counted up to that many
+ * (svc-total-count-relation: gte).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +14,8 @@ import { type Api, apiClient } from '../support/http';
 import { type Target, targets } from '../support/targets';
 
 const RECOGNITION_WAIT_MS = 120_000;
+/** DOCFLOW_SEARCH_COMMON_DOCS of the target: more documents than any other word of the suite is in. */
+const COMMON_DOCS = 4;
 
 const searchForm = {
   name: 'searchform',
@@ -29,7 +33,7 @@ const SCANNED_INVOICE = [
   { text: 'Reference: Quokka Lagoon' },
 ];
 
-for (const factory of targets()) {
+for (const factory of targets({ env: { DOCFLOW_SEARCH_COMMON_DOCS: String(COMMON_DOCS) } })) {
   describe(`search [${factory.name}]`, { skip: factory.skip, timeout: 400_000 }, () => {
     let target: Target;
     let api: Api;
@@ -161,7 +165,53 @@ for (const factory of targets()) {
       assert.deepEqual(listed(best), [ids.zanzibar, ids.report]);
       const second = await list('mydocs?q=zanzibar&pageSize=1&first=1');
       assert.equal(second.headers.get('svc-total-count'), '2');
+      assert.equal(second.headers.get('svc-total-count-relation'), 'eq');
       assert.deepEqual(listed(second), [ids.report]);
+    });
+
+    it('a word of many documents: listed newest first, the view\u2019s rules kept, counted up to the bound (gte)', async () => {
+      const wombats: string[] = [];
+      for (let i = 0; i <= COMMON_DOCS; i++) {
+        const res = await createDoc(
+          target.baseUrl,
+          bobKey,
+          'searchform',
+          { docForm: { valuesByTags: { subject: `Wombat census ${i}` } } },
+          { runAs: bob },
+        );
+        assert.equal(res.status, 201, res.text);
+        wombats.unshift(res.body._id); // newest first
+      }
+      const alices = await createDoc(
+        target.baseUrl,
+        admin,
+        'searchform',
+        { docForm: { valuesByTags: { subject: 'Wombat burrow' } } },
+        { runAs: alice },
+      );
+      assert.equal(alices.status, 201, alices.text);
+      // Bob: his documents only (not alice's), newest first; more than the bound: "at least".
+      const bobs = await eventually(
+        () => list('all?q=wombat&pageSize=100'),
+        (r) => r.body.length === wombats.length,
+      );
+      assert.deepEqual(listed(bobs), wombats);
+      assert.equal(bobs.headers.get('svc-total-count'), String(COMMON_DOCS));
+      assert.equal(bobs.headers.get('svc-total-count-relation'), 'gte');
+      const page = await list(`all?q=wombat&pageSize=2&first=${COMMON_DOCS - 1}`);
+      assert.deepEqual(listed(page), wombats.slice(COMMON_DOCS - 1));
+      // The admin: alice's too, first (the newest).
+      const admins = await eventually(
+        () => list('all?q=WOMBAT&pageSize=100', 'admin'),
+        (r) => r.body.length === wombats.length + 1,
+      );
+      assert.deepEqual(listed(admins), [alices.body._id, ...wombats]);
+      assert.equal(admins.headers.get('svc-total-count-relation'), 'gte');
+      // Narrowed below the bound by another word: exact again.
+      const one = await list('all?q=wombat%20census%201', 'admin');
+      assert.deepEqual(listed(one), [wombats[COMMON_DOCS - 1]]);
+      assert.equal(one.headers.get('svc-total-count'), '1');
+      assert.equal(one.headers.get('svc-total-count-relation'), 'eq');
     });
 
     it('FTS5 syntax in q is only characters between words; a q without a word is 400', async () => {

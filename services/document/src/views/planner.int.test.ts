@@ -411,7 +411,7 @@ describe('listing planner', () => {
     const mixed = planListing(
       { view: 'all', query: { ...PAGE, q: 'document 4242' }, principal: READER, standsInFor: [] },
       ROW_COUNTS,
-      { commonTerms: new Set(['"document"']), manyMatches: false, many: 10_000 },
+      { commonTerms: new Set(['"document"']), many: 10_000 },
     );
     assert.deepEqual(mixed.count?.params, ['"document" "4242"*', 'usr-b']);
     assert.equal(
@@ -434,9 +434,10 @@ describe('listing planner', () => {
   });
 
   it('a search of common terms only: few matches listed in the view order; many walked by the range, probed, counted up to a bound', () => {
+    // Many: the reader spells the last term's prefix out as the words it stands for.
     const common = (many: boolean) => ({
       commonTerms: new Set(['"document"', '"bench"*']),
-      manyMatches: many,
+      ...(many ? { walk: '"document" AND ("bench" OR "benches")' } : {}),
       many: 10_000,
     });
     const request = (principal: Principal, query: Omit<ViewQuery, 'first' | 'pageSize'>): ListingRequest => ({
@@ -459,19 +460,30 @@ describe('listing planner', () => {
     const admin = planListing(request(ADMIN, { q: 'document bench' }), ROW_COUNTS, common(true));
     assert.deepEqual(admin.page, {
       sql: `SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_newest WHERE ${PROBE} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
-      params: ['"document" "bench"*', 20, 0],
+      params: ['"document" AND ("bench" OR "benches")', 20, 0],
     });
     assert.deepEqual(explain(admin.page), ['SCAN d USING COVERING INDEX view_docs_newest', ...PROBED]);
+    // The search alone: its matches counted (up to the bound), no row read.
     assert.deepEqual(admin.count, {
-      sql: `SELECT count(*) FROM (SELECT 1 FROM view_docs d INDEXED BY view_docs_newest WHERE ${PROBE} LIMIT ?)`,
-      params: ['"document" "bench"*', 10_001],
+      sql: 'SELECT count(*) FROM (SELECT 1 FROM view_search s WHERE s.view_search MATCH ? LIMIT ?)',
+      params: ['"document" AND ("bench" OR "benches")', 10_001],
     });
+    assert.deepEqual(explain(admin.count!), [
+      'CO-ROUTINE (subquery-1)',
+      'SCAN s VIRTUAL TABLE INDEX 0:M2',
+      'SCAN (subquery-1)',
+    ]);
     assert.equal(admin.countCap, 10_000);
 
     // A reader: their documents' range (newest first), the state on the row, then the probe (the
     // rowid found by the row's id).
     const reader = planListing(request(READER, { q: 'document bench', state: 1 }), ROW_COUNTS, common(true));
-    assert.deepEqual(reader.page.params, ['usr-b', 1, '"document" "bench"*', 20, 0]);
+    assert.deepEqual(reader.page.params, ['usr-b', 1, '"document" AND ("bench" OR "benches")', 20, 0]);
+    // Counted on the same rows, up to the bound.
+    assert.equal(
+      reader.count?.sql,
+      `SELECT count(*) FROM (SELECT 1 FROM view_doc_readers d INDEXED BY view_doc_readers_count WHERE d.user_id = ? AND d.state = ? AND ${PROBE.replace('d.rowid', '(SELECT v.rowid FROM view_docs v WHERE v.id = d.id)')} LIMIT ?)`,
+    );
     assert.deepEqual(explain(reader.page), [
       'SEARCH d USING PRIMARY KEY (user_id=?)',
       'CORRELATED SCALAR SUBQUERY 2',

@@ -87,13 +87,17 @@ type Condition =
 export interface SearchEstimate {
   /** The terms (`searchTerms`) found in at least `many` documents. */
   commonTerms: ReadonlySet<string>;
-  /** Whether the whole search matches at least `many` documents (looked at when every term is common). */
-  manyMatches: boolean;
+  /**
+   * Set when every term is common and the whole search matches at least `many` documents: the FTS5
+   * query to probe rows with, the last term's prefix spelled out as the words it stands for (a prefix
+   * query reads every document of every such word at each probe; a word is a seek).
+   */
+  walk?: string;
   /** COMMON_TERM_DOCS: also the bound up to which a search with many matches counts its total. */
   many: number;
 }
 
-const NO_ESTIMATE: SearchEstimate = { commonTerms: new Set(), manyMatches: false, many: 0 };
+const NO_ESTIMATE: SearchEstimate = { commonTerms: new Set(), many: 0 };
 
 /** A key range that can drive a listing: the rows of `keys` in `table`'s `column`. */
 interface Driver {
@@ -275,11 +279,11 @@ export function planListing(
   search: SearchEstimate = NO_ESTIMATE,
 ): ViewPlan {
   const { q } = request.query;
-  const terms = q === undefined ? [] : searchTerms(q);
-  const walked = terms.length > 0 && search.manyMatches && terms.every((t) => search.commonTerms.has(t));
-  if (q !== undefined && !walked) return planSearch(request, q, search);
+  const { walk } = search;
+  if (q !== undefined && walk === undefined) return planSearch(request, q, search);
+  const walked = q !== undefined;
   const conditions = conditionsOf(request);
-  const probe: Condition[] = walked ? [{ kind: 'match', expression: matchExpression(terms) }] : [];
+  const probe: Condition[] = walk === undefined ? [] : [{ kind: 'match', expression: walk }];
   const rowsOf = (keys: string[]) => keys.reduce((sum, key) => sum + (rowCounts.get(key) ?? 0), 0);
   const all = rowsOf([ALL_COUNT_KEY]);
 
@@ -354,9 +358,12 @@ export function planListing(
   // facet columns only: the kept facet counts sum to it.
   let count: ViewPlan['count'] = null;
   let countFromCounts = driver.rows;
-  if (walked) {
-    // Up to `many` + 1 rows: more is reported as "at least `many`".
-    const rows = select(driver.repeats ? 'DISTINCT d.id' : '1', rest);
+  if (walk !== undefined) {
+    // Up to `many` + 1 rows: more is reported as "at least `many`". The search alone: its matches.
+    const rows =
+      conditions.length === 0
+        ? { sql: `SELECT 1 FROM ${SEARCH_TABLE} s WHERE s.${SEARCH_TABLE} MATCH ?`, params: [walk] }
+        : select(driver.repeats ? 'DISTINCT d.id' : '1', rest);
     count = { sql: `SELECT count(*) FROM (${rows.sql} LIMIT ?)`, params: [...rows.params, search.many + 1] };
   } else if ((rest.length > 0 || driver.repeats) && onFacetsOnly(conditions)) {
     countFromCounts = facetTotal(conditions, rowCounts);

@@ -195,7 +195,8 @@ function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Pr
     return (q.tags ?? []).every((t) => doc.tags.includes(t));
   });
   const shape = q.q === undefined ? { ranked: [], many: false } : searchShape(docs, q.q);
-  const score = shape.ranked.length > 0 ? scores(db, matchExpression(shape.ranked)) : new Map<string, number>();
+  const score =
+    shape.ranked.length > 0 ? scores(db, matchExpression(shape.ranked)) : new Map<string, number>();
   const scoreOf = (id: string) => {
     if (shape.ranked.length === 0) return 0;
     const s = score.get(id);
@@ -289,7 +290,11 @@ describe('view read model', () => {
           const q: ViewQuery = { first: 0, pageSize: 20, q: word };
           const want = expected(docs, view, q, principal, db);
           const got = views.query(view, q, principal);
-          assert.deepEqual([got.total, got.totalRelation], [want.total, want.totalRelation], `${view} ${word}`);
+          assert.deepEqual(
+            [got.total, got.totalRelation],
+            [want.total, want.totalRelation],
+            `${view} ${word}`,
+          );
           assert.deepEqual(
             got.docs.map((d) => d.id),
             want.ids,

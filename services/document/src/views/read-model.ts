@@ -20,5 +20,18 @@ export function createViewsReadModel(
 ): ViewsReadModel {
   migrateViewsSchema(db);
   const totals = createTotalCache();
-  return { ...createViewsReader(db, deputies, totals, commonTermDocs), ...createViewsWriter(db, totals) };
+  const reader = createViewsReader(db, deputies, totals, commonTermDocs);
+  // Every write reaches the totals (touched or cleared): the reader hears of it too.
+  const writer = createViewsWriter(db, {
+    ...totals,
+    touched(keys) {
+      reader.written();
+      totals.touched(keys);
+    },
+    clear() {
+      reader.written();
+      totals.clear();
+    },
+  });
+  return { ...reader, ...writer };
 }
