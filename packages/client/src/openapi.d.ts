@@ -2555,10 +2555,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The page of documents; `svc-total-count` is the number matching before paging. */
+            /** @description The page of documents; `svc-total-count` is the number matching before paging. `svc-total-count-relation`: `eq` when that number is exact, `gte` when it is a lower bound (a search, `q`, of common words only with at least 10,000 matches counts them up to 10,000). */
             200: {
                 headers: {
                     "svc-total-count"?: number;
+                    "svc-total-count-relation"?: "eq" | "gte";
                     [name: string]: unknown;
                 };
                 content: {
