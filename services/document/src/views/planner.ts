@@ -301,7 +301,7 @@ export function planListing(
         repeats: condition.values.length > 1,
         condition,
       };
-    } else if (isIndexed(condition.column)) {
+    } else if (condition.kind === 'column' && isIndexed(condition.column)) {
       candidate = {
         table: 'view_docs',
         index: `view_docs_${condition.column}`,
