@@ -38,6 +38,8 @@ export interface Page<T> {
   items: T[];
   /** How many match the view's filters, before paging (`svc-total-count`). */
   total: number;
+  /** `gte`: `total` is a lower bound (`svc-total-count-relation`; a search with many matches). */
+  totalRelation: 'eq' | 'gte';
   first: number;
 }
 
@@ -80,6 +82,7 @@ export function createDocflowClient(options: DocflowClientOptions): DocflowClien
     return {
       items: data ?? [],
       total: Number(response.headers.get('svc-total-count') ?? 0),
+      totalRelation: response.headers.get('svc-total-count-relation') === 'gte' ? 'gte' : 'eq',
       first: query.first ?? 0,
     };
   }
@@ -112,7 +115,7 @@ export function createDocflowClient(options: DocflowClientOptions): DocflowClien
         const page = await viewPage(viewId, { ...query, first });
         yield* page.items;
         first += page.items.length;
-        if (page.items.length === 0 || first >= page.total) return;
+        if (page.items.length === 0 || (first >= page.total && page.totalRelation === 'eq')) return;
       }
     },
   };

@@ -2541,6 +2541,8 @@ export interface operations {
                 author?: string;
                 /** @description Tag(s), combined with AND. */
                 tags?: string;
+                /** @description Full-text search (extension): the documents whose values, tags, attachment names or recognised attachment text hold every word of q (the last word also as a prefix), case and accents ignored; every other character separates words and has no meaning. Listed best match first (BM25), ties in the view’s order; the other parameters filter as without q. A q without a letter or digit is 400. */
+                q?: string;
             };
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
@@ -2553,10 +2555,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The page of documents; `svc-total-count` is the number matching before paging. */
+            /** @description The page of documents; `svc-total-count` is the number matching before paging. `svc-total-count-relation`: `eq` when that number is exact, `gte` when it is a lower bound (a search, `q`, of common words only with at least 10,000 matches counts them up to 10,000). */
             200: {
                 headers: {
                     "svc-total-count"?: number;
+                    "svc-total-count-relation"?: "eq" | "gte";
                     [name: string]: unknown;
                 };
                 content: {

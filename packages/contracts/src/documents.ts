@@ -5,6 +5,7 @@ import { TAG_NAME_PATTERN } from './forms';
 import { Hex24Id, Timestamp, UsrId } from './ids';
 import { ocrLanguagesNotInstalled } from './ocr-languages';
 import { Meta } from './person';
+import { SEARCH_MAX_CHARS, searchWords } from './search';
 
 /** A field value: a string, or a table (array of rows of strings). */
 export const TagValue = z
@@ -123,6 +124,19 @@ export const ViewQuery = z.object({
   form: csv.optional().openapi({ description: 'Form name(s), combined with OR.' }),
   author: csv.optional().openapi({ description: 'Author system id(s), combined with OR.' }),
   tags: csv.optional().openapi({ description: 'Tag(s), combined with AND.' }),
+  q: z
+    .string()
+    .min(1)
+    .max(SEARCH_MAX_CHARS)
+    .refine((q) => searchWords(q).length > 0, 'q holds no word (letters or digits) to search for')
+    .optional()
+    .openapi({
+      description:
+        'Full-text search (extension): the documents whose values, tags, attachment names or recognised ' +
+        'attachment text hold every word of q (the last word also as a prefix), case and accents ignored; ' +
+        'every other character separates words and has no meaning. Listed best match first (BM25), ties ' +
+        'in the view\u2019s order; the other parameters filter as without q. A q without a letter or digit is 400.',
+    }),
 });
 export type ViewQuery = z.infer<typeof ViewQuery>;
 

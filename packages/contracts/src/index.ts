@@ -25,6 +25,7 @@ export * from './routes/operations';
 export * from './routes/person';
 export * from './routes/webhooks';
 export * from './sample-forms';
+export * from './search';
 export * from './user-pattern';
 export * from './webhooks';
 export * from './workflow-events';

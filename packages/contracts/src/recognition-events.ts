@@ -36,8 +36,20 @@ export const RecoData = z
   .openapi('RecoData');
 export type RecoData = z.infer<typeof RecoData>;
 
+/**
+ * Characters of a file's recognised text an event carries at most (64 Ki): the views index it for
+ * search; the rest of a longer file is not searchable.
+ */
+export const RECOGNIZED_TEXT_MAX_CHARS = 65_536;
+
 export const RecognitionEvents = {
-  FileRecognized: z.object({ fileId: Hex24Id, parts: z.array(RecognizedPart), pageCount: z.number().int() }),
+  FileRecognized: z.object({
+    fileId: Hex24Id,
+    parts: z.array(RecognizedPart),
+    pageCount: z.number().int(),
+    /** The file's text (text layer or OCR), pages joined by a line break, cut at RECOGNIZED_TEXT_MAX_CHARS. */
+    text: z.string().max(RECOGNIZED_TEXT_MAX_CHARS).optional(),
+  }),
   FileRecognitionFailed: z.object({ fileId: Hex24Id, reason: z.string(), detail: z.string() }),
 };
 export type RecognitionEvent = {

@@ -49,6 +49,8 @@ export interface DocState {
   recoFailed: string[];
   /** Recognition event ids already recorded. */
   recoSourceIds: string[];
+  /** The recognised text of each recognised attachment, as recorded (searched by the views). */
+  recoText: string[];
   lastModified: string;
   rev: number;
   /** The hash of the newest event (its metadata's `hash`): the next event's `prevHash`. */
@@ -76,6 +78,7 @@ export const initialDoc: DocState = {
   recoPending: [],
   recoFailed: [],
   recoSourceIds: [],
+  recoText: [],
   lastModified: '',
   rev: 0,
   headHash: '',
@@ -96,9 +99,10 @@ function apply(state: DocState, event: DocumentEvent, at: string): DocState {
       };
     }
     case 'RecognitionRecorded': {
-      const { fileId, parts, sourceId } = event.data;
+      const { fileId, parts, sourceId, text } = event.data;
       return {
         ...state,
+        recoText: text ? [...state.recoText, text] : state.recoText,
         recoData: [...state.recoData, ...parts.map((p) => ({ ...p, fileId, validated: false }))],
         valuesByTags: fillEmpty(
           state.valuesByTags,

@@ -23,5 +23,6 @@ await runDistributedService('document', DocumentServiceEnv, (config, log, engine
     workflow: httpClient(config.WORKFLOW_URL),
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
     checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
+    searchCommonDocs: config.DOCFLOW_SEARCH_COMMON_DOCS,
   }),
 );

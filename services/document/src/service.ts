@@ -31,6 +31,8 @@ export interface DocumentServiceDeps extends ServiceBaseDeps {
   maxCreateBytes: number;
   /** How often an audit checkpoint is taken (ms); 0 or absent: never. */
   checkpointIntervalMs?: number;
+  /** DOCFLOW_SEARCH_COMMON_DOCS (config.ts); absent: COMMON_TERM_DOCS. */
+  searchCommonDocs?: number;
 }
 
 export interface DocumentService {
@@ -43,7 +45,7 @@ export interface DocumentService {
 export function createDocumentService(deps: DocumentServiceDeps): DocumentService {
   const { store, bus, db, log } = deps;
   const deputies = createDeputiesReadModel(db);
-  const views = createViewsReadModel(db, deputies);
+  const views = createViewsReadModel(db, deputies, deps.searchCommonDocs);
   const projection = createViewsProjection(store, db, views, log);
   const clients = { identity: deps.identity, files: deps.files, workflow: deps.workflow };
   const app = createServiceApp(deps);

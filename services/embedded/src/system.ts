@@ -97,6 +97,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     ...clients,
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
     checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
+    searchCommonDocs: config.DOCFLOW_SEARCH_COMMON_DOCS,
   });
   const recognition = createRecognitionService({
     ...engines('recognition'),

@@ -159,6 +159,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
         ],
         exposeHeaders: [
           'svc-total-count',
+          'svc-total-count-relation',
           'x-error',
           'content-disposition',
           'etag',

@@ -88,6 +88,7 @@ async function recognizeOne(
           fileId: file.id,
           pageCount: result.pageCount,
           parts: result.parts.map((p) => ({ _id: newHexId(), ...p })),
+          text: result.text,
         },
       }
     : {

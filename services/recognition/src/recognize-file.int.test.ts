@@ -110,6 +110,9 @@ describe('recognizeFile: PDFs', () => {
     assert.deepEqual(rest, []);
     assert.equal(result.ok && result.pageCount, 2);
     assert.equal(result.ok && result.ocrPageCount, 2);
+    // Both pages' OCR text, kept for search, in page order.
+    const text = result.ok ? result.text : '';
+    assert.match(text, /invoice[\s\S]*delivery/i);
   });
 
   it('a text PDF uses its text layer: no OCR, full confidence', async () => {
@@ -122,6 +125,8 @@ describe('recognizeFile: PDFs', () => {
     assertPart(invoice, 'inv', [0, 0], INVOICE_VALUES, 100);
     assert.deepEqual(rest, []);
     assert.equal(result.ok && result.ocrPageCount, 0);
+    // The text layer, kept for search.
+    assert.match(result.ok ? result.text : '', /invoice/i);
   });
 
   it('a hostile field pattern over a text layer of 5,000 a\u2019s and a !: recognised, in linear time', async () => {
@@ -206,5 +211,6 @@ it('a form without recognition forms gives no parts and reads nothing', async ()
     parts: [],
     pageCount: 0,
     ocrPageCount: 0,
+    text: '',
   });
 });

@@ -4,7 +4,7 @@
  * read, or OCR that cannot run, is a returned failure, never a throw.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { FormDefinition, ValuesByTags } from '@docflow/contracts';
+import { type FormDefinition, RECOGNIZED_TEXT_MAX_CHARS, type ValuesByTags } from '@docflow/contracts';
 import { ProblemError, problems } from '@docflow/kit/http';
 import { TimeoutError } from '@docflow/timing';
 import { type ClassifyOptions, classifyPagesSteps, type PageText } from './classify';
@@ -77,6 +77,8 @@ export interface RecoSuccess {
   pageCount: number;
   /** Pages that went through OCR (the others used their text layer). */
   ocrPageCount: number;
+  /** The pages' text (as patterns read it) joined by line breaks, its first RECOGNIZED_TEXT_MAX_CHARS. */
+  text: string;
 }
 
 export type RecognizeFileResult = RecoSuccess | RecoFailure;
@@ -108,7 +110,7 @@ export async function recognizeFile(
   try {
     checkLanguages(options.idpLangs, pool);
     const recoForms = form.recognition?.forms ?? [];
-    if (recoForms.length === 0) return { ok: true, parts: [], pageCount: 0, ocrPageCount: 0 };
+    if (recoForms.length === 0) return { ok: true, parts: [], pageCount: 0, ocrPageCount: 0, text: '' };
     const bytes = await readAll(file.data, options.maxBytes ?? DEFAULT_MAX_BYTES);
     const pages = (await pageTexts(bytes, file, pool, options)).map((p) => ({
       ...p,
@@ -127,7 +129,16 @@ export async function recognizeFile(
         valuesByTags: await budget.run(extractValuesSteps(recoForm, partPages, form.tags)),
       });
     }
-    return { ok: true, parts, pageCount: pages.length, ocrPageCount: pages.filter((p) => p.ocr).length };
+    return {
+      ok: true,
+      parts,
+      pageCount: pages.length,
+      ocrPageCount: pages.filter((p) => p.ocr).length,
+      text: pages
+        .map((p) => p.text)
+        .join('\n')
+        .slice(0, RECOGNIZED_TEXT_MAX_CHARS),
+    };
   } catch (err) {
     return toFailure(err);
   }

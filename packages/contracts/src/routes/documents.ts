@@ -231,8 +231,14 @@ export const viewRoute = createRoute({
   parameters: [runAsHeader],
   responses: {
     200: {
-      description: 'The page of documents; `svc-total-count` is the number matching before paging.',
-      headers: { 'svc-total-count': { schema: { type: 'integer' } } },
+      description:
+        'The page of documents; `svc-total-count` is the number matching before paging. ' +
+        '`svc-total-count-relation`: `eq` when that number is exact, `gte` when it is a lower bound ' +
+        '(a search, `q`, of common words only with at least 10,000 matches counts them up to 10,000).',
+      headers: {
+        'svc-total-count': { schema: { type: 'integer' } },
+        'svc-total-count-relation': { schema: { type: 'string', enum: ['eq', 'gte'] } },
+      },
       content: { 'application/json': { schema: z.array(DocForm) } },
       links: documentLinks('/0'),
     },

@@ -7,6 +7,8 @@ import type { ViewsProjection } from './projection';
 import type { ViewsReadModel } from './read-model';
 
 export const TOTAL_COUNT_HEADER = 'svc-total-count';
+/** `eq`, or `gte` when the total is a lower bound (a search with many matches, planner.ts). */
+export const TOTAL_COUNT_RELATION_HEADER = 'svc-total-count-relation';
 
 export function viewsApi(views: ViewsReadModel, projection: ViewsProjection): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
@@ -15,6 +17,7 @@ export function viewsApi(views: ViewsReadModel, projection: ViewsProjection): Ho
     const query = parseWith('query', ViewQuery, c.req.query());
     const page = views.query(view, query, c.var.principal);
     c.header(TOTAL_COUNT_HEADER, String(page.total));
+    c.header(TOTAL_COUNT_RELATION_HEADER, page.totalRelation);
     return c.json(page.docs.map(toDocForm));
   });
   app.post('/api/admin/v1/views/rebuild', async (c) => {

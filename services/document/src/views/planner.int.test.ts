@@ -362,6 +362,138 @@ describe('listing planner', () => {
     }
   });
 
+  it('a search: the FTS5 matches drive, each joined to its row by rowid, the columns then the memberships checked on it', () => {
+    const search = (request: Omit<ListingRequest, 'query'>, query: Omit<ViewQuery, 'first' | 'pageSize'>) =>
+      planListing({ ...request, query: { ...PAGE, ...query } }, ROW_COUNTS);
+    const FROM = 'FROM view_search s JOIN view_docs d ON d.rowid = s.rowid WHERE s.view_search MATCH ?';
+    const RANKED = ' ORDER BY bm25(s.view_search, 2, 1), d.created DESC, d.id DESC LIMIT ? OFFSET ?';
+    const MATCHES = 'SCAN s VIRTUAL TABLE INDEX 0:M2';
+    const JOINED = 'SEARCH d USING INTEGER PRIMARY KEY (rowid=?)';
+
+    // All documents: the count reads the index alone; words quoted, the last one a prefix.
+    const all = search({ view: 'all', principal: ADMIN, standsInFor: [] }, { q: 'Budget "2027" NEAR(x' });
+    assert.deepEqual(all.count, {
+      sql: 'SELECT count(*) FROM view_search s WHERE s.view_search MATCH ?',
+      params: ['"Budget" "2027" "NEAR" "x"*'],
+    });
+    assert.deepEqual(explain(all.count!), [MATCHES]);
+    assert.equal(all.page.sql, `SELECT d.id, d.created ${FROM}${RANKED}`);
+    assert.deepEqual(explain(all.page), [MATCHES, JOINED, 'USE TEMP B-TREE FOR ORDER BY']);
+
+    // A deputy's all, a state and a tag: the state on the row, then the readers and the tag probed.
+    const deputy = search(
+      { view: 'all', principal: DEPUTY, standsInFor: STANDS_IN_FOR },
+      { q: 'budget', tags: ['t3'], state: 1 },
+    );
+    const where = `${FROM} AND d.state = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (?, ?, ?)) AND EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = ?)`;
+    const params = ['"budget"*', 1, 'usr-d', 'usr-a', 'usr-b', 't3'];
+    assert.deepEqual(deputy.count, { sql: `SELECT count(*) ${where}`, params });
+    assert.deepEqual(explain(deputy.count!), [
+      MATCHES,
+      JOINED,
+      'SEARCH m EXISTS USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      'SEARCH m EXISTS USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+    ]);
+    assert.deepEqual(deputy.page, {
+      sql: `SELECT d.id, d.created ${where}${RANKED}`,
+      params: [...params, 20, 0],
+    });
+    assert.deepEqual(explain(deputy.page), [
+      MATCHES,
+      JOINED,
+      'CORRELATED SCALAR SUBQUERY 1',
+      'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      'CORRELATED SCALAR SUBQUERY 2',
+      'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+      'USE TEMP B-TREE FOR ORDER BY',
+    ]);
+    // A common term and a rarer one: the page ranks by the rarer one, probing the common one per match.
+    const mixed = planListing(
+      { view: 'all', query: { ...PAGE, q: 'document 4242' }, principal: READER, standsInFor: [] },
+      ROW_COUNTS,
+      { commonTerms: new Set(['"document"']), many: 10_000 },
+    );
+    assert.deepEqual(mixed.count?.params, ['"document" "4242"*', 'usr-b']);
+    assert.equal(
+      mixed.page.sql,
+      'SELECT d.id, d.created FROM view_search s CROSS JOIN view_docs d ON d.rowid = s.rowid CROSS JOIN view_search c ON c.rowid = s.rowid WHERE s.view_search MATCH ? AND c.view_search MATCH ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id = ?)' +
+        RANKED,
+    );
+    assert.deepEqual(mixed.page.params, ['"4242"*', '"document"', 'usr-b', 20, 0]);
+    assert.deepEqual(explain(mixed.page), [
+      MATCHES,
+      JOINED,
+      'CORRELATED SCALAR SUBQUERY 1',
+      'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      'SCAN c VIRTUAL TABLE INDEX 0:=M2',
+      'USE TEMP B-TREE FOR ORDER BY',
+    ]);
+
+    // The total is kept until a write touches a key of each keyed condition, as without q.
+    assert.deepEqual(deputy.countConditions, [['s:1'], ['r:usr-d', 'r:usr-a', 'r:usr-b'], ['t:t3']]);
+  });
+
+  it('a search of common terms only: few matches listed in the view order; many walked by the range, probed, counted up to a bound', () => {
+    // Many: the reader spells the last term's prefix out as the words it stands for.
+    const common = (many: boolean) => ({
+      commonTerms: new Set(['"document"', '"bench"*']),
+      ...(many ? { walk: '"document" AND ("bench" OR "benches")' } : {}),
+      many: 10_000,
+    });
+    const request = (principal: Principal, query: Omit<ViewQuery, 'first' | 'pageSize'>): ListingRequest => ({
+      view: 'all',
+      query: { ...PAGE, ...query },
+      principal,
+      standsInFor: [],
+    });
+    // Few matches: they drive, no BM25 (it would walk each common term for its weight), newest first.
+    const few = planListing(request(ADMIN, { q: 'document bench' }), ROW_COUNTS, common(false));
+    assert.equal(
+      few.page.sql,
+      'SELECT d.id, d.created FROM view_search s JOIN view_docs d ON d.rowid = s.rowid WHERE s.view_search MATCH ? ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?',
+    );
+    assert.equal(few.countCap, undefined);
+
+    // Many: all documents newest first, each probed by rowid in the FTS5 index; stops at the page.
+    const PROBE = 'EXISTS (SELECT 1 FROM view_search s WHERE s.view_search MATCH ? AND s.rowid = d.rowid)';
+    const PROBED = ['CORRELATED SCALAR SUBQUERY 1', 'SCAN s VIRTUAL TABLE INDEX 0:=M2'];
+    const admin = planListing(request(ADMIN, { q: 'document bench' }), ROW_COUNTS, common(true));
+    assert.deepEqual(admin.page, {
+      sql: `SELECT d.id, d.created FROM view_docs d INDEXED BY view_docs_newest WHERE ${PROBE} ORDER BY d.created DESC, d.id DESC LIMIT ? OFFSET ?`,
+      params: ['"document" AND ("bench" OR "benches")', 20, 0],
+    });
+    assert.deepEqual(explain(admin.page), ['SCAN d USING COVERING INDEX view_docs_newest', ...PROBED]);
+    // The search alone: its matches counted (up to the bound), no row read.
+    assert.deepEqual(admin.count, {
+      sql: 'SELECT count(*) FROM (SELECT 1 FROM view_search s WHERE s.view_search MATCH ? LIMIT ?)',
+      params: ['"document" AND ("bench" OR "benches")', 10_001],
+    });
+    assert.deepEqual(explain(admin.count!), [
+      'CO-ROUTINE (subquery-1)',
+      'SCAN s VIRTUAL TABLE INDEX 0:M2',
+      'SCAN (subquery-1)',
+    ]);
+    assert.equal(admin.countCap, 10_000);
+
+    // A reader: their documents' range (newest first), the state on the row, then the probe (the
+    // rowid found by the row's id).
+    const reader = planListing(request(READER, { q: 'document bench', state: 1 }), ROW_COUNTS, common(true));
+    assert.deepEqual(reader.page.params, ['usr-b', 1, '"document" AND ("bench" OR "benches")', 20, 0]);
+    // Counted on the same rows, up to the bound.
+    assert.equal(
+      reader.count?.sql,
+      `SELECT count(*) FROM (SELECT 1 FROM view_doc_readers d INDEXED BY view_doc_readers_count WHERE d.user_id = ? AND d.state = ? AND ${PROBE.replace('d.rowid', '(SELECT v.rowid FROM view_docs v WHERE v.id = d.id)')} LIMIT ?)`,
+    );
+    assert.deepEqual(explain(reader.page), [
+      'SEARCH d USING PRIMARY KEY (user_id=?)',
+      'CORRELATED SCALAR SUBQUERY 2',
+      'SCAN s VIRTUAL TABLE INDEX 0:=M2',
+      'CORRELATED SCALAR SUBQUERY 1',
+      'SEARCH v USING COVERING INDEX sqlite_autoindex_view_docs_1 (id=?)',
+    ]);
+    assert.deepEqual(reader.countConditions, [['r:usr-b'], ['s:1']]);
+  });
+
   it('names the kept counts it weighs: all documents, then each key of each condition with a range', () => {
     const cases: [ListingRequest, string[]][] = [
       [{ view: 'all', query: { ...PAGE, status: 2, step: 1 }, principal: ADMIN, standsInFor: [] }, ['n']],

@@ -24,6 +24,9 @@
  * at most INTERSECT_RATIO times the driving one, intersected with it (a merge of two ranges ordered by
  * created, id). When the driving range is the listing's only condition and holds each document once,
  * the total is its kept row count and no count statement runs.
+ *
+ * A search (`q`) is driven by its FTS5 matches (planSearch), unless it has many matches and only common
+ * terms: then by the listing's range as above, each row probed for the search (planListing).
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { Principal } from '@docflow/kit/http';
@@ -36,7 +39,9 @@ import {
   type IndexedColumn,
   MEMBERSHIPS,
   type Membership,
+  SEARCH_TABLE,
 } from './schema';
+import { matchExpression, SEARCH_WEIGHTS, searchTerms } from './search';
 
 /** A membership range up to this many times the driving range's size is intersected with it to count. */
 const INTERSECT_RATIO = 4;
@@ -58,6 +63,11 @@ export interface Statement {
 export interface ViewPlan {
   /** null when the total is read from the kept row counts. */
   count: Statement | null;
+  /**
+   * Set when the count stops after this many + 1 rows (a search with many matches): a count above it
+   * is reported as this many, "at least".
+   */
+  countCap?: number;
   countFromCounts: number;
   /**
    * The `view_counts` keys of each condition of the listing that has keys (a tag, an author, the
@@ -70,7 +80,24 @@ export interface ViewPlan {
 
 type Condition =
   | { kind: 'column'; column: FilterColumn; values: unknown[] }
-  | { kind: 'member'; membership: Membership; values: string[] };
+  | { kind: 'member'; membership: Membership; values: string[] }
+  | { kind: 'match'; expression: string };
+
+/** What the reader found out about a search's terms, with bounded counts (reader.ts). */
+export interface SearchEstimate {
+  /** The terms (`searchTerms`) found in at least `many` documents. */
+  commonTerms: ReadonlySet<string>;
+  /**
+   * Set when every term is common and the whole search matches at least `many` documents: the FTS5
+   * query to probe rows with, the last term's prefix spelled out as the words it stands for (a prefix
+   * query reads every document of every such word at each probe; a word is a seek).
+   */
+  walk?: string;
+  /** COMMON_TERM_DOCS: also the bound up to which a search with many matches counts its total. */
+  many: number;
+}
+
+const NO_ESTIMATE: SearchEstimate = { commonTerms: new Set(), many: 0 };
 
 /** A key range that can drive a listing: the rows of `keys` in `table`'s `column`. */
 interface Driver {
@@ -118,6 +145,7 @@ const isIndexed = (column: FilterColumn): column is IndexedColumn => column in I
 
 /** The `view_counts` keys of a condition's range; none when it has no range of its own. */
 function countKeysOf(condition: Condition): string[] {
+  if (condition.kind === 'match') return [];
   if (condition.kind === 'member') return condition.values.map(condition.membership.countKey);
   const { column } = condition;
   if (!isIndexed(column)) return [];
@@ -160,11 +188,102 @@ function facetTotal(conditions: Condition[], rowCounts: ReadonlyMap<string, numb
 }
 
 /**
- * The listing's statements, given the kept row count of each key `countKeysFor` names (a key
- * absent from `rowCounts` has no rows, as in `view_counts`).
+ * A condition checked on a row `d` (of `view_docs`, or for a membership or a search, of a membership
+ * table): a column compared, a membership probed by its `_doc` index, a search by the row's rowid in
+ * `view_docs` (a membership row's through its id).
  */
-export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<string, number>): ViewPlan {
+function conditionSql(c: Condition, params: unknown[], onViewDocs = true): string {
+  if (c.kind === 'column') return `d.${c.column} ${inList(c.values, params)}`;
+  if (c.kind === 'match') {
+    params.push(c.expression);
+    const rowid = onViewDocs ? 'd.rowid' : '(SELECT v.rowid FROM view_docs v WHERE v.id = d.id)';
+    return `EXISTS (SELECT 1 FROM ${SEARCH_TABLE} s WHERE s.${SEARCH_TABLE} MATCH ? AND s.rowid = ${rowid})`;
+  }
+  const { table, column } = c.membership;
+  return `EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} ${inList(c.values, params)})`;
+}
+
+/** `= ?` or `IN (?, ...)` for the values, added to `params`. */
+function inList(values: unknown[], params: unknown[]): string {
+  params.push(...values);
+  return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
+}
+
+/**
+ * A search (`q`): the matches drive the listing (SQLite walks the FTS5 index, every match once), each
+ * joined to its `view_docs` row by rowid and checked against the listing's other conditions; the page
+ * is the best matches (BM25, lowest first), ties in the listing's order. Its total is always counted
+ * (no kept row count knows the matches), with one match of every term (no BM25). Common terms only
+ * (their matches fewer than `many`, else planListing walks the range): not ranked, the listing's order,
+ * as BM25 would walk every document of each term for its weight.
+ *
+ * When some terms are common (`commonTerms`, see COMMON_TERM_DOCS) and some are not, the page's BM25
+ * is that of the rarer terms only: their matches drive, and each is probed by rowid for the common
+ * terms in a second cursor, so no query walks every document of a common term for its weight.
+ */
+function planSearch(request: ListingRequest, q: string, { commonTerms }: SearchEstimate): ViewPlan {
+  // The columns of the joined row first, then the memberships (a probe each).
+  const conditions = conditionsOf(request).sort(
+    (x, y) => Number(x.kind === 'member') - Number(y.kind === 'member'),
+  );
+  const terms = searchTerms(q);
+  const rare = terms.filter((t) => !commonTerms.has(t));
+  const common = terms.filter((t) => commonTerms.has(t));
+  const split = rare.length > 0 && common.length > 0;
+  const T = SEARCH_TABLE;
+  const order = 'd.created DESC, d.id DESC';
+  const orderBy = rare.length > 0 ? `bm25(s.${T}, ${SEARCH_WEIGHTS.join(', ')}), ${order}` : order;
+  const whereOf = (matches: string[], params: unknown[]) =>
+    [...matches, ...conditions.map((c) => conditionSql(c, params))].join(' AND ');
+
+  const countParams: unknown[] = [matchExpression(terms)];
+  const countWhere = whereOf([`s.${T} MATCH ?`], countParams);
+  const pageParams: unknown[] = split
+    ? [matchExpression(rare), matchExpression(common)]
+    : [matchExpression(terms)];
+  // CROSS JOIN keeps this order: the ranked matches, their rows, then the probe of the common terms.
+  const pageFrom = split
+    ? `${T} s CROSS JOIN view_docs d ON d.rowid = s.rowid CROSS JOIN ${T} c ON c.rowid = s.rowid`
+    : `${T} s JOIN view_docs d ON d.rowid = s.rowid`;
+  const pageWhere = whereOf(split ? [`s.${T} MATCH ?`, `c.${T} MATCH ?`] : [`s.${T} MATCH ?`], pageParams);
+  return {
+    count: {
+      sql:
+        conditions.length === 0
+          ? `SELECT count(*) FROM ${T} s WHERE ${countWhere}`
+          : `SELECT count(*) FROM ${T} s JOIN view_docs d ON d.rowid = s.rowid WHERE ${countWhere}`,
+      params: countParams,
+    },
+    countFromCounts: 0,
+    countConditions: conditions.map(countKeysOf).filter((keys) => keys.length > 0),
+    page: {
+      sql: `SELECT d.id, d.created FROM ${pageFrom} WHERE ${pageWhere} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
+      params: [...pageParams, request.query.pageSize, request.query.first],
+    },
+  };
+}
+
+/**
+ * The listing's statements, given the kept row count of each key `countKeysFor` names (a key
+ * absent from `rowCounts` has no rows, as in `view_counts`), and for a search, which of its terms
+ * are common and whether it has many matches (see planSearch).
+ *
+ * A search of common terms only with many matches is not driven by its matches (ranking or ordering
+ * them all would walk them all): its FTS5 query is one more condition, probed per row of the range
+ * (`rowid = ?` with MATCH: a seek in each term's index), and the page stops once full. Its total is
+ * counted up to `many` (`countCap`).
+ */
+export function planListing(
+  request: ListingRequest,
+  rowCounts: ReadonlyMap<string, number>,
+  search: SearchEstimate = NO_ESTIMATE,
+): ViewPlan {
+  const { q } = request.query;
+  const { walk } = search;
+  if (q !== undefined && walk === undefined) return planSearch(request, q, search);
+  const walked = q !== undefined;
   const conditions = conditionsOf(request);
+  const probe: Condition[] = walk === undefined ? [] : [{ kind: 'match', expression: walk }];
   const rowsOf = (keys: string[]) => keys.reduce((sum, key) => sum + (rowCounts.get(key) ?? 0), 0);
   const all = rowsOf([ALL_COUNT_KEY]);
 
@@ -182,7 +301,7 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
         repeats: condition.values.length > 1,
         condition,
       };
-    } else if (isIndexed(condition.column)) {
+    } else if (condition.kind === 'column' && isIndexed(condition.column)) {
       candidate = {
         table: 'view_docs',
         index: `view_docs_${condition.column}`,
@@ -201,9 +320,11 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
   // first (estimated from the kept counts; 1/2 where none is kept), then the memberships (a probe each).
   const total = Math.max(1, all);
   const selectivity = (c: Condition) => (c.kind === 'member' ? 2 : (rows.get(c) ?? total / 2) / total);
-  const rest = conditions
-    .filter((c) => c !== driver.condition)
-    .sort((x, y) => selectivity(x) - selectivity(y));
+  // The search's probe last: it seeks in the FTS5 index.
+  const rest = [
+    ...conditions.filter((c) => c !== driver.condition).sort((x, y) => selectivity(x) - selectivity(y)),
+    ...probe,
+  ];
   // A membership whose range is not much larger than the driving one is cheaper to count by
   // intersecting the two ranges (both ordered by created, id) than by a probe per row.
   const intersected = (c: Condition): c is Extract<Condition, { kind: 'member' }> =>
@@ -225,18 +346,8 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
     const from = `${driver.table} d${using(counting)}`;
     const where: string[] = [];
     const params: unknown[] = [];
-    const inList = (values: unknown[]) => {
-      params.push(...values);
-      return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
-    };
-    if (driver.column) where.push(`d.${driver.column} ${inList(keys)}`);
-    for (const c of checked) {
-      if (c.kind === 'column') where.push(`d.${c.column} ${inList(c.values)}`);
-      else {
-        const { table, column } = c.membership;
-        where.push(`EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} ${inList(c.values)})`);
-      }
-    }
+    if (driver.column) where.push(`d.${driver.column} ${inList(keys, params)}`);
+    for (const c of checked) where.push(conditionSql(c, params, driver.table === 'view_docs'));
     return {
       sql: `SELECT ${columns} FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
       params,
@@ -247,7 +358,14 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
   // facet columns only: the kept facet counts sum to it.
   let count: ViewPlan['count'] = null;
   let countFromCounts = driver.rows;
-  if ((rest.length > 0 || driver.repeats) && onFacetsOnly(conditions)) {
+  if (walk !== undefined) {
+    // Up to `many` + 1 rows: more is reported as "at least `many`". The search alone: its matches.
+    const rows =
+      conditions.length === 0
+        ? { sql: `SELECT 1 FROM ${SEARCH_TABLE} s WHERE s.${SEARCH_TABLE} MATCH ?`, params: [walk] }
+        : select(driver.repeats ? 'DISTINCT d.id' : '1', rest);
+    count = { sql: `SELECT count(*) FROM (${rows.sql} LIMIT ?)`, params: [...rows.params, search.many + 1] };
+  } else if ((rest.length > 0 || driver.repeats) && onFacetsOnly(conditions)) {
     countFromCounts = facetTotal(conditions, rowCounts);
   } else if (rest.length > 0 || driver.repeats) {
     const ranges = rest.filter(intersected);
@@ -282,6 +400,7 @@ export function planListing(request: ListingRequest, rowCounts: ReadonlyMap<stri
   }
   return {
     count,
+    ...(walked ? { countCap: search.many } : {}),
     countFromCounts,
     countConditions: conditions.map(countKeysOf).filter((keys) => keys.length > 0),
     page: { sql: page.sql, params: [...page.params, request.query.pageSize, request.query.first] },

@@ -17,7 +17,7 @@ import { docAggregate, initialDoc } from '../docForm';
 import { createDeputiesReadModel } from './deputies';
 import { createViewsProjection } from './projection';
 import { createViewsReadModel } from './read-model';
-import { FACET_PREFIX, facetOf, MEMBERSHIPS, VIEW_TABLES } from './schema';
+import { FACET_PREFIX, facetOf, MEMBERSHIPS, SEARCH_TABLE, VIEW_TABLES } from './schema';
 
 const DOCUMENTS = 40;
 const TAGS = ['red', 'green', 'blue'];
@@ -56,12 +56,23 @@ const retagged = (i: number, round: number) =>
     1000 * round + i,
   );
 
-/** Every row of the view tables, in a stable order. */
+/** The documents whose search row matches an FTS5 query, by id. */
+const matching = (db: LocalDb, match: string) =>
+  db
+    .prepare<[string], string>(
+      `SELECT d.id FROM ${SEARCH_TABLE} s JOIN view_docs d ON d.rowid = s.rowid WHERE s.${SEARCH_TABLE} MATCH ? ORDER BY 1`,
+    )
+    .pluck()
+    .all(match);
+
+/** Every row of the view tables, in a stable order; of the (contentless) search table, what words find. */
 function snapshot(db: LocalDb) {
   return Object.fromEntries(
     VIEW_TABLES.map((table) => [
       table,
-      db.prepare(`SELECT * FROM ${table} ORDER BY ${table === 'view_counts' ? '1' : '1, 2, 3'}`).all(),
+      table === SEARCH_TABLE
+        ? ['document', 'round', '1', '2', '7', ...TAGS].map((word) => [word, matching(db, word)])
+        : db.prepare(`SELECT * FROM ${table} ORDER BY ${table === 'view_counts' ? '1' : '1, 2, 3'}`).all(),
     ]),
   );
 }
@@ -135,6 +146,10 @@ describe('views projection', () => {
       );
       assert.deepEqual(kept, recount(db));
       assert.ok([...kept.keys()].some((k) => k.startsWith(FACET_PREFIX) && facetOf(k).form === 'memo'));
+      // The search rows follow the values: the text of round 1 was replaced by round 2's.
+      assert.deepEqual(matching(db, '"round 1"'), []);
+      assert.equal(matching(db, '"round 2"').length, DOCUMENTS);
+      assert.equal(db.prepare(`SELECT count(*) FROM ${SEARCH_TABLE}`).pluck().get(), DOCUMENTS);
       const live = snapshot(db);
 
       await projection.rebuild();

@@ -16,7 +16,12 @@ import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/e
 import { BACKLOG_COUNT_LIMIT, measuredGauge } from '@docflow/kit/http';
 import { type DocState, docAggregate, initialDoc } from '../docForm';
 import type { ViewsReadModel } from './read-model';
-import { createSecondaryIndexes, dropSecondaryIndexes, VIEWS_PROJECTION } from './schema';
+import {
+  createSecondaryIndexes,
+  dropSecondaryIndexes,
+  optimizeSearchIndex,
+  VIEWS_PROJECTION,
+} from './schema';
 
 const NAME = VIEWS_PROJECTION;
 const PREFIX = 'docForm-';
@@ -215,6 +220,7 @@ export function createViewsProjection(
         await stop();
         batchSize = BATCH_SIZE;
         createSecondaryIndexes(db, options.offline.onIndex);
+        optimizeSearchIndex(db);
       }
       log.info({ applied }, 'views: rebuilt');
     },

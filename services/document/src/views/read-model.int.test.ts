@@ -10,17 +10,19 @@ import {
   type DocStatus,
   STATE_CODES,
   STATUS_CODES,
+  searchWords,
   type ViewId,
   type ViewQuery,
 } from '@docflow/contracts';
-import { checkpointStore, openLocalDb } from '@docflow/kit/eventsourcing';
+import { checkpointStore, type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
 import type { Principal } from '@docflow/kit/http';
 import { inboxAssignees, isDeleted, type Task } from '@docflow/workflow-model';
 import { participantsOf } from '../access';
 import { type DocState, initialDoc } from '../docForm';
 import { createDeputiesReadModel } from './deputies';
 import { createViewsReadModel } from './read-model';
-import { VIEWS_PROJECTION } from './schema';
+import { SEARCH_TABLE, VIEWS_PROJECTION } from './schema';
+import { matchExpression, SEARCH_WEIGHTS, searchTerms, searchTextOf } from './search';
 
 /** Deterministic PRNG (mulberry32), so a failure repeats. */
 function random(seed: number) {
@@ -36,6 +38,12 @@ function random(seed: number) {
 const USERS = ['usr-a', 'usr-b', 'usr-c', 'usr-d', 'usr-e', 'usr-f'];
 const FORMS = ['memo', 'invoice', 'contract'];
 const TAGS = ['t0', 't1', 't2', 't3', 't4'];
+/** Words of the documents' values, file names and recognised text, and of searches. */
+const WORDS = ['Apple', 'apricot', 'crème', 'Delta9', 'delta', 'épée', 'invoice', 'zebra'];
+/** Characters that separate words in a search; FTS5 query syntax among them. */
+const SEPARATORS = [' ', '  ', '"', '*', ' - ', ':', ' NEAR(', ')', '^', ' OR ', '+', "'"];
+/** A search term is common here from this many documents on (a few words are, most are not). */
+const COMMON_TERMS_HERE = 125;
 const PHASES = Object.keys(STATE_CODES) as DocPhase[];
 const STATUSES = (Object.keys(STATUS_CODES) as DocStatus[]).filter((s) => s !== 'deleted');
 /** usr-d stands in for usr-a and usr-b (enabled), and for usr-c (disabled). */
@@ -66,8 +74,21 @@ function generator(seed: number) {
       };
     }
     const status = rnd() < 0.08 ? 'deleted' : pick(STATUSES);
+    const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
     return {
       ...initialDoc,
+      valuesByTags: {
+        subject: words(Math.floor(rnd() * 3)),
+        ...(rnd() < 0.2 ? { lines: [[words(1), 'x'], [`${words(1)}-${words(1)}`]] } : {}),
+      },
+      files: some(WORDS, 0.1).map((w, k) => ({
+        id: `f${k}`,
+        fileName: `${w.toLowerCase()}_${k}.pdf`,
+        size: 1,
+        sha256: '',
+        contentType: 'application/pdf',
+      })),
+      recoText: rnd() < 0.3 ? [words(1 + Math.floor(rnd() * 5))] : [],
       exists: true,
       id,
       form: pick(FORMS),
@@ -92,12 +113,64 @@ function generator(seed: number) {
       q.form = [pick(FORMS), ...some(FORMS, 0.3), 'nosuchform'].slice(0, 1 + Math.floor(rnd() * 3));
     if (rnd() < 0.3) q.author = [pick(USERS), ...some(USERS, 0.3)];
     if (rnd() < 0.5) q.tags = [pick(TAGS), ...some(TAGS, 0.25)];
+    if (rnd() < 0.3) q.q = search();
     return q;
+  }
+  /** A search: words in any case, the last one perhaps cut short, between separators and FTS5 syntax. */
+  function search(): string {
+    const words = Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => {
+      const word = rnd() < 0.2 ? pick(TAGS) : pick(WORDS);
+      return rnd() < 0.3 ? word.toUpperCase() : word;
+    });
+    const last = words.length - 1;
+    if (rnd() < 0.3) words[last] = words[last]!.slice(0, 1 + Math.floor(rnd() * words[last]!.length));
+    return words.map((w) => `${pick(SEPARATORS)}${w}`).join('') + (rnd() < 0.5 ? pick(SEPARATORS) : '');
   }
   return { doc, query, pick, rnd };
 }
 
-function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Principal) {
+/** A word as the search tokenizer folds it: lower case, without diacritics. */
+const folded = (word: string) => word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The document's words as the search table holds them. */
+function wordsOf(doc: DocState): Set<string> {
+  const { fields, text } = searchTextOf(doc);
+  return new Set(searchWords(`${fields} ${text}`).map(folded));
+}
+
+/** Whether the words hold a term of `searchTerms` (`"word"`, or `"word"*`: a word starting so). */
+function holds(words: Set<string>, term: string): boolean {
+  const prefix = term.endsWith('*');
+  const word = folded(term.slice(1, prefix ? -2 : -1));
+  return prefix ? [...words].some((w) => w.startsWith(word)) : words.has(word);
+}
+
+/**
+ * How a search is answered (reader.ts, planner.ts): ranked by BM25 of its rarer terms (all of them when
+ * none is common, the rarer ones when some are: terms of at least COMMON_TERMS_HERE listed documents);
+ * of common terms only, not ranked (the listing's order), and with at least COMMON_TERMS_HERE matches
+ * its total counted up to COMMON_TERMS_HERE.
+ */
+function searchShape(docs: Map<string, DocState>, search: string): { ranked: string[]; many: boolean } {
+  const terms = searchTerms(search);
+  const listed = [...docs.values()].filter((d) => !isDeleted(d.workflow)).map(wordsOf);
+  const matching = (ts: string[]) => listed.filter((words) => ts.every((t) => holds(words, t))).length;
+  const rare = terms.filter((t) => matching([t]) < COMMON_TERMS_HERE);
+  return { ranked: rare, many: rare.length === 0 && matching(terms) >= COMMON_TERMS_HERE };
+}
+
+/** The BM25 score SQLite gives each document an FTS5 query matches (the model does not compute BM25). */
+function scores(db: LocalDb, search: string): Map<string, number> {
+  const rows = db
+    .prepare<[string], { id: string; score: number }>(
+      `SELECT d.id, bm25(s.${SEARCH_TABLE}, ${SEARCH_WEIGHTS.join(', ')}) AS score
+       FROM ${SEARCH_TABLE} s JOIN view_docs d ON d.rowid = s.rowid WHERE s.${SEARCH_TABLE} MATCH ?`,
+    )
+    .all(search);
+  return new Map(rows.map((r) => [r.id, r.score]));
+}
+
+function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Principal, db: LocalDb) {
   const acting = new Set([
     p.subject,
     ...DEPUTIES.filter(([, d, on]) => d === p.subject && on).map(([u]) => u),
@@ -118,16 +191,39 @@ function expected(docs: Map<string, DocState>, view: ViewId, q: ViewQuery, p: Pr
     if (q.status !== undefined && STATUS_CODES[doc.status] !== q.status) return false;
     if (q.form?.length && !q.form.includes(doc.form)) return false;
     if (q.author?.length && !q.author.includes(doc.author)) return false;
+    if (q.q !== undefined && !searchTerms(q.q).every((term) => holds(wordsOf(doc), term))) return false;
     return (q.tags ?? []).every((t) => doc.tags.includes(t));
   });
-  matches.sort((x, y) => (x.created === y.created ? (x.id < y.id ? 1 : -1) : x.created < y.created ? 1 : -1));
-  return { total: matches.length, ids: matches.slice(q.first, q.first + q.pageSize).map((d) => d.id) };
+  const shape = q.q === undefined ? { ranked: [], many: false } : searchShape(docs, q.q);
+  const score =
+    shape.ranked.length > 0 ? scores(db, matchExpression(shape.ranked)) : new Map<string, number>();
+  const scoreOf = (id: string) => {
+    if (shape.ranked.length === 0) return 0;
+    const s = score.get(id);
+    assert.ok(s !== undefined, `${id} matches ${q.q} but has no search row`);
+    return s;
+  };
+  matches.sort(
+    (x, y) =>
+      scoreOf(x.id) - scoreOf(y.id) ||
+      (x.created === y.created ? (x.id < y.id ? 1 : -1) : x.created < y.created ? 1 : -1),
+  );
+  const bounded = shape.many && matches.length > COMMON_TERMS_HERE;
+  return {
+    total: bounded ? COMMON_TERMS_HERE : matches.length,
+    totalRelation: bounded ? 'gte' : 'eq',
+    ids: matches.slice(q.first, q.first + q.pageSize).map((d) => d.id),
+    /** Whether the search ranks by some of its terms only. */
+    split: shape.ranked.length > 0 && shape.ranked.length < searchTerms(q.q ?? '').length,
+    /** Whether it is of common terms only with many matches (walked by the listing's range, probed). */
+    walked: shape.many,
+  };
 }
 
 /** An empty read model in memory, DEPUTIES in its deputies table. */
 function withDeputies() {
   const db = openLocalDb(':memory:');
-  const views = createViewsReadModel(db, createDeputiesReadModel(db));
+  const views = createViewsReadModel(db, createDeputiesReadModel(db), COMMON_TERMS_HERE);
   const insertDeputy = db.prepare('INSERT INTO view_deputies (user_id, deputy_id, enabled) VALUES (?, ?, ?)');
   for (const row of DEPUTIES) insertDeputy.run(...row);
   return { db, views };
@@ -157,29 +253,63 @@ describe('view read model', () => {
     ];
     let checked = 0;
     let nonEmpty = 0;
+    let searchedMany = 0;
+    let split = 0;
+    let walked = 0;
+    let bounded = 0;
     for (let i = 0; i < 1500; i++) {
       const view = g.pick(['mydocs', 'inbox', 'all'] as const);
       const principal = g.pick(principals);
       const q = g.query();
-      const want = expected(docs, view, q, principal);
+      const want = expected(docs, view, q, principal, db);
       const got = views.query(view, q, principal);
       const what = `${view} as ${principal.subject} ${JSON.stringify(q)}`;
       assert.equal(got.total, want.total, `total of ${what}`);
+      assert.equal(got.totalRelation, want.totalRelation, `total relation of ${what}`);
       assert.deepEqual(
         got.docs.map((d) => d.id),
         want.ids,
         `page of ${what}`,
       );
       checked++;
+      if (want.walked && want.total > 1) walked++;
+      if (want.totalRelation === 'gte') bounded++;
       if (want.total > 0) nonEmpty++;
+      if (q.q !== undefined && want.total > 1) searchedMany++;
+      if (want.split && want.total > 1) split++;
     }
     assert.ok(nonEmpty > checked / 3, `too few queries with matches (${nonEmpty} of ${checked})`);
+    assert.ok(searchedMany > 100, `too few searches with several matches (${searchedMany})`);
+    assert.ok(split > 20, `too few searches ranked by their rarer terms (${split})`);
+    assert.ok(walked > 20, `too few searches of common terms with many matches (${walked})`);
+
+    // Each word alone, without filters: the common ones match more than the bound for some callers.
+    for (const principal of principals) {
+      for (const view of ['mydocs', 'inbox', 'all'] as const) {
+        for (const word of WORDS) {
+          const q: ViewQuery = { first: 0, pageSize: 20, q: word };
+          const want = expected(docs, view, q, principal, db);
+          const got = views.query(view, q, principal);
+          assert.deepEqual(
+            [got.total, got.totalRelation],
+            [want.total, want.totalRelation],
+            `${view} ${word}`,
+          );
+          assert.deepEqual(
+            got.docs.map((d) => d.id),
+            want.ids,
+          );
+          if (want.totalRelation === 'gte') bounded++;
+        }
+      }
+    }
+    assert.ok(bounded > 5, `too few totals counted up to the bound (${bounded})`);
 
     // Without filters (the totals then come from the kept row counts).
     for (const principal of principals) {
       for (const view of ['mydocs', 'inbox', 'all'] as const) {
         const q: ViewQuery = { first: 0, pageSize: 100 };
-        const want = expected(docs, view, q, principal);
+        const want = expected(docs, view, q, principal, db);
         const got = views.query(view, q, principal);
         assert.equal(got.total, want.total, `${view} as ${principal.subject}`);
         assert.deepEqual(
@@ -189,12 +319,18 @@ describe('view read model', () => {
       }
     }
 
+    // One search row per listed document: a deleted one's went with it.
+    const live = [...docs.values()].filter((d) => !isDeleted(d.workflow)).length;
+    assert.equal(db.prepare(`SELECT count(*) FROM ${SEARCH_TABLE}`).pluck().get(), live);
+    assert.equal(db.prepare('SELECT count(*) FROM view_docs').pluck().get(), live);
+
     // A document reads back as it was put; clear() empties every view.
     const some = [...docs.values()].find((d) => !isDeleted(d.workflow))!;
     assert.deepEqual(views.get(some.id), some);
     views.clear();
     assert.equal(views.query('all', { first: 0, pageSize: 10 }, principals[0]!).total, 0);
     assert.equal(views.get(some.id), undefined);
+    assert.equal(db.prepare(`SELECT count(*) FROM ${SEARCH_TABLE}`).pluck().get(), 0);
     db.close();
   });
 
@@ -228,10 +364,10 @@ describe('view read model', () => {
         // Sometimes only a column no kept count names (step) changes, tags and readers kept.
         return before && g.rnd() < 0.3 ? { ...before, step: (before.step + 1) % 3 } : doc;
       });
-      const before = listings.map(({ view, q, principal }) => expected(docs, view, q, principal).total);
+      const before = listings.map(({ view, q, principal }) => expected(docs, view, q, principal, db).total);
       batch(changed);
       listings.forEach(({ view, q, principal }, i) => {
-        const want = expected(docs, view, q, principal);
+        const want = expected(docs, view, q, principal, db);
         if (want.total !== before[i]) changedTotals++;
         const got = views.query(view, q, principal);
         const what = `round ${round}: ${view} as ${principal.subject} ${JSON.stringify(q)}`;

@@ -15,8 +15,23 @@ export interface ViewsReadModel extends ViewsReader, ViewsWriter {}
 export function createViewsReadModel(
   db: LocalDb,
   deputies: Pick<DeputiesReadModel, 'standsInFor'>,
+  /** Documents from which on a search term is common (search.ts); tests lower it. */
+  commonTermDocs?: number,
 ): ViewsReadModel {
   migrateViewsSchema(db);
   const totals = createTotalCache();
-  return { ...createViewsReader(db, deputies, totals), ...createViewsWriter(db, totals) };
+  const reader = createViewsReader(db, deputies, totals, commonTermDocs);
+  // Every write reaches the totals (touched or cleared): the reader hears of it too.
+  const writer = createViewsWriter(db, {
+    ...totals,
+    touched(keys) {
+      reader.written();
+      totals.touched(keys);
+    },
+    clear() {
+      reader.written();
+      totals.clear();
+    },
+  });
+  return { ...reader, ...writer };
 }

@@ -13,16 +13,25 @@ import {
   needsFacetCounts,
   planListing,
   readsAsDeputy,
+  type SearchEstimate,
   type ViewPlan,
 } from './planner';
-import { FACET_PREFIX } from './schema';
+import { FACET_PREFIX, SEARCH_TABLE } from './schema';
+import { COMMON_TERM_DOCS, matchExpression, searchTerms } from './search';
 import type { TotalCache } from './total-cache';
 
+/** Search expressions whose commonness is kept at most, and for how long. */
+const COMMON_TERMS_KEPT = 10_000;
+const COMMON_TERM_KEPT_MS = 60_000;
+/** A prefix standing for more words than this is not spelled out (its search is not walked). */
+const PREFIX_WORDS_MAX = 16;
 /** Prepared listing statements kept at most (listings are built from a few shapes). */
 const STATEMENT_CACHE_SIZE = 500;
 
 export interface ViewPage {
   total: number;
+  /** `gte`: the total is a bound, there are at least that many (a search with many matches). */
+  totalRelation: 'eq' | 'gte';
   docs: DocState[];
 }
 
@@ -32,13 +41,76 @@ export interface ViewsReader {
   query(view: ViewId, query: ViewQuery, principal: Principal): ViewPage;
   /** The statements `query` runs for this listing. */
   plan(view: ViewId, query: ViewQuery, principal: Principal): ViewPlan;
+  /** The search index changed: the words a prefix stands for are looked up again. */
+  written(): void;
 }
 
 export function createViewsReader(
   db: LocalDb,
   deputies: Pick<DeputiesReadModel, 'standsInFor'>,
   totals: TotalCache,
+  commonTermDocs = COMMON_TERM_DOCS,
 ): ViewsReader {
+  // Whether a term (or a whole search) is common: its first `commonTermDocs` matches, counted (~1 ms at
+  // 10,000), and the answer kept for a while (a term's documents change slowly; a stale answer only
+  // chooses the plan and the order, never which documents match).
+  const matchesUpTo = db
+    .prepare<[string, number], number>(
+      `SELECT count(*) FROM (SELECT 1 FROM ${SEARCH_TABLE} WHERE ${SEARCH_TABLE} MATCH ? LIMIT ?)`,
+    )
+    .pluck();
+  const kept = new Map<string, { common: boolean; until: number }>();
+  const isCommon = (term: string) => {
+    const now = Date.now();
+    const known = kept.get(term);
+    if (known && known.until > now) return known.common;
+    if (kept.size >= COMMON_TERMS_KEPT) kept.clear();
+    const common = (matchesUpTo.get(term, commonTermDocs) ?? 0) >= commonTermDocs;
+    kept.set(term, { common, until: now + COMMON_TERM_KEPT_MS });
+    return common;
+  };
+  // The words of the index a prefix term stands for (fts5vocab, a range of its terms: it reads their
+  // documents to count them, ~40 ms for a word of every document at 1,000,000), kept until the next
+  // write to the index; undefined when more than PREFIX_WORDS_MAX.
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${SEARCH_TABLE}_words USING fts5vocab(main, ${SEARCH_TABLE}, 'row')`,
+  );
+  const wordsFrom = db
+    .prepare<[string, string, number], string>(
+      `SELECT term FROM temp.${SEARCH_TABLE}_words WHERE term >= ? AND term < ? LIMIT ?`,
+    )
+    .pluck();
+  const prefixWords = new Map<string, string | undefined>();
+  const wordsOfPrefix = (term: string): string | undefined => {
+    if (!term.endsWith('*')) return term;
+    if (prefixWords.has(term)) return prefixWords.get(term);
+    // The index keeps words folded as its tokenizer folds them (unicode61 remove_diacritics 2).
+    const prefix = term.slice(1, -2).normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    const words = wordsFrom.all(prefix, `${prefix}\u{10FFFF}`, PREFIX_WORDS_MAX + 1);
+    const spelled =
+      words.length === 0 || words.length > PREFIX_WORDS_MAX
+        ? undefined
+        : `(${words.map((w) => `"${w}"`).join(' OR ')})`;
+    if (prefixWords.size >= COMMON_TERMS_KEPT) prefixWords.clear();
+    prefixWords.set(term, spelled);
+    return spelled;
+  };
+  const estimateOf = (q: string | undefined): SearchEstimate => {
+    const terms = q === undefined ? [] : searchTerms(q);
+    const commonTerms = new Set(terms.filter(isCommon));
+    // Only when every term is common may the search have many matches (one term: known already).
+    const manyMatches =
+      terms.length > 0 &&
+      commonTerms.size === terms.length &&
+      (terms.length === 1 || isCommon(matchExpression(terms)));
+    const last = manyMatches ? wordsOfPrefix(terms.at(-1) as string) : undefined;
+    return {
+      commonTerms,
+      // An OR group takes an explicit AND (FTS5 has no implicit AND before a parenthesis).
+      ...(last ? { walk: [...terms.slice(0, -1), last].join(' AND ') } : {}),
+      many: commonTermDocs,
+    };
+  };
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
   const countOf = db.prepare<[string], number>('SELECT n FROM view_counts WHERE key = ?').pluck();
   // Every key that starts with the prefix: those below the next character.
@@ -76,15 +148,17 @@ export function createViewsReader(
     }
     if (needsFacetCounts(request))
       for (const { key, n } of facetCounts.all(FACET_PREFIX, facetEnd)) rowCounts.set(key, n);
-    return planListing(request, rowCounts);
+    return planListing(request, rowCounts, estimateOf(query.q));
   }
 
   return {
     get,
     plan,
+    written: () => prefixWords.clear(),
     query(view, query, principal) {
-      const { count, countFromCounts, countConditions, page } = plan(view, query, principal);
+      const { count, countCap, countFromCounts, countConditions, page } = plan(view, query, principal);
       let total = countFromCounts;
+      let totalRelation: ViewPage['totalRelation'] = 'eq';
       if (count) {
         const key = `${count.sql}\n${JSON.stringify(count.params)}`;
         const kept = totals.get(key);
@@ -96,15 +170,19 @@ export function createViewsReader(
               .get(...count.params) as number | undefined) ?? 0;
           totals.set(key, total, countConditions);
         }
+        if (countCap !== undefined && total > countCap) {
+          total = countCap;
+          totalRelation = 'gte';
+        }
       }
       const docs: DocState[] = [];
       // Nothing matches: the page would only walk its range to find nothing.
-      if (total === 0) return { total, docs };
+      if (total === 0) return { total, totalRelation, docs };
       for (const row of prepared(page.sql).all(...page.params)) {
         const doc = get((row as { id: string }).id);
         if (doc) docs.push(doc);
       }
-      return { total, docs };
+      return { total, totalRelation, docs };
     },
   };
 }

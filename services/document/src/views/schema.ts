@@ -12,7 +12,7 @@ import type { LocalDb } from '@docflow/kit/eventsourcing';
 export const VIEWS_PROJECTION = 'views';
 
 /** Raise it whenever the tables below change: a local.db of another version is dropped and replayed. */
-const SCHEMA_VERSION = '3';
+const SCHEMA_VERSION = '4';
 
 /** The filter columns every row carries, beside `created` and `id`, with their types. */
 const FILTER_TYPES = {
@@ -29,6 +29,14 @@ export const FILTER_COLUMNS = Object.keys(FILTER_TYPES).join(', ');
 const FILTERS = Object.entries(FILTER_TYPES)
   .map(([column, type]) => `${column} ${type} NOT NULL`)
   .join(', ');
+
+/**
+ * The full-text index of the documents (search.ts): one row per document, its rowid the rowid of the
+ * document's `view_docs` row. Contentless (the text is not stored twice), rows deletable by rowid.
+ * That rowid is no INTEGER PRIMARY KEY, which a VACUUM may renumber: nothing vacuums local.db, and one
+ * that was vacuumed needs its views rebuilt.
+ */
+export const SEARCH_TABLE = 'view_search';
 
 /** A table of one row per (key, document): which documents carry a tag, have a user's open task, ... */
 export interface Membership {
@@ -116,6 +124,8 @@ const TABLES = `
     id TEXT PRIMARY KEY, ${FILTERS}, created TEXT NOT NULL, doc TEXT NOT NULL);
   ${Object.values(MEMBERSHIPS).map(membershipTable).join('\n')}
   CREATE TABLE IF NOT EXISTS view_counts (key TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE VIRTUAL TABLE IF NOT EXISTS ${SEARCH_TABLE} USING fts5(fields, text,
+    content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
 `;
 const INDEXES = Object.entries(SECONDARY_INDEXES)
   .map(([name, on]) => `CREATE INDEX IF NOT EXISTS ${name} ON ${on};`)
@@ -123,7 +133,12 @@ const INDEXES = Object.entries(SECONDARY_INDEXES)
 const SCHEMA = `${TABLES}\n${INDEXES}`;
 
 /** The tables filled from document events (deputies come from identity's events: see deputies.ts). */
-export const VIEW_TABLES = ['view_docs', ...Object.values(MEMBERSHIPS).map((m) => m.table), 'view_counts'];
+export const VIEW_TABLES = [
+  'view_docs',
+  ...Object.values(MEMBERSHIPS).map((m) => m.table),
+  'view_counts',
+  SEARCH_TABLE,
+];
 
 /**
  * Creates the tables; when local.db holds another layout (or one from before versioning), drops the
@@ -158,4 +173,9 @@ export function createSecondaryIndexes(db: LocalDb, onIndex?: (name: string) => 
     onIndex?.(name);
     db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${on}`);
   }
+}
+
+/** Merges the search index's segments into one (after an offline rebuild: fewer segments, faster matches). */
+export function optimizeSearchIndex(db: LocalDb): void {
+  db.exec(`INSERT INTO ${SEARCH_TABLE} (${SEARCH_TABLE}) VALUES ('optimize')`);
 }

@@ -1,8 +1,8 @@
 /**
  * Writes documents' rows into the view tables as the projection folds their events (the projection
  * calls it once per batch, with each document the batch changed, inside the batch's transaction): its
- * `view_docs` row, its tag, open-task and reader rows, and the row counts of every key they lie under
- * (summed over the batch, one update per key).
+ * `view_docs` row, its tag, open-task and reader rows, its search row, and the row counts of every
+ * key they lie under (summed over the batch, one update per key).
  */
 import { STATE_CODES, STATUS_CODES } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
@@ -17,8 +17,10 @@ import {
   INDEXED_COLUMNS,
   MEMBERSHIPS,
   type Membership,
+  SEARCH_TABLE,
   VIEW_TABLES,
 } from './schema';
+import { searchTextOf } from './search';
 import type { TotalCache } from './total-cache';
 
 export interface ViewsWriter {
@@ -73,13 +75,21 @@ function rowsOf(doc: DocState) {
 
 export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched' | 'clear'>): ViewsWriter {
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
-  const upsert = db.prepare(
-    `INSERT INTO view_docs (id, form, author, state, step, iteration, status, created, doc)
+  const upsert = db
+    .prepare<[Record<string, unknown>], number>(
+      `INSERT INTO view_docs (id, form, author, state, step, iteration, status, created, doc)
      VALUES (@id, @form, @author, @state, @step, @iteration, @status, @created, @doc)
      ON CONFLICT(id) DO UPDATE SET form = @form, author = @author, state = @state, step = @step,
-       iteration = @iteration, status = @status, created = @created, doc = @doc`,
+       iteration = @iteration, status = @status, created = @created, doc = @doc
+     RETURNING rowid`,
+    )
+    .pluck();
+  const dropDoc = db.prepare<[string], number>('DELETE FROM view_docs WHERE id = ? RETURNING rowid').pluck();
+  // The search row of a document has its view_docs row's rowid (kept by the upsert above).
+  const putSearch = db.prepare<[number, string, string]>(
+    `INSERT OR REPLACE INTO ${SEARCH_TABLE} (rowid, fields, text) VALUES (?, ?, ?)`,
   );
-  const dropDoc = db.prepare('DELETE FROM view_docs WHERE id = ?');
+  const dropSearch = db.prepare<[number]>(`DELETE FROM ${SEARCH_TABLE} WHERE rowid = ?`);
   // A document's rows are found by their primary key (key, created, id), from what was stored of the
   // document, so no index by id is needed while writing (see SECONDARY_INDEXES).
   const membershipRows = ({ table, column }: Membership) => ({
@@ -121,13 +131,19 @@ export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched
         add(MEMBERSHIPS.readers.countKey(user), -1);
       }
     }
-    // A deleted document leaves every view (its events stay).
+    // A deleted document leaves every view and the search (its events stay).
     if (isDeleted(doc.workflow)) {
-      if (old) dropDoc.run(doc.id);
+      const rowid = old ? dropDoc.get(doc.id) : undefined;
+      if (rowid !== undefined) dropSearch.run(rowid);
       return;
     }
     const { row, tagged, assignees, readers: readBy } = rowsOf(doc);
-    upsert.run({ ...row, doc: JSON.stringify(doc) });
+    const rowid = upsert.get({ ...row, doc: JSON.stringify(doc) })!;
+    // Most events change no searched text: its row stays.
+    const text = searchTextOf(doc);
+    const before = old && searchTextOf(old);
+    if (!before || before.fields !== text.fields || before.text !== text.text)
+      putSearch.run(rowid, text.fields, text.text);
     for (const key of countKeysOf(row, tagged)) add(key);
     for (const tag of tagged) tags.add.run({ ...row, key: tag });
     for (const user of assignees) {
