@@ -45,6 +45,8 @@ export function subscriptionStore(db: LocalDb) {
   const all = db.prepare<[], Row>('SELECT * FROM webhook_subscriptions ORDER BY created_at, id');
   const one = db.prepare<[string], Row>('SELECT * FROM webhook_subscriptions WHERE id = ?');
   const remove = db.prepare('DELETE FROM webhook_subscriptions WHERE id = ?');
+  // Read by the consumer for every document event; only this store writes the table (one instance).
+  let listed: Subscription[] | undefined;
   return {
     create(input: WebhookCreate): Subscription {
       const subscription: Subscription = {
@@ -57,15 +59,22 @@ export function subscriptionStore(db: LocalDb) {
       };
       const s = subscription;
       insert.run(s.id, s.url, JSON.stringify(s.eventTypes), s.description ?? null, s.secret, s.createdAt);
+      listed = undefined;
       return subscription;
     },
-    list: (): Subscription[] => all.all().map(fromRow),
+    list(): Subscription[] {
+      listed ??= all.all().map(fromRow);
+      return listed;
+    },
     get(id: string): Subscription | undefined {
       const row = one.get(id);
       return row && fromRow(row);
     },
     /** False when there was no such subscription. */
-    delete: (id: string): boolean => remove.run(id).changes > 0,
+    delete(id: string): boolean {
+      listed = undefined;
+      return remove.run(id).changes > 0;
+    },
   };
 }
 export type SubscriptionStore = ReturnType<typeof subscriptionStore>;
