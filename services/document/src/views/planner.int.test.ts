@@ -350,7 +350,8 @@ describe('listing planner', () => {
       const plan = planListing(requestOf(c), ROW_COUNTS);
       // A condition with a range of its own (beyond all documents).
       const narrowed = countKeysFor(requestOf(c)).length > 1;
-      for (const statement of [plan.page, ...(plan.count ? [plan.count] : [])]) {
+      const matches = plan.matches ? [{ ...plan.matches, params: [...plan.matches.params, 2_000] }] : [];
+      for (const statement of [plan.page, ...(plan.count ? [plan.count] : []), ...matches]) {
         for (const step of explain(statement)) {
           const scan = /^SCAN (?!\(subquery-)/.test(step);
           assert.ok(
@@ -360,6 +361,47 @@ describe('listing planner', () => {
         }
       }
     }
+  });
+
+  it('reads every match of a counted listing as its count reads them (its range, or its merge of ranges), sorted', () => {
+    const matchesOf = (c: Case) => {
+      const { count, matches } = planListing(requestOf(c), ROW_COUNTS);
+      assert.ok(count && matches, c.name);
+      return { count, matches: { ...matches, params: [...matches.params, 2_000] } };
+    };
+    const byName = (prefix: string) => CASES.find((c) => c.name.startsWith(prefix))!;
+    // Counted by merging the author and tag ranges: the same merge, newest first (no sort).
+    const merged = matchesOf(byName('mydocs as a reader, a tag of similar size'));
+    assert.equal(
+      merged.matches.sql,
+      'SELECT d.created, d.id FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ? INTERSECT SELECT created, id FROM view_doc_tags WHERE tag IN (?) ORDER BY 1 DESC, 2 DESC LIMIT ?',
+    );
+    assert.deepEqual(merged.matches.params, [...merged.count.params, 2_000]);
+    assert.deepEqual(explain(merged.matches), [
+      'MERGE (INTERSECT)',
+      'LEFT',
+      'SEARCH d USING COVERING INDEX view_docs_author (author=?)',
+      'RIGHT',
+      'SEARCH view_doc_tags USING PRIMARY KEY (tag=?)',
+    ]);
+    // Counted in a filter index: its range, sorted.
+    const ranged = matchesOf(byName('mydocs as admin, a form and a tag'));
+    assert.equal(
+      ranged.matches.sql,
+      'SELECT d.id, d.created FROM view_doc_tags d INDEXED BY view_doc_tags_count WHERE d.tag = ? AND d.form = ? AND d.author = ? ORDER BY d.created DESC, d.id DESC LIMIT ?',
+    );
+    assert.deepEqual(explain(ranged.matches), [
+      'SEARCH d USING COVERING INDEX view_doc_tags_count (tag=? AND form=? AND author=?)',
+      'USE TEMP B-TREE FOR ORDER BY',
+    ]);
+    // A deputy's ranges: each document once.
+    const deputy = matchesOf(byName('inbox as a deputy'));
+    assert.equal(
+      deputy.matches.sql,
+      'SELECT DISTINCT d.id, d.created FROM view_open_tasks d INDEXED BY view_open_tasks_count WHERE d.user_id IN (?, ?, ?) ORDER BY d.created DESC, d.id DESC LIMIT ?',
+    );
+    // Nothing to read when the total is a kept count.
+    assert.equal(planListing(requestOf(byName('all as admin, a state')), ROW_COUNTS).matches, null);
   });
 
   it('a search: the FTS5 matches drive, each joined to its row by rowid, the columns then the memberships checked on it', () => {
@@ -379,6 +421,8 @@ describe('listing planner', () => {
     assert.deepEqual(explain(all.count!), [MATCHES]);
     assert.equal(all.page.sql, `SELECT d.id, d.created ${FROM}${RANKED}`);
     assert.deepEqual(explain(all.page), [MATCHES, JOINED, 'USE TEMP B-TREE FOR ORDER BY']);
+    // Ranked: no list of matches in the listing's order.
+    assert.equal(all.matches, null);
 
     // A deputy's all, a state and a tag: the state on the row, then the readers and the tag probed.
     const deputy = search(
@@ -474,6 +518,7 @@ describe('listing planner', () => {
       'SCAN (subquery-1)',
     ]);
     assert.equal(admin.countCap, 10_000);
+    assert.equal(admin.matches, null);
 
     // A reader: their documents' range (newest first), the state on the row, then the probe (the
     // rowid found by the row's id).
