@@ -1,6 +1,7 @@
 /**
  * Answers listings from the view tables: looks up what the planner weighs (the caller's stand-ins and
- * the kept row counts), runs the count and the page it plans, and reads the page's documents.
+ * the kept row counts), runs the count and the page it plans, and reads the page's documents. A counted
+ * total is kept between writes (total-cache.ts), and when small, asked again, every match with it.
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
