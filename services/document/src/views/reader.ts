@@ -177,11 +177,13 @@ export function createViewsReader(
         if (kept !== undefined) {
           total = kept;
           // Asked again: its matches read once, if few (a listing asked once reads its page only).
-          ids = totals.matches(key);
-          if (!ids && matches && total > 0 && total <= MATCHES_KEPT_MAX) {
-            const rows = prepared(matches.sql).all(...matches.params, MATCHES_KEPT_MAX) as { id: string }[];
-            ids = rows.map((row) => row.id);
-            totals.setMatches(key, ids);
+          if (matches && total > 0 && total <= MATCHES_KEPT_MAX) {
+            ids = totals.matches(key);
+            if (!ids) {
+              const rows = prepared(matches.sql).all(...matches.params, MATCHES_KEPT_MAX) as { id: string }[];
+              ids = rows.map((row) => row.id);
+              totals.setMatches(key, ids);
+            }
           }
         } else {
           total =
