@@ -364,42 +364,47 @@ describe('listing planner', () => {
   });
 
   it('reads every match of a counted listing as its count reads them (its range, or its merge of ranges), sorted', () => {
-    const matchesOf = (c: Case) => {
-      const { count, matches } = planListing(requestOf(c), ROW_COUNTS);
-      assert.ok(count && matches, c.name);
-      return { count, matches: { ...matches, params: [...matches.params, 2_000] } };
-    };
     const byName = (prefix: string) => CASES.find((c) => c.name.startsWith(prefix))!;
-    // Counted by merging the author and tag ranges: the same merge, newest first (no sort).
-    const merged = matchesOf(byName('mydocs as a reader, a tag of similar size'));
-    assert.equal(
-      merged.matches.sql,
-      'SELECT d.created, d.id FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ? INTERSECT SELECT created, id FROM view_doc_tags WHERE tag IN (?) ORDER BY 1 DESC, 2 DESC LIMIT ?',
-    );
-    assert.deepEqual(merged.matches.params, [...merged.count.params, 2_000]);
-    assert.deepEqual(explain(merged.matches), [
-      'MERGE (INTERSECT)',
-      'LEFT',
-      'SEARCH d USING COVERING INDEX view_docs_author (author=?)',
-      'RIGHT',
-      'SEARCH view_doc_tags USING PRIMARY KEY (tag=?)',
-    ]);
-    // Counted in a filter index: its range, sorted.
-    const ranged = matchesOf(byName('mydocs as admin, a form and a tag'));
-    assert.equal(
-      ranged.matches.sql,
-      'SELECT d.id, d.created FROM view_doc_tags d INDEXED BY view_doc_tags_count WHERE d.tag = ? AND d.form = ? AND d.author = ? ORDER BY d.created DESC, d.id DESC LIMIT ?',
-    );
-    assert.deepEqual(explain(ranged.matches), [
-      'SEARCH d USING COVERING INDEX view_doc_tags_count (tag=? AND form=? AND author=?)',
-      'USE TEMP B-TREE FOR ORDER BY',
-    ]);
-    // A deputy's ranges: each document once.
-    const deputy = matchesOf(byName('inbox as a deputy'));
-    assert.equal(
-      deputy.matches.sql,
-      'SELECT DISTINCT d.id, d.created FROM view_open_tasks d INDEXED BY view_open_tasks_count WHERE d.user_id IN (?, ?, ?) ORDER BY d.created DESC, d.id DESC LIMIT ?',
-    );
+    const cases: [string, string, string[]][] = [
+      // Counted by merging the author and tag ranges: the same merge, newest first (no sort).
+      [
+        'mydocs as a reader, a tag of similar size',
+        'SELECT d.created, d.id FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ? INTERSECT SELECT created, id FROM view_doc_tags WHERE tag IN (?) ORDER BY 1 DESC, 2 DESC LIMIT ?',
+        [
+          'MERGE (INTERSECT)',
+          'LEFT',
+          'SEARCH d USING COVERING INDEX view_docs_author (author=?)',
+          'RIGHT',
+          'SEARCH view_doc_tags USING PRIMARY KEY (tag=?)',
+        ],
+      ],
+      // Counted in a filter index: its range, sorted.
+      [
+        'mydocs as admin, a form and a tag',
+        'SELECT d.id, d.created FROM view_doc_tags d INDEXED BY view_doc_tags_count WHERE d.tag = ? AND d.form = ? AND d.author = ? ORDER BY d.created DESC, d.id DESC LIMIT ?',
+        [
+          'SEARCH d USING COVERING INDEX view_doc_tags_count (tag=? AND form=? AND author=?)',
+          'USE TEMP B-TREE FOR ORDER BY',
+        ],
+      ],
+      // A deputy's ranges: each document once.
+      [
+        'inbox as a deputy',
+        'SELECT DISTINCT d.id, d.created FROM view_open_tasks d INDEXED BY view_open_tasks_count WHERE d.user_id IN (?, ?, ?) ORDER BY d.created DESC, d.id DESC LIMIT ?',
+        [
+          'SEARCH d USING COVERING INDEX view_open_tasks_count (user_id=?)',
+          'USE TEMP B-TREE FOR DISTINCT',
+          'USE TEMP B-TREE FOR ORDER BY',
+        ],
+      ],
+    ];
+    for (const [name, sql, plan] of cases) {
+      const { count, matches } = planListing(requestOf(byName(name)), ROW_COUNTS);
+      assert.ok(count && matches, name);
+      assert.equal(matches.sql, sql);
+      assert.deepEqual(matches.params, count.params);
+      assert.deepEqual(explain({ sql, params: [...matches.params, 2_000] }), plan, name);
+    }
     // Nothing to read when the total is a kept count.
     assert.equal(planListing(requestOf(byName('all as admin, a state')), ROW_COUNTS).matches, null);
   });
