@@ -11,7 +11,7 @@
  *    as the admin and as bob (no admin role), each beside its reference: the read model's own
  *    statements for it (`plan`), run one after another on the read model's database, with the
  *    documents' JSON read (not parsed); and the read model's `query` in this process: its first call
- *    (the total counted), then with the total kept (total-cache.ts). The docflow process's peak RSS at the end.
+ *    (the total counted), then with the total kept (total-cache.ts; a small total's matches too). The docflow process's peak RSS at the end.
  * VIEWS_LISTINGS=search runs only the full-text searches (issue 17), written to a section of their own.
  * Bounded by counts and time.
  */
@@ -282,7 +282,8 @@ bob (run-as, no admin role: his \`all\` is what he authored or takes part in; hi
 tag \`${AUDIT_TAG}\`'s). Reference: the read model's statements for the listing (\`plan\`), run one after another
 directly on local.db, with each document's JSON read (p50 / p99, ms: a total counted every time); beside it the read
 model's \`query\` in process, documents parsed: the first call (its total counted), then p50 / p99 with the total kept
-until a projection batch touches its keys (total-cache.ts). A search (\`q\`) is the FTS5 match joined to the
+until a projection batch touches its keys (total-cache.ts; a total of at most 2,000 keeps its matches from the second
+call on, read once as the count reads them, and pages are slices of them). A search (\`q\`) is the FTS5 match joined to the
 listing's rows, ranked by BM25 (services/document/src/views/planner.ts); one of common words only with 10,000 matches
 or more walks the listing's range newest first, probing the FTS5 index per row, its total counted up to 10,000
 (\`svc-total-count-relation: gte\`, the "match" column then says 10000); its reference is the same statements.${ONLY_SEARCH ? ' The plain `all` (no `q`) is there as a control: the same HTTP path under the same load.' : ''}

@@ -350,7 +350,8 @@ describe('listing planner', () => {
       const plan = planListing(requestOf(c), ROW_COUNTS);
       // A condition with a range of its own (beyond all documents).
       const narrowed = countKeysFor(requestOf(c)).length > 1;
-      for (const statement of [plan.page, ...(plan.count ? [plan.count] : [])]) {
+      const matches = plan.matches ? [{ ...plan.matches, params: [...plan.matches.params, 2_000] }] : [];
+      for (const statement of [plan.page, ...(plan.count ? [plan.count] : []), ...matches]) {
         for (const step of explain(statement)) {
           const scan = /^SCAN (?!\(subquery-)/.test(step);
           assert.ok(
@@ -360,6 +361,52 @@ describe('listing planner', () => {
         }
       }
     }
+  });
+
+  it('reads every match of a counted listing as its count reads them (its range, or its merge of ranges), sorted', () => {
+    const byName = (prefix: string) => CASES.find((c) => c.name.startsWith(prefix))!;
+    const cases: [string, string, string[]][] = [
+      // Counted by merging the author and tag ranges: the same merge, newest first (no sort).
+      [
+        'mydocs as a reader, a tag of similar size',
+        'SELECT d.created, d.id FROM view_docs d INDEXED BY view_docs_author WHERE d.author = ? INTERSECT SELECT created, id FROM view_doc_tags WHERE tag IN (?) ORDER BY 1 DESC, 2 DESC LIMIT ?',
+        [
+          'MERGE (INTERSECT)',
+          'LEFT',
+          'SEARCH d USING COVERING INDEX view_docs_author (author=?)',
+          'RIGHT',
+          'SEARCH view_doc_tags USING PRIMARY KEY (tag=?)',
+        ],
+      ],
+      // Counted in a filter index: its range, sorted.
+      [
+        'mydocs as admin, a form and a tag',
+        'SELECT d.id, d.created FROM view_doc_tags d INDEXED BY view_doc_tags_count WHERE d.tag = ? AND d.form = ? AND d.author = ? ORDER BY d.created DESC, d.id DESC LIMIT ?',
+        [
+          'SEARCH d USING COVERING INDEX view_doc_tags_count (tag=? AND form=? AND author=?)',
+          'USE TEMP B-TREE FOR ORDER BY',
+        ],
+      ],
+      // A deputy's ranges: each document once.
+      [
+        'inbox as a deputy',
+        'SELECT DISTINCT d.id, d.created FROM view_open_tasks d INDEXED BY view_open_tasks_count WHERE d.user_id IN (?, ?, ?) ORDER BY d.created DESC, d.id DESC LIMIT ?',
+        [
+          'SEARCH d USING COVERING INDEX view_open_tasks_count (user_id=?)',
+          'USE TEMP B-TREE FOR DISTINCT',
+          'USE TEMP B-TREE FOR ORDER BY',
+        ],
+      ],
+    ];
+    for (const [name, sql, plan] of cases) {
+      const { count, matches } = planListing(requestOf(byName(name)), ROW_COUNTS);
+      assert.ok(count && matches, name);
+      assert.equal(matches.sql, sql);
+      assert.deepEqual(matches.params, count.params);
+      assert.deepEqual(explain({ sql, params: [...matches.params, 2_000] }), plan, name);
+    }
+    // Nothing to read when the total is a kept count.
+    assert.equal(planListing(requestOf(byName('all as admin, a state')), ROW_COUNTS).matches, null);
   });
 
   it('a search: the FTS5 matches drive, each joined to its row by rowid, the columns then the memberships checked on it', () => {
@@ -379,6 +426,8 @@ describe('listing planner', () => {
     assert.deepEqual(explain(all.count!), [MATCHES]);
     assert.equal(all.page.sql, `SELECT d.id, d.created ${FROM}${RANKED}`);
     assert.deepEqual(explain(all.page), [MATCHES, JOINED, 'USE TEMP B-TREE FOR ORDER BY']);
+    // Ranked: no list of matches in the listing's order.
+    assert.equal(all.matches, null);
 
     // A deputy's all, a state and a tag: the state on the row, then the readers and the tag probed.
     const deputy = search(
@@ -474,6 +523,7 @@ describe('listing planner', () => {
       'SCAN (subquery-1)',
     ]);
     assert.equal(admin.countCap, 10_000);
+    assert.equal(admin.matches, null);
 
     // A reader: their documents' range (newest first), the state on the row, then the probe (the
     // rowid found by the row's id).

@@ -76,6 +76,12 @@ export interface ViewPlan {
   countConditions: string[][];
   /** Selects `id` (and `created`) of the page's documents, in the listing's order. */
   page: Statement;
+  /**
+   * Every match (`id`, `created`) in the listing's order, up to a LIMIT the caller adds as its last
+   * parameter: the count's rows (its range, or its merge of ranges), sorted. Set with `count`, except
+   * for a search (`q`).
+   */
+  matches: Statement | null;
 }
 
 type Condition =
@@ -260,6 +266,7 @@ function planSearch(request: ListingRequest, q: string, { commonTerms }: SearchE
       sql: `SELECT d.id, d.created FROM ${pageFrom} WHERE ${pageWhere} ORDER BY ${orderBy} LIMIT ? OFFSET ?`,
       params: [...pageParams, request.query.pageSize, request.query.first],
     },
+    matches: null,
   };
 }
 
@@ -357,6 +364,7 @@ export function planListing(
   // Only the driving range, every document once in it: its size is the total (count stays null);
   // facet columns only: the kept facet counts sum to it.
   let count: ViewPlan['count'] = null;
+  let matches: ViewPlan['matches'] = null;
   let countFromCounts = driver.rows;
   if (walk !== undefined) {
     // Up to `many` + 1 rows: more is reported as "at least `many`". The search alone: its matches.
@@ -371,6 +379,8 @@ export function planListing(
     const ranges = rest.filter(intersected);
     if (ranges.length === 0) {
       count = select(`count(${driver.repeats ? 'DISTINCT d.id' : '*'})`, rest);
+      const rows = select(`${driver.repeats ? 'DISTINCT ' : ''}d.id, d.created`, rest);
+      matches = { sql: `${rows.sql} ORDER BY d.created DESC, d.id DESC LIMIT ?`, params: rows.params };
     } else {
       const own = select(
         'd.created, d.id',
@@ -382,7 +392,9 @@ export function planListing(
         params.push(...values);
         return `SELECT created, id FROM ${table} WHERE ${column} IN (${values.map(() => '?').join(', ')})`;
       });
-      count = { sql: `SELECT count(*) FROM (${[own.sql, ...others].join(' INTERSECT ')})`, params };
+      const both = [own.sql, ...others].join(' INTERSECT ');
+      count = { sql: `SELECT count(*) FROM (${both})`, params };
+      matches = { sql: `${both} ORDER BY 1 DESC, 2 DESC LIMIT ?`, params };
     }
   }
   // Several keys: each key's range is newest first already, so the page merges them (UNION: each
@@ -404,5 +416,6 @@ export function planListing(
     countFromCounts,
     countConditions: conditions.map(countKeysOf).filter((keys) => keys.length > 0),
     page: { sql: page.sql, params: [...page.params, request.query.pageSize, request.query.first] },
+    matches,
   };
 }

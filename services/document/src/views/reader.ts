@@ -1,6 +1,7 @@
 /**
  * Answers listings from the view tables: looks up what the planner weighs (the caller's stand-ins and
- * the kept row counts), runs the count and the page it plans, and reads the page's documents.
+ * the kept row counts), runs the count and the page it plans, and reads the page's documents. A counted
+ * total is kept between writes (total-cache.ts), and when small, asked again, every match with it.
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
@@ -27,6 +28,12 @@ const COMMON_TERM_KEPT_MS = 60_000;
 const PREFIX_WORDS_MAX = 16;
 /** Prepared listing statements kept at most (listings are built from a few shapes). */
 const STATEMENT_CACHE_SIZE = 500;
+/**
+ * A listing whose counted total is at most this, asked again before a write touches it, reads every
+ * match once and keeps them with the total (total-cache.ts): its pages are then slices. A sparse
+ * intersection otherwise walks most of its driving range for every page.
+ */
+const MATCHES_KEPT_MAX = 2_000;
 
 export interface ViewPage {
   total: number;
@@ -156,14 +163,29 @@ export function createViewsReader(
     plan,
     written: () => prefixWords.clear(),
     query(view, query, principal) {
-      const { count, countCap, countFromCounts, countConditions, page } = plan(view, query, principal);
+      const { count, countCap, countFromCounts, countConditions, page, matches } = plan(
+        view,
+        query,
+        principal,
+      );
       let total = countFromCounts;
       let totalRelation: ViewPage['totalRelation'] = 'eq';
+      let ids: readonly string[] | undefined;
       if (count) {
         const key = `${count.sql}\n${JSON.stringify(count.params)}`;
         const kept = totals.get(key);
-        if (kept !== undefined) total = kept;
-        else {
+        if (kept !== undefined) {
+          total = kept;
+          // Asked again: its matches read once, if few (a listing asked once reads its page only).
+          if (matches && total > 0 && total <= MATCHES_KEPT_MAX) {
+            ids = totals.matches(key);
+            if (!ids) {
+              const rows = prepared(matches.sql).all(...matches.params, MATCHES_KEPT_MAX) as { id: string }[];
+              ids = rows.map((row) => row.id);
+              totals.setMatches(key, ids);
+            }
+          }
+        } else {
           total =
             (prepared(count.sql)
               .pluck()
@@ -178,8 +200,11 @@ export function createViewsReader(
       const docs: DocState[] = [];
       // Nothing matches: the page would only walk its range to find nothing.
       if (total === 0) return { total, totalRelation, docs };
-      for (const row of prepared(page.sql).all(...page.params)) {
-        const doc = get((row as { id: string }).id);
+      const pageIds =
+        ids?.slice(query.first, query.first + query.pageSize) ??
+        (prepared(page.sql).all(...page.params) as { id: string }[]).map((row) => row.id);
+      for (const id of pageIds) {
+        const doc = get(id);
         if (doc) docs.push(doc);
       }
       return { total, totalRelation, docs };
