@@ -69,7 +69,9 @@ export function emailRedacting(target: DestinationStream): DestinationStream {
 export function createLogger(
   service: string,
   level = process.env.LOG_LEVEL ?? 'info',
-  destination: DestinationStream = pino.destination({ dest: 1, sync: true }),
+  // Written off the event loop: lines logged while a write is under way go out together with the next
+  // one (one write for many requests under load); what is buffered is written out when the process exits.
+  destination: DestinationStream = pino.destination({ dest: 1, sync: false }),
 ): Logger {
   const logger = pino(
     {
