@@ -66,6 +66,18 @@ export function emailRedacting(target: DestinationStream): DestinationStream {
   return { write: (line: string) => target.write(redactEmails(line)) };
 }
 
+/** pino's `isoTime`, formatted once a millisecond: a busy process writes several lines in each. */
+let lastMs = Number.NaN;
+let lastTime = '';
+function isoTime(): string {
+  const now = Date.now();
+  if (now !== lastMs) {
+    lastMs = now;
+    lastTime = `,"time":"${new Date(now).toISOString()}"`;
+  }
+  return lastTime;
+}
+
 export function createLogger(
   service: string,
   level = process.env.LOG_LEVEL ?? 'info',
@@ -77,7 +89,7 @@ export function createLogger(
     {
       level,
       base: { service },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: isoTime,
       mixin: () => activeTraceIds() ?? {},
       formatters: { log: withoutSecrets },
     },
