@@ -1,7 +1,10 @@
 /**
  * CPU microseconds per GET request of the embedded docflow process (utime + stime from /proc over a
  * fixed number of requests, 50 connections): a figure that load from other work on the machine moves
- * far less than requests per second. `GET_CPU_REQUESTS` (default 20000) per round, `GET_CPU_ROUNDS` (3).
+ * far less than requests per second. `GET_CPU_REQUESTS` (default 20000) per round, `GET_CPU_ROUNDS` (3);
+ * `DOCFLOW_TELEMETRY` and `LOG_LEVEL` are passed on. Run it on two checkouts in turns to compare code.
+ *
+ * @example GET_CPU_ROUNDS=4 pnpm exec tsx bench/get-cpu.ts
  */
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -16,10 +19,10 @@ const ROUNDS = Number(process.env.GET_CPU_ROUNDS ?? 3);
 const PROFILE_DIR = process.env.GET_CPU_PROFILE_DIR;
 const TICK_US = 1e6 / 100;
 
-/** utime + stime of a process in microseconds (clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
+/** User and kernel CPU time of a process in microseconds (clock ticks of 10 ms). */
+function cpuMicros(pid: number): { user: number; sys: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+  return { user: Number(fields[11]) * TICK_US, sys: Number(fields[12]) * TICK_US };
 }
 
 const target = await startEmbedded({
@@ -45,17 +48,20 @@ try {
   await run(REQUESTS / 2);
   if (PROFILE_DIR) restartProfile(pid);
   const perRequest: number[] = [];
+  const kernelPerRequest: number[] = [];
   const rates: number[] = [];
   for (let i = 0; i < ROUNDS; i++) {
     const before = cpuMicros(pid);
     const result = await run(REQUESTS);
-    const spent = cpuMicros(pid) - before;
+    const after = cpuMicros(pid);
     if (result.non2xx + result.errors > 0) throw new Error(`failures: ${result.non2xx} ${result.errors}`);
-    perRequest.push(spent / result.requests.total);
+    const requests = result.requests.total;
+    perRequest.push((after.user + after.sys - before.user - before.sys) / requests);
+    kernelPerRequest.push((after.sys - before.sys) / requests);
     rates.push(result.requests.average);
   }
   console.log(
-    `cpu µs/request ${perRequest.map((n) => n.toFixed(0)).join(' ')} (median ${median(perRequest).toFixed(0)}, min ${Math.min(...perRequest).toFixed(0)}); req/s ${rates.map((n) => n.toFixed(0)).join(' ')}`,
+    `cpu µs/request ${perRequest.map((n) => n.toFixed(0)).join(' ')} (median ${median(perRequest).toFixed(0)}, min ${Math.min(...perRequest).toFixed(0)}; in the kernel ${median(kernelPerRequest).toFixed(0)}); req/s ${rates.map((n) => n.toFixed(0)).join(' ')}`,
   );
 } finally {
   await target.stop();
