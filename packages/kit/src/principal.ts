@@ -36,12 +36,6 @@ function decodePrincipal(value: string): Principal | undefined {
   }
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 export type PrincipalVariables = { principal: Principal };
 
 /**
@@ -63,10 +57,17 @@ export type InProcessEnv = { [IN_PROCESS_CALLER]?: InProcessCaller };
 export function trustGatewayPrincipal(
   internalToken: string,
 ): MiddlewareHandler<{ Variables: PrincipalVariables }> {
+  const expected = Buffer.from(internalToken);
+  // Compared in constant time where a client sent it; a caller in the process holds the very string.
+  const trusted = (token: string, inProcess: boolean) => {
+    if (inProcess) return token === internalToken;
+    const presented = Buffer.from(token);
+    return presented.length === expected.length && timingSafeEqual(presented, expected);
+  };
   return async function trustGatewayPrincipalMiddleware(c, next) {
     const inProcess = (c.env as InProcessEnv | undefined)?.[IN_PROCESS_CALLER];
     const token = inProcess ? inProcess.internalToken : c.req.header(INTERNAL_TOKEN_HEADER);
-    if (!token || !sameSecret(token, internalToken))
+    if (!token || !trusted(token, inProcess !== undefined))
       throw problems.unauthorized('missing or wrong internal token');
     const encoded = inProcess ? undefined : c.req.header(PRINCIPAL_HEADER);
     const principal = inProcess ? inProcess.principal : encoded ? decodePrincipal(encoded) : undefined;

@@ -14,8 +14,10 @@ import {
   type Span,
   type SpanKind,
   SpanStatusCode,
+  TraceFlags,
   trace,
 } from '@opentelemetry/api';
+import { isTracingSuppressed } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -23,6 +25,7 @@ import {
   BatchSpanProcessor,
   NodeTracerProvider,
   ParentBasedSampler,
+  RandomIdGenerator,
   TraceIdRatioBasedSampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -32,6 +35,27 @@ import { telemetryOn } from './telemetry';
 export const SERVICE_ATTRIBUTE = 'docflow.service';
 
 const tracer = trace.getTracer('docflow');
+
+/**
+ * Set when the process's provider records nothing (no exporter): spans are then made here as the
+ * SDK makes them under its always-off sampler (new ids, the parent's trace, not sampled), without its
+ * attribute copies, sampler call and span metrics.
+ */
+let idsOnly = false;
+const ids = new RandomIdGenerator();
+
+/** A span that records nothing but has its ids: a child of the span in `parent`, or a new trace. */
+function nonRecordingSpan(parent: Context): Span {
+  if (isTracingSuppressed(parent)) return trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+  const parentSpan = trace.getSpanContext(parent);
+  const child = parentSpan !== undefined && trace.isSpanContextValid(parentSpan);
+  return trace.wrapSpanContext({
+    traceId: child ? parentSpan.traceId : ids.generateTraceId(),
+    spanId: ids.generateSpanId(),
+    traceFlags: TraceFlags.NONE,
+    traceState: child ? parentSpan.traceState : undefined,
+  });
+}
 
 export interface Tracing {
   /** True when spans are recorded and exported. */
@@ -62,7 +86,14 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     spanProcessors: exporting ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
   });
   provider.register();
-  return { exporting, shutdown: () => provider.shutdown() };
+  idsOnly = !exporting;
+  return {
+    exporting,
+    shutdown: () => {
+      idsOnly = false;
+      return provider.shutdown();
+    },
+  };
 }
 
 export interface InSpanOptions {
@@ -85,7 +116,7 @@ export function inSpan<T>(
 ): Promise<T> {
   if (!telemetryOn()) return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
   const { parent = context.active(), ...spanOptions } = options;
-  return tracer.startActiveSpan(name, spanOptions, parent, async (span) => {
+  const run = async (span: Span) => {
     try {
       return await work(span);
     } catch (error) {
@@ -94,13 +125,18 @@ export function inSpan<T>(
     } finally {
       span.end();
     }
-  });
+  };
+  if (idsOnly) {
+    const span = nonRecordingSpan(parent);
+    return context.with(trace.setSpan(parent, span), run, undefined, span);
+  }
+  return tracer.startActiveSpan(name, spanOptions, parent, run);
 }
 
 /** Starts a span without making it active (the caller ends it). */
 export function startSpan(name: string, options: InSpanOptions): Span {
   const { parent = context.active(), ...spanOptions } = options;
-  return tracer.startSpan(name, spanOptions, parent);
+  return idsOnly ? nonRecordingSpan(parent) : tracer.startSpan(name, spanOptions, parent);
 }
 
 export function markFailed(span: Span, error: unknown): void {

@@ -85,6 +85,20 @@ function parseJsonPart<S extends z.ZodType>(
   return parseWith(name, schema, value);
 }
 
+/**
+ * The JSON of a document as GET answers it without `embed` or `fields`, kept with the folded state it
+ * was made of: the fold cache hands out the same frozen state until the stream moves on.
+ */
+const plainJson = new WeakMap<DocState, string>();
+function plainDocFormJson(doc: DocState): string {
+  let json = plainJson.get(doc);
+  if (json === undefined) {
+    json = JSON.stringify(toDocForm(doc));
+    plainJson.set(doc, json);
+  }
+  return json;
+}
+
 export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   const { store } = deps;
   const { deputiesOfCaller, readableDoc } = deps.reader;
@@ -213,6 +227,8 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     c.header('etag', etagOf(doc.rev));
     if (notModified(c.req.header('if-none-match'), doc.rev)) return c.body(null, 304);
     const embed = query.embed ?? [];
+    if (!embed.length && !query.fields?.length)
+      return c.body(plainDocFormJson(doc), 200, { 'content-type': 'application/json' });
     const body: Record<string, unknown> = { ...toDocForm(doc) };
     if (embed.includes('docResponse')) {
       const principal = c.var.principal;

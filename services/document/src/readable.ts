@@ -26,7 +26,7 @@ export function docReader(store: EventStore, deputies: Pick<DeputiesReadModel, '
     async readableDoc(c, rawId) {
       const id = resolveDocId(rawId);
       const { state } = await loadAggregate(store, docFormStream(id), docAggregate);
-      const principal = c.var.principal;
+      const principal = c.get('principal');
       if (canRead(principal, state)) return state;
       // Perhaps the caller stands in for a participant: only then is the deputies read model asked.
       if (

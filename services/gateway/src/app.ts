@@ -106,7 +106,7 @@ const ACCOUNT_JSON_MAX_BYTES = 64 * 1024;
 const ACCOUNT_PATHS = /^\/api\/(admin\/v1\/accounts|v[12]\/person)(\/|$)/;
 
 /** 415 for a body of the wrong type, before validation would call it merely invalid. */
-const bodyType: MiddlewareHandler = async function bodyTypeMiddleware(c, next) {
+const bodyType: MiddlewareHandler = function bodyTypeMiddleware(c, next) {
   if (['POST', 'PUT', 'PATCH'].includes(c.req.method)) {
     const type = c.req.header('content-type') ?? '';
     if (CREATE_DOCUMENT_PATH.test(c.req.path)) {
@@ -116,7 +116,7 @@ const bodyType: MiddlewareHandler = async function bodyTypeMiddleware(c, next) {
       throw problems.unsupportedMediaType('the body must be application/json');
     }
   }
-  await next();
+  return next();
 };
 
 export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {

@@ -13,9 +13,10 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * @example app.use('/api/*', jsonBody((path) => (path.startsWith('/api/admin/') ? 64 * 1024 : 1024 ** 2)));
  */
 export function jsonBody(maxBytesFor: (path: string) => number | undefined): MiddlewareHandler {
-  return async function jsonBodyMiddleware(c, next) {
+  return function jsonBodyMiddleware(c, next) {
+    if (!BODY_METHODS.has(c.req.method)) return next();
     const maxSize = maxBytesFor(c.req.path);
-    if (maxSize === undefined || !BODY_METHODS.has(c.req.method) || !c.req.raw.body) return next();
+    if (maxSize === undefined || !c.req.raw.body) return next();
     const limit = bodyLimit({
       maxSize,
       onError: () => {
