@@ -26,7 +26,7 @@ import {
   WrongExpectedRevision,
 } from './port';
 import { createPrivateFile } from './private-file';
-import { checkAppend, checkRead } from './validate';
+import { checkAppend, checkRead, type EncodedEvent } from './validate';
 import { sqliteWalSync, syncPath } from './wal-sync';
 
 export interface SqliteEventStoreOptions {
@@ -180,7 +180,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   }
 
   const appendTx = db.transaction(
-    (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+    (
+      streamId: string,
+      events: readonly NewEvent[],
+      encoded: readonly EncodedEvent[],
+      expected: ExpectedRevision,
+    ): AppendResult => {
       const repeated = earlierAppend(streamId, events, expected);
       if (repeated) return repeated;
       const actual = currentRevision.get(streamId) ?? 0;
@@ -195,8 +200,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
           event.id,
           event.type,
           event.version,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata),
+          encoded[i]!.data,
+          encoded[i]!.metadata,
           recordedAt,
         );
         position = Number(lastInsertRowid);
@@ -259,6 +264,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   interface PendingAppend {
     streamId: string;
     events: readonly NewEvent[];
+    encoded: readonly EncodedEvent[];
     expected: ExpectedRevision;
     resolve: (result: AppendResult) => void;
     reject: (error: unknown) => void;
@@ -267,7 +273,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   const batchTx = db.transaction((batch: PendingAppend[]) =>
     batch.map((item) => {
       try {
-        return { result: appendTx(item.streamId, item.events, item.expected) };
+        return { result: appendTx(item.streamId, item.events, item.encoded, item.expected) };
       } catch (error) {
         // The engine failing ends the whole batch; anything about this append (its expected
         // revision, a duplicate event id) fails it alone.
@@ -375,15 +381,16 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
 
   return {
     append(streamId, events, expected) {
+      let encoded: EncodedEvent[];
       try {
-        checkAppend(streamId, events, expected);
+        encoded = checkAppend(streamId, events, expected);
         if (closed) throw new StoreUnavailable('append: the event store is closed');
       } catch (error) {
         return Promise.reject(error);
       }
       return new Promise((resolve, reject) => {
         if (pending.length === 0) setImmediate(commitPending);
-        pending.push({ streamId, events, expected, resolve, reject });
+        pending.push({ streamId, events, encoded, expected, resolve, reject });
       });
     },
 
