@@ -296,6 +296,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     }
     for (const outcome of outcomes)
       if (outcome.result) committed = Math.max(committed, decodePosition(outcome.result.position));
+    commits++;
     const madeDurable = durableUpTo(committed);
     batch.forEach((item, i) => {
       const { result, error } = outcomes[i]!;
@@ -310,6 +311,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   // Idle subscriptions park here; an append in this process wakes them at once, the poll timer
   // catches appends made by other processes.
   const waiters = new Set<() => void>();
+  /** Commits made by this store so far: a subscription that read less than a batch re-reads only after one. */
+  let commits = 0;
   const subscriptions = subscriptionRegistry();
   let closed = false;
 
@@ -349,6 +352,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       let failures = 0;
       while (!signal.aborted) {
         let rows: EventRow[];
+        const commitsBefore = commits;
         try {
           rows = guard('subscribeAll', () =>
             readAfter.all({ ...patterns, after: cursor, limit: BATCH_SIZE }),
@@ -375,6 +379,10 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
           }
           cursor = row[POSITION];
         }
+        // A short batch reached the end: unless this store committed since, the next read would find
+        // nothing (another process's appends are found by the poll, as after an empty read).
+        if (rows.length < BATCH_SIZE && commits === commitsBefore && !signal.aborted)
+          await waitForAppend(signal);
       }
     });
   }
