@@ -43,6 +43,14 @@ describe('local blob store', () => {
     assert.deepEqual(await readdir(join(dir, 'sha256', stored.key.slice(0, 2))), [stored.key]);
   });
 
+  it('makes a fan-out directory again when it was removed after a put', async () => {
+    const first = await store.put(Readable.from([Buffer.from('fan-out 1')]));
+    await rm(join(dir, 'sha256', first.key.slice(0, 2)), { recursive: true });
+    const again = await store.put(Readable.from([Buffer.from('fan-out 1')]));
+    assert.equal(again.key, first.key);
+    assert.equal((await stat(join(dir, 'sha256', first.key.slice(0, 2), first.key))).size, 9);
+  });
+
   it('creates its directories 0700 and its blobs 0600', async () => {
     const umask = process.umask(0o022); // the usual umask: only the store may make them private
     const root = await mkdtemp(join(tmpdir(), 'docflow-blobstore-'));

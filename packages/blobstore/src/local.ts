@@ -37,6 +37,8 @@ export async function createLocalBlobStore(options: LocalBlobStoreOptions): Prom
   await removeStaleTemps(tmpDir);
 
   const blobPath = (key: string) => join(blobsDir, key.slice(0, 2), key);
+  /** Fan-out directories known to exist and be durable: at most 256, so a put makes no mkdir once they are. */
+  const fanOutDirs = new Set<string>();
 
   async function publish(tmp: string, key: string): Promise<void> {
     const target = blobPath(key);
@@ -44,11 +46,21 @@ export async function createLocalBlobStore(options: LocalBlobStoreOptions): Prom
       await rm(tmp);
       return;
     }
-    const created = await mkdir(dirname(target), { recursive: true, mode: DIR_MODE });
-    await rename(tmp, target);
+    const fanOut = dirname(target);
+    const known = fanOutDirs.has(fanOut);
+    const created = known ? undefined : await mkdir(fanOut, { recursive: true, mode: DIR_MODE });
+    try {
+      await rename(tmp, target);
+    } catch (error) {
+      // A known directory removed behind the store's back: made again.
+      if (!known || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      fanOutDirs.delete(fanOut);
+      return publish(tmp, key);
+    }
     // Make the rename (and a new fan-out directory) durable, not only the file's bytes.
-    await syncDir(dirname(target));
+    await syncDir(fanOut);
     if (created !== undefined) await syncDir(blobsDir);
+    fanOutDirs.add(fanOut);
   }
 
   return {

@@ -26,7 +26,7 @@ import {
   WrongExpectedRevision,
 } from './port';
 import { createPrivateFile } from './private-file';
-import { checkAppend, checkRead } from './validate';
+import { checkAppend, checkRead, type EncodedEvent } from './validate';
 import { sqliteWalSync, syncPath } from './wal-sync';
 
 export interface SqliteEventStoreOptions {
@@ -180,7 +180,12 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   }
 
   const appendTx = db.transaction(
-    (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult => {
+    (
+      streamId: string,
+      events: readonly NewEvent[],
+      encoded: readonly EncodedEvent[],
+      expected: ExpectedRevision,
+    ): AppendResult => {
       const repeated = earlierAppend(streamId, events, expected);
       if (repeated) return repeated;
       const actual = currentRevision.get(streamId) ?? 0;
@@ -195,8 +200,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
           event.id,
           event.type,
           event.version,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata),
+          encoded[i]!.data,
+          encoded[i]!.metadata,
           recordedAt,
         );
         position = Number(lastInsertRowid);
@@ -259,6 +264,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   interface PendingAppend {
     streamId: string;
     events: readonly NewEvent[];
+    encoded: readonly EncodedEvent[];
     expected: ExpectedRevision;
     resolve: (result: AppendResult) => void;
     reject: (error: unknown) => void;
@@ -267,7 +273,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   const batchTx = db.transaction((batch: PendingAppend[]) =>
     batch.map((item) => {
       try {
-        return { result: appendTx(item.streamId, item.events, item.expected) };
+        return { result: appendTx(item.streamId, item.events, item.encoded, item.expected) };
       } catch (error) {
         // The engine failing ends the whole batch; anything about this append (its expected
         // revision, a duplicate event id) fails it alone.
@@ -290,6 +296,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     }
     for (const outcome of outcomes)
       if (outcome.result) committed = Math.max(committed, decodePosition(outcome.result.position));
+    commits++;
     const madeDurable = durableUpTo(committed);
     batch.forEach((item, i) => {
       const { result, error } = outcomes[i]!;
@@ -304,6 +311,8 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
   // Idle subscriptions park here; an append in this process wakes them at once, the poll timer
   // catches appends made by other processes.
   const waiters = new Set<() => void>();
+  /** Commits made by this store so far: a subscription that read less than a batch re-reads only after one. */
+  let commits = 0;
   const subscriptions = subscriptionRegistry();
   let closed = false;
 
@@ -343,6 +352,7 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       let failures = 0;
       while (!signal.aborted) {
         let rows: EventRow[];
+        const commitsBefore = commits;
         try {
           rows = guard('subscribeAll', () =>
             readAfter.all({ ...patterns, after: cursor, limit: BATCH_SIZE }),
@@ -369,21 +379,26 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
           }
           cursor = row[POSITION];
         }
+        // A short batch reached the end: unless this store committed since, the next read would find
+        // nothing (another process's appends are found by the poll, as after an empty read).
+        if (rows.length < BATCH_SIZE && commits === commitsBefore && !signal.aborted)
+          await waitForAppend(signal);
       }
     });
   }
 
   return {
     append(streamId, events, expected) {
+      let encoded: EncodedEvent[];
       try {
-        checkAppend(streamId, events, expected);
+        encoded = checkAppend(streamId, events, expected);
         if (closed) throw new StoreUnavailable('append: the event store is closed');
       } catch (error) {
         return Promise.reject(error);
       }
       return new Promise((resolve, reject) => {
         if (pending.length === 0) setImmediate(commitPending);
-        pending.push({ streamId, events, expected, resolve, reject });
+        pending.push({ streamId, events, encoded, expected, resolve, reject });
       });
     },
 

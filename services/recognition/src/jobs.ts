@@ -39,6 +39,8 @@ export function documentCreatedHandler(deps: JobDeps) {
   return async function handleDocumentEvent(message: { value: Record<string, unknown> }): Promise<void> {
     const envelope = EventEnvelope.parse(message.value);
     if (envelope.type !== 'DocumentCreated' || !envelope.streamId.startsWith('docForm-')) return;
+    // Most documents ask for no recognition: their event is not validated whole only to be passed by.
+    if (envelope.data.recognition === undefined) return;
     const doc = DocumentEvents.DocumentCreated.parse(envelope.data);
     if (!doc.recognition) return;
     for (const file of doc.files) {
