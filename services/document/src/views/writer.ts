@@ -36,21 +36,11 @@ export interface ViewsWriter {
   clear(): void;
 }
 
-/** A `view_docs` row, in the order of its columns. */
-type DocRow = [
-  id: string,
-  form: string,
-  author: string,
-  state: number,
-  step: number,
-  iteration: number,
-  status: number,
-  created: string,
-  doc: string,
-];
-/** What each membership row repeats of its document (after its key), in the order of their columns. */
+/**
+ * A document's columns as each of its rows repeats them (`view_docs` and, after their key, the
+ * memberships), in the order of the columns.
+ */
 type KeyColumns = [
-  created: string,
   id: string,
   form: string,
   author: string,
@@ -58,7 +48,10 @@ type KeyColumns = [
   step: number,
   iteration: number,
   status: number,
+  created: string,
 ];
+/** A `view_docs` row: its columns, then the document as JSON. */
+type DocRow = [...KeyColumns, doc: string];
 
 /** The key columns of a document's rows. */
 interface DocKeys extends Facet {
@@ -100,7 +93,7 @@ function rowsOf(doc: DocState) {
 export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched' | 'clear'>): ViewsWriter {
   const selectDoc = db.prepare<[string], string>('SELECT doc FROM view_docs WHERE id = ?').pluck();
   // Positional parameters: binding by name (an object per row) took about half of each insert's time.
-  const docColumns = 'id, form, author, state, step, iteration, status, created, doc';
+  const docColumns = `id, ${FILTER_COLUMNS}, created, doc`;
   const insertDoc = db.prepare<DocRow>(
     `INSERT INTO view_docs (${docColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -123,7 +116,7 @@ export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched
       `DELETE FROM ${table} WHERE ${column} = ? AND created = ? AND id = ?`,
     ),
     add: db.prepare<[string, ...KeyColumns]>(
-      `INSERT OR IGNORE INTO ${table} (${column}, created, id, ${FILTER_COLUMNS})
+      `INSERT OR IGNORE INTO ${table} (${column}, id, ${FILTER_COLUMNS}, created)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
   });
@@ -165,16 +158,6 @@ export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched
     }
     const { row, tagged, assignees, readers: readBy } = rowsOf(doc);
     const columns: KeyColumns = [
-      row.created,
-      row.id,
-      row.form,
-      row.author,
-      row.state,
-      row.step,
-      row.iteration,
-      row.status,
-    ];
-    const docRow: DocRow = [
       row.id,
       row.form,
       row.author,
@@ -183,8 +166,8 @@ export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched
       row.iteration,
       row.status,
       row.created,
-      JSON.stringify(doc),
     ];
+    const docRow: DocRow = [...columns, JSON.stringify(doc)];
     // A document the views had no rows of (every document of a rebuild) is inserted: a new rowid.
     const rowid = old ? updateDoc.get(...docRow, row.id)! : Number(insertDoc.run(...docRow).lastInsertRowid);
     // Most events change no searched text: its row stays.
