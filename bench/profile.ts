@@ -19,7 +19,7 @@ interface CpuProfile {
 const PRELOAD = new URL('./cpu-profile.ts', import.meta.url).pathname;
 
 /** Environment that makes a Node child process (started with tsx) write a CPU profile into `dir` on exit. */
-function profileEnv(dir: string): Record<string, string> {
+export function profileEnv(dir: string): Record<string, string> {
   return {
     BENCH_CPU_PROFILE_DIR: dir,
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import tsx --import ${PRELOAD}`.trim(),
