@@ -6,7 +6,7 @@
  * synchronous=FULL, one transaction) and one blob file written, fsynced, renamed into place and its
  * directory fsynced. Docflow and the reference alternate in PAIRS rounds; bounded by count and time.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   closeSync,
   existsSync,
@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import Database from 'better-sqlite3';
 import { startEmbedded } from '../tests/support/targets';
+import { BOUNDARY, FILE_BYTES, multipartBody } from './create-bodies';
 import { profiledRun, restartProfile } from './profile';
 import { machine, writeSection } from './results';
 import {
@@ -43,7 +44,6 @@ import {
   verdict,
 } from './support';
 
-const FILE_BYTES = 10 * 1024;
 const CONNECTIONS = 10;
 const WARMUP_S = 2;
 const DURATION_S = 4;
@@ -53,23 +53,6 @@ const PROFILE_S = 4;
 const BODIES = 6_000;
 /** At most this many raw creates a round (the round's seconds bound it too). */
 const RAW_CREATES = 2_000;
-const BOUNDARY = 'docflowbench7e3f';
-
-function multipartBody(i: number): Buffer {
-  const docForm = JSON.stringify({
-    valuesByTags: { subject: `Bench ${i}`, body: 'created by bench' },
-    _tags: ['bench'],
-  });
-  return Buffer.concat([
-    Buffer.from(
-      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="docForm"\r\n\r\n${docForm.padEnd(120)}\r\n` +
-        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="scan.bin"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-    ),
-    randomBytes(FILE_BYTES),
-    Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
-  ]);
-}
 
 /** Events in each service's store of a stopped embedded data dir. */
 function eventsByService(dataDir: string): Record<string, number> {

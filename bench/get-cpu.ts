@@ -6,24 +6,16 @@
  *
  * @example GET_CPU_ROUNDS=4 pnpm exec tsx bench/get-cpu.ts
  */
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createDoc } from '../tests/support/documents';
 import { startEmbedded } from '../tests/support/targets';
 import { profileEnv, restartProfile } from './profile';
-import { median, newLogFile } from './support';
+import { processCpuMicros as cpuMicros, median, newLogFile } from './support';
 
 const REQUESTS = Number(process.env.GET_CPU_REQUESTS ?? 20000);
 const ROUNDS = Number(process.env.GET_CPU_ROUNDS ?? 3);
 /** A CPU profile of the measured rounds (start-up and warm-up left out) is written here. */
 const PROFILE_DIR = process.env.GET_CPU_PROFILE_DIR;
-const TICK_US = 1e6 / 100;
-
-/** User and kernel CPU time of a process in microseconds (clock ticks of 10 ms). */
-function cpuMicros(pid: number): { user: number; sys: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) * TICK_US, sys: Number(fields[12]) * TICK_US };
-}
 
 const target = await startEmbedded({
   env: {

@@ -1,5 +1,5 @@
 /** Shared by the benchmarks: an autocannon run reduced to the figures RESULTS.md shows, and formatting. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type Request } from 'autocannon';
@@ -147,4 +147,12 @@ export function newLogDir(name: string): string {
   const dir = mkdtempSync(join(os.tmpdir(), `docflow-bench-log-${name}-`));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+const TICK_US = 1e6 / 100;
+
+/** User and kernel CPU time of a process in microseconds, from /proc (clock ticks of 10 ms). */
+export function processCpuMicros(pid: number): { user: number; sys: number } {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(fields[11]) * TICK_US, sys: Number(fields[12]) * TICK_US };
 }

@@ -186,26 +186,38 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
       encoded: readonly EncodedEvent[],
       expected: ExpectedRevision,
     ): AppendResult => {
-      const repeated = earlierAppend(streamId, events, expected);
-      if (repeated) return repeated;
+      // A retry of an append that was made is answered with its result. It is looked for only where
+      // a retry shows: a stream past the expected revision, or the first event's id already stored.
       const actual = currentRevision.get(streamId) ?? 0;
-      if (expected !== 'any' && expected !== actual)
+      if (expected !== 'any' && expected !== actual) {
+        const repeated = earlierAppend(streamId, events, expected);
+        if (repeated) return repeated;
         throw new WrongExpectedRevision(streamId, expected, actual);
+      }
       const recordedAt = new Date().toISOString();
       let position = 0;
-      events.forEach((event, i) => {
-        const { lastInsertRowid } = insert.run(
-          streamId,
-          actual + i + 1,
-          event.id,
-          event.type,
-          event.version,
-          encoded[i]!.data,
-          encoded[i]!.metadata,
-          recordedAt,
-        );
-        position = Number(lastInsertRowid);
-      });
+      for (const [i, event] of events.entries()) {
+        try {
+          const { lastInsertRowid } = insert.run(
+            streamId,
+            actual + i + 1,
+            event.id,
+            event.type,
+            event.version,
+            encoded[i]!.data,
+            encoded[i]!.metadata,
+            recordedAt,
+          );
+          position = Number(lastInsertRowid);
+        } catch (error) {
+          const repeated =
+            i === 0 && error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE'
+              ? earlierAppend(streamId, events, expected)
+              : undefined;
+          if (repeated) return repeated;
+          throw error;
+        }
+      }
       return { revision: actual + events.length, position: encodePosition(position) };
     },
   );
@@ -270,26 +282,36 @@ export function createSqliteEventStore(options: SqliteEventStoreOptions): EventS
     reject: (error: unknown) => void;
   }
   let pending: PendingAppend[] = [];
+  type Outcome = { result?: AppendResult; error?: unknown };
+  /**
+   * One append's outcome: anything about this append (its expected revision, a duplicate event id)
+   * fails it alone; the engine failing is thrown, and ends the whole batch.
+   */
+  function outcomeOf(append: () => AppendResult): Outcome {
+    try {
+      return { result: append() };
+    } catch (error) {
+      if (error instanceof Database.SqliteError && UNAVAILABLE_CODES.test(error.code)) throw error;
+      return { error };
+    }
+  }
   const batchTx = db.transaction((batch: PendingAppend[]) =>
-    batch.map((item) => {
-      try {
-        return { result: appendTx(item.streamId, item.events, item.encoded, item.expected) };
-      } catch (error) {
-        // The engine failing ends the whole batch; anything about this append (its expected
-        // revision, a duplicate event id) fails it alone.
-        if (error instanceof Database.SqliteError && UNAVAILABLE_CODES.test(error.code)) throw error;
-        return { error };
-      }
-    }),
+    batch.map((item) => outcomeOf(() => appendTx(item.streamId, item.events, item.encoded, item.expected))),
   );
+  /** A lone append is its own transaction, without a savepoint inside it. */
+  function commitBatch(batch: PendingAppend[]): Outcome[] {
+    if (batch.length > 1) return batchTx.immediate(batch);
+    const item = batch[0]!;
+    return [outcomeOf(() => appendTx.immediate(item.streamId, item.events, item.encoded, item.expected))];
+  }
 
   function commitPending(): void {
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
-    let outcomes: Array<{ result?: AppendResult; error?: unknown }>;
+    let outcomes: Outcome[];
     try {
-      outcomes = guard('append', () => batchTx.immediate(batch));
+      outcomes = guard('append', () => commitBatch(batch));
     } catch (error) {
       for (const item of batch) item.reject(error);
       return;
