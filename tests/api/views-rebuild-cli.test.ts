@@ -57,7 +57,7 @@ describe('views:rebuild command', { timeout: 120_000 }, () => {
     assert.match(run.stdout, /views: events replayed: [\d,]+\/\d+ · [\d,]+\/s/);
     assert.match(
       run.stdout,
-      /views: rebuilt in [\d.]+ s \(5 events, \d+ events\/s; indexes [\d.]+ s\) · CPU [\d.]+ s, \d+ events per CPU second/,
+      /views: rebuilt in [\d.]+ s \(5 events, \d+ events\/s; replay [\d.]+ s, indexes [\d.]+ s, WAL copied into local.db [\d.]+ s\) · CPU [\d.]+ s, \d+ events per CPU second/,
     );
     // The indexes only listings read are built again after the replay.
     assert.match(run.stdout, /views: building index view_docs_newest/);
