@@ -16,6 +16,11 @@ export type AccessLogLevel = 'info' | 'debug';
 
 const SAFE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+function setIds(res: Response, requestId: string, correlationId: string): void {
+  res.headers.set(REQUEST_ID_HEADER, requestId);
+  res.headers.set(CORRELATION_ID_HEADER, correlationId);
+}
+
 /**
  * Takes ids from the incoming headers when they look sane (a gateway hop keeps them), else makes new ones,
  * and echoes both on the response.
@@ -38,16 +43,12 @@ export function requestContext(
     await next();
     // On the response's own headers: `c.header()` after the handler would copy the response, turning
     // @hono/node-server's lightweight response into a full web Response with a streamed body.
-    const setIds = (res: Response) => {
-      res.headers.set(REQUEST_ID_HEADER, requestId);
-      res.headers.set(CORRELATION_ID_HEADER, correlationId);
-    };
     try {
-      setIds(c.res);
+      setIds(c.res, requestId, correlationId);
     } catch {
       // Immutable headers (a fetch() answer, Response.redirect): a copy of the response takes them.
       c.res = new Response(c.res.body, c.res);
-      setIds(c.res);
+      setIds(c.res, requestId, correlationId);
     }
     if (!log.isLevelEnabled(accessLogLevel)) return;
     const ms = Math.round((performance.now() - started) * 10) / 10;

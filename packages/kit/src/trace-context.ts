@@ -16,6 +16,11 @@ const carrierGetter = {
   keys: (carrier: Carrier) => Object.keys(carrier),
   get: (carrier: Carrier, key: string) => carrier[key],
 };
+const carrierSetter = {
+  set: (carrier: Carrier, key: string, value: string) => {
+    carrier[key] = value;
+  },
+};
 const headersGetter = {
   keys: (headers: Headers) => [...headers.keys()],
   get: (headers: Headers, key: string) => headers.get(key) ?? undefined,
@@ -41,7 +46,7 @@ export function contextFromHeaders(
 /** `traceparent` (and `tracestate` when set) of the span in `ctx`; empty when it holds none. */
 export function traceHeaders(ctx: Context = context.active()): Carrier {
   const carrier: Carrier = {};
-  propagator.inject(ctx, carrier, { set: (c, key, value) => (c[key] = value) });
+  propagator.inject(ctx, carrier, carrierSetter);
   return carrier;
 }
 

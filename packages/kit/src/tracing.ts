@@ -103,6 +103,18 @@ export interface InSpanOptions {
   parent?: Context;
 }
 
+/** `work` in `span`, ended when `work` settles; a throw marks the span as failed. */
+async function runInSpan<T>(span: Span, work: (span: Span) => Promise<T>): Promise<T> {
+  try {
+    return await work(span);
+  } catch (error) {
+    markFailed(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
 /**
  * Runs `work` in a new active span, ended when `work` settles; a throw marks the span as failed.
  * With telemetry off, `work` runs in the caller's context with a span that records nothing.
@@ -116,21 +128,12 @@ export function inSpan<T>(
 ): Promise<T> {
   if (!telemetryOn()) return work(trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
   const { parent = context.active(), ...spanOptions } = options;
-  const run = async (span: Span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      markFailed(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  };
+  // No closure named per call: tsx (esbuild's keepNames) gives each a name with defineProperty.
   if (idsOnly) {
     const span = nonRecordingSpan(parent);
-    return context.with(trace.setSpan(parent, span), run, undefined, span);
+    return context.with(trace.setSpan(parent, span), runInSpan<T>, undefined, span, work);
   }
-  return tracer.startActiveSpan(name, spanOptions, parent, run);
+  return tracer.startActiveSpan(name, spanOptions, parent, (span) => runInSpan(span, work));
 }
 
 /** Starts a span without making it active (the caller ends it). */
