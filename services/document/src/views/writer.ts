@@ -72,6 +72,11 @@ function countKeysOf(doc: DocKeys, tagged: Iterable<string>): string[] {
 }
 
 /** A document's rows as the views store them: its filter columns and the keys of its memberships. */
+/** Adds `n` to the change of the count under `key`. */
+function count(delta: Map<string, number>, key: string, n: number): void {
+  delta.set(key, (delta.get(key) ?? 0) + n);
+}
+
 function rowsOf(doc: DocState) {
   return {
     row: {
@@ -133,21 +138,20 @@ export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched
    * the document lies under, before or after, is in it, even when its count stays).
    */
   function write(doc: DocState, old: DocState | undefined, delta: Map<string, number>) {
-    const add = (key: string, n = 1) => delta.set(key, (delta.get(key) ?? 0) + n);
     // A document without a view_docs row has no other rows either (they are written and dropped with
     // it); its rows are those its stored state gives (they were written from it).
     if (old) {
       const before = rowsOf(old);
       const { id, created } = before.row;
-      for (const key of countKeysOf(before.row, before.tagged)) add(key, -1);
+      for (const key of countKeysOf(before.row, before.tagged)) count(delta, key, -1);
       for (const tag of before.tagged) tags.drop.run(tag, created, id);
       for (const user of before.assignees) {
         tasks.drop.run(user, created, id);
-        add(MEMBERSHIPS.openTasks.countKey(user), -1);
+        count(delta, MEMBERSHIPS.openTasks.countKey(user), -1);
       }
       for (const user of before.readers) {
         readers.drop.run(user, created, id);
-        add(MEMBERSHIPS.readers.countKey(user), -1);
+        count(delta, MEMBERSHIPS.readers.countKey(user), -1);
       }
     }
     // A deleted document leaves every view and the search (its events stay).
@@ -175,15 +179,15 @@ export function createViewsWriter(db: LocalDb, totals: Pick<TotalCache, 'touched
     const before = old && searchTextOf(old);
     if (!before || before.fields !== text.fields || before.text !== text.text)
       putSearch.run(rowid, text.fields, text.text);
-    for (const key of countKeysOf(row, tagged)) add(key);
+    for (const key of countKeysOf(row, tagged)) count(delta, key, 1);
     for (const tag of tagged) tags.add.run(tag, ...columns);
     for (const user of assignees) {
       tasks.add.run(user, ...columns);
-      add(MEMBERSHIPS.openTasks.countKey(user));
+      count(delta, MEMBERSHIPS.openTasks.countKey(user), 1);
     }
     for (const user of readBy) {
       readers.add.run(user, ...columns);
-      add(MEMBERSHIPS.readers.countKey(user));
+      count(delta, MEMBERSHIPS.readers.countKey(user), 1);
     }
   }
 
