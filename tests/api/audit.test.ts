@@ -4,7 +4,7 @@
  * attachment blob deleted or changed; the export bundle verified offline; the auditor role.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,13 +25,28 @@ const auditForm = {
   workflow: { approval: { stages: [{ participants: ['bob@example.com'] }] } },
 };
 
-/** Runs a repository command with Node alone (plus tsx to load TypeScript). */
-function runNode(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
+/**
+ * Runs a repository command with Node alone (plus tsx to load TypeScript). Not spawnSync: a test
+ * process blocked for longer than the server's keep-alive timeout would then send its next request on
+ * a connection the server had closed meanwhile.
+ */
+function runNode(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
   });
 }
 
@@ -257,7 +272,7 @@ for (const factory of targets()) {
         const bundle = Buffer.from(await res.arrayBuffer());
         const good = join(dir, 'good.tar');
         writeFileSync(good, bundle);
-        const ok = runNode(['packages/cli/bin/docflow.mjs', 'verify', good]);
+        const ok = await runNode(['packages/cli/bin/docflow.mjs', 'verify', good]);
         assert.equal(ok.status, 0, ok.stdout + ok.stderr);
         const verdict = JSON.parse(ok.stdout);
         assert.equal(verdict.valid, true);
@@ -268,7 +283,7 @@ for (const factory of targets()) {
         const subject = `"subject ${counter}"`;
         const forged = join(dir, 'forged-history.tar');
         writeFileSync(forged, replaceInHistory(bundle, subject, subject.replace('subject', 'SUBJECT')));
-        const bad = runNode(['packages/cli/bin/docflow.mjs', 'verify', forged]);
+        const bad = await runNode(['packages/cli/bin/docflow.mjs', 'verify', forged]);
         assert.equal(bad.status, 1, bad.stdout + bad.stderr);
         assert.equal(JSON.parse(bad.stdout).firstBadEntry, 'history/1');
 
@@ -276,7 +291,7 @@ for (const factory of targets()) {
         const evidence = `evidence ${counter} `;
         const forgedFile = join(dir, 'forged-file.tar');
         writeFileSync(forgedFile, replaceLast(bundle, evidence, evidence.replace('evidence', 'EVIDENCE')));
-        const badFile = runNode(['packages/cli/bin/docflow.mjs', 'verify', forgedFile]);
+        const badFile = await runNode(['packages/cli/bin/docflow.mjs', 'verify', forgedFile]);
         assert.equal(badFile.status, 1, badFile.stdout + badFile.stderr);
         const fileVerdict = JSON.parse(badFile.stdout);
         assert.equal(fileVerdict.firstBadEntry, `attachments/${fileId}`);
@@ -358,7 +373,7 @@ for (const factory of targets()) {
           await target.stop();
         }
 
-        const untouched = runNode(['services/document/src/audit/verify-store-cli.ts'], {
+        const untouched = await runNode(['services/document/src/audit/verify-store-cli.ts'], {
           DOCFLOW_DATA_DIR: dataDir,
         });
         assert.equal(untouched.status, 0, untouched.stdout + untouched.stderr);
@@ -380,7 +395,7 @@ for (const factory of targets()) {
         );
         db.close();
 
-        const damaged = runNode(['services/document/src/audit/verify-store-cli.ts'], {
+        const damaged = await runNode(['services/document/src/audit/verify-store-cli.ts'], {
           DOCFLOW_DATA_DIR: dataDir,
         });
         assert.equal(damaged.status, 1, damaged.stdout + damaged.stderr);
