@@ -255,6 +255,17 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
       read.body.filesList.map((f: any) => f.fileName),
       ['offer.txt'],
     );
+    // The views follow the events after the answer, and the page lists once: under load it could
+    // list before they held the new document.
+    const listed = await eventually(
+      () => api('GET', '/api/v2/docForm/view/mydocs?state=1', { key: portalKey, runAs: 'alice@example.com' }),
+      (r) => r.status === 200 && r.body.some((d: any) => [d._id, d._id_web].includes(newId)),
+      60_000,
+    );
+    assert.ok(
+      listed.body.some((d: any) => [d._id, d._id_web].includes(newId)),
+      `not in alice's approval documents: ${listed.text}`,
+    );
     await page.getByRole('link', { name: 'Views' }).click();
     const filters = page.getByRole('form', { name: 'View and filters' });
     await filters.getByLabel('Phase').selectOption({ label: 'approval' });
