@@ -107,7 +107,7 @@ for (const factory of targets({ env: { DOCFLOW_METRICS_TOKEN: TOKEN } })) {
       assert.ok(Math.max(...identityAppends) >= 2, 'the bootstrap admin and the person were appended');
     });
 
-    it('reports relay, bus, views and fold cache figures', () => {
+    it('reports relay, bus, views, audit heads and fold cache figures', () => {
       const union = new Set(Object.values(scraped).flatMap((f) => [...familyNames(f)]));
       for (const family of [
         'docflow_eventstore_read_duration_seconds',
@@ -116,6 +116,7 @@ for (const factory of targets({ env: { DOCFLOW_METRICS_TOKEN: TOKEN } })) {
         'docflow_bus_handler_duration_seconds',
         'docflow_bus_consumer_lag_messages',
         'docflow_views_behind_events',
+        'docflow_audit_heads_behind_events',
         'docflow_fold_cache_lookups',
       ])
         assert.ok(union.has(family), family);

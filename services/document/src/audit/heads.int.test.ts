@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bucketedRoot, type StreamHead } from '@docflow/audit';
 import { createSqliteEventStore, type EventStore } from '@docflow/eventstore';
 import { openLocalDb } from '@docflow/kit/eventsourcing';
+import { metricsRegistry } from '@docflow/kit/http';
 import { followStreamHeads, type StreamHeads } from './heads';
 
 const hash = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -43,6 +44,12 @@ function counting(store: EventStore): { store: EventStore; delivered: () => numb
       await handler(e);
     });
   return { store: wrapped, delivered: () => delivered };
+}
+
+/** The audit heads' backlog as /metrics would report it; undefined when not tracked. */
+async function behind(): Promise<number | undefined> {
+  const gauge = metricsRegistry.getSingleMetric('docflow_audit_heads_behind_events');
+  return (await gauge?.get())?.values.find((v) => v.labels.service === 'document')?.value;
 }
 
 async function caughtUp(heads: StreamHeads) {
@@ -132,5 +139,30 @@ describe('audit heads in local.db', () => {
       db.close();
       await store.close();
     }
+  });
+
+  it('reports how many stored events the heads have yet to apply, from their start until their stop', async () => {
+    const store = createSqliteEventStore({ file: join(dir, 'events.db'), pollIntervalMs: 20 });
+    const db = openLocalDb(join(dir, 'local.db'));
+    const heads = followStreamHeads(store, db);
+    try {
+      // Appended while nothing followed them, as in a directory filled offline.
+      await store.append('docForm-a', [event('docForm-a', 1), event('docForm-a', 2)], 0);
+      await store.append('docForm-b', [event('docForm-b', 1)], 0);
+      assert.equal(await behind(), undefined, 'not reported before the start');
+      heads.start();
+      let release!: () => void;
+      const holding = heads.holding(() => new Promise<void>((r) => (release = r)));
+      assert.equal(await behind(), 3, 'the backlog, while nothing is applied');
+      release();
+      await holding;
+      await caughtUp(heads);
+      assert.equal(await behind(), 0);
+    } finally {
+      await heads.stop();
+      db.close();
+      await store.close();
+    }
+    assert.equal(await behind(), undefined, 'no longer reported after the stop');
   });
 });

@@ -9,6 +9,7 @@
 import { bucketDigest, bucketOf, ROOT_BUCKETS, rootOfBuckets, type StreamHead } from '@docflow/audit';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
+import { BACKLOG_COUNT_LIMIT, measuredGauge } from '@docflow/kit/http';
 
 const NAME = 'audit-heads';
 const PREFIXES = ['docForm-'];
@@ -16,6 +17,16 @@ const PREFIXES = ['docForm-'];
 const BATCH_SIZE = 2_000;
 const FLUSH_RETRY_MS = 1_000;
 const EMPTY_BUCKET = bucketDigest([]);
+
+/**
+ * Events appended while the heads were not followed (a directory filled offline) are applied after the
+ * start, on the event loop that serves requests: how many are left.
+ */
+const behind = measuredGauge(
+  'docflow_audit_heads_behind_events',
+  'Document events stored but not yet applied to the audit heads (measured on scrape)',
+  ['service'],
+);
 
 export interface StreamHeads {
   start(): void;
@@ -121,6 +132,7 @@ export function followStreamHeads(
   });
 
   let subscription: Subscription | undefined;
+  let untrackBehind: (() => void) | undefined;
   let pending: RecordedEvent[] = [];
   let flushTimer: NodeJS.Timeout | undefined;
   let held: Promise<unknown> | undefined;
@@ -146,6 +158,13 @@ export function followStreamHeads(
 
   return {
     start() {
+      untrackBehind ??= behind.track({ service: 'document' }, () =>
+        store.countAfter({
+          after: positions.load(NAME),
+          streamPrefixes: PREFIXES,
+          limit: BACKLOG_COUNT_LIMIT,
+        }),
+      );
       subscription ??= store.subscribeAll(
         { after: positions.load(NAME), streamPrefixes: PREFIXES, onSubscriptionError: onError },
         async (event) => {
@@ -159,6 +178,8 @@ export function followStreamHeads(
       );
     },
     async stop() {
+      untrackBehind?.();
+      untrackBehind = undefined;
       await subscription?.stop();
       subscription = undefined;
       clearTimeout(flushTimer);
