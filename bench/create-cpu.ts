@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import autocannon, { type Request } from 'autocannon';
 import { startEmbedded } from '../tests/support/targets';
 import { BOUNDARY, multipartBody } from './create-bodies';
-import { profileEnv, restartProfile } from './profile';
+import { cpuBenchEnv, restartProfile } from './profile';
 import { median, newLogFile, processCpuMicros } from './support';
 
 const REQUESTS = Number(process.env.CREATE_CPU_REQUESTS ?? 1500);
@@ -29,13 +29,7 @@ const bodies = Array.from({ length: REQUESTS * (ROUNDS + 1) }, (_, i) => multipa
 const dataDir = mkdtempSync(join(tmpdir(), 'docflow-bench-create-cpu-'));
 const target = await startEmbedded({
   dataDir,
-  env: {
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
-    DOCFLOW_TELEMETRY: process.env.DOCFLOW_TELEMETRY ?? 'on',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    ...(PROFILE_DIR ? profileEnv(PROFILE_DIR) : {}),
-  },
+  env: cpuBenchEnv(PROFILE_DIR),
   logFile: newLogFile('create-cpu'),
 });
 const pid = target.proc.child.pid!;

@@ -9,7 +9,7 @@
 import autocannon from 'autocannon';
 import { createDoc } from '../tests/support/documents';
 import { startEmbedded } from '../tests/support/targets';
-import { profileEnv, restartProfile } from './profile';
+import { cpuBenchEnv, restartProfile } from './profile';
 import { processCpuMicros as cpuMicros, median, newLogFile } from './support';
 
 const REQUESTS = Number(process.env.GET_CPU_REQUESTS ?? 20000);
@@ -18,13 +18,7 @@ const ROUNDS = Number(process.env.GET_CPU_ROUNDS ?? 3);
 const PROFILE_DIR = process.env.GET_CPU_PROFILE_DIR;
 
 const target = await startEmbedded({
-  env: {
-    OTEL_EXPORTER_OTLP_ENDPOINT: '',
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
-    DOCFLOW_TELEMETRY: process.env.DOCFLOW_TELEMETRY ?? 'on',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    ...(PROFILE_DIR ? profileEnv(PROFILE_DIR) : {}),
-  },
+  env: cpuBenchEnv(PROFILE_DIR),
   logFile: newLogFile('get-cpu'),
 });
 try {

@@ -26,6 +26,20 @@ export function profileEnv(dir: string): Record<string, string> {
   };
 }
 
+/**
+ * The docflow process of a CPU-per-request benchmark: no exporter, telemetry and log level as this
+ * process was given them (default on and info), and a CPU profile into `profileDir` when given.
+ */
+export function cpuBenchEnv(profileDir: string | undefined): Record<string, string> {
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: '',
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
+    DOCFLOW_TELEMETRY: process.env.DOCFLOW_TELEMETRY ?? 'on',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...(profileDir ? profileEnv(profileDir) : {}),
+  };
+}
+
 /** Where a script lives: a package under node_modules, a workspace folder, or node itself. */
 function moduleOf(url: string): string {
   if (!url) return '(native / GC / idle)';
