@@ -4,8 +4,10 @@
  * The instruments of each part live beside it (`*-metrics.ts`); all register here.
  */
 import { timingSafeEqual } from 'node:crypto';
+import type { EventStore } from '@docflow/eventstore';
 import { Hono } from 'hono';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { CheckpointStore } from './local-db';
 import { problems } from './problem';
 
 export const metricsRegistry = new Registry();
@@ -74,4 +76,27 @@ export function measuredGauge<L extends string>(name: string, help: string, labe
       };
     },
   };
+}
+
+/** What a catch-up subscription reads from, for its backlog gauge. */
+export interface BacklogSource {
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  /** The subscription's checkpoint name. */
+  name: string;
+  streamPrefixes: string[];
+}
+
+/**
+ * Measures on each scrape the events of `streamPrefixes` stored after the subscription's checkpoint
+ * (counted up to BACKLOG_COUNT_LIMIT), until the returned function is called.
+ */
+export function trackBacklog(
+  gauge: ReturnType<typeof measuredGauge<'service'>>,
+  service: string,
+  { store, checkpoints, name, streamPrefixes }: BacklogSource,
+): () => void {
+  return gauge.track({ service }, () =>
+    store.countAfter({ after: checkpoints.load(name), streamPrefixes, limit: BACKLOG_COUNT_LIMIT }),
+  );
 }

@@ -11,7 +11,7 @@ import { Histogram } from 'prom-client';
 import { storeOwner } from './event-store-metrics';
 import type { CheckpointStore } from './local-db';
 import type { Logger } from './logger';
-import { BACKLOG_COUNT_LIMIT, DURATION_BUCKETS, measuredGauge, metricsRegistry } from './metrics';
+import { DURATION_BUCKETS, measuredGauge, metricsRegistry, trackBacklog } from './metrics';
 import { contextFromTraceparent } from './trace-context';
 
 const publishDuration = new Histogram({
@@ -55,13 +55,12 @@ export function startRelay(options: RelayOptions): Subscription {
   const after = checkpoints.load(name);
   log.info({ relay: name, after: after ?? 'start' }, 'relay starting');
   const service = storeOwner(store) ?? name;
-  const untrack = backlog.track({ service }, () =>
-    store.countAfter({
-      after: checkpoints.load(name),
-      streamPrefixes: options.streamPrefixes,
-      limit: BACKLOG_COUNT_LIMIT,
-    }),
-  );
+  const untrack = trackBacklog(backlog, service, {
+    store,
+    checkpoints,
+    name,
+    streamPrefixes: options.streamPrefixes,
+  });
   const subscription = store.subscribeAll(
     { after, streamPrefixes: options.streamPrefixes },
     async (event) => {

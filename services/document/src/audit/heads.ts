@@ -9,7 +9,7 @@
 import { bucketDigest, bucketOf, ROOT_BUCKETS, rootOfBuckets, type StreamHead } from '@docflow/audit';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
-import { BACKLOG_COUNT_LIMIT, measuredGauge } from '@docflow/kit/http';
+import { measuredGauge, trackBacklog } from '@docflow/kit/http';
 
 const NAME = 'audit-heads';
 const PREFIXES = ['docForm-'];
@@ -158,13 +158,12 @@ export function followStreamHeads(
 
   return {
     start() {
-      untrackBehind ??= behind.track({ service: 'document' }, () =>
-        store.countAfter({
-          after: positions.load(NAME),
-          streamPrefixes: PREFIXES,
-          limit: BACKLOG_COUNT_LIMIT,
-        }),
-      );
+      untrackBehind ??= trackBacklog(behind, 'document', {
+        store,
+        checkpoints: positions,
+        name: NAME,
+        streamPrefixes: PREFIXES,
+      });
       subscription ??= store.subscribeAll(
         { after: positions.load(NAME), streamPrefixes: PREFIXES, onSubscriptionError: onError },
         async (event) => {

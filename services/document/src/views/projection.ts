@@ -13,7 +13,7 @@ import { type DocumentEvent, DocumentEvents } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
 import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
-import { BACKLOG_COUNT_LIMIT, measuredGauge } from '@docflow/kit/http';
+import { measuredGauge, trackBacklog } from '@docflow/kit/http';
 import { type DocState, docAggregate, initialDoc } from '../docForm';
 import type { ViewsReadModel } from './read-model';
 import {
@@ -158,13 +158,12 @@ export function createViewsProjection(
 
   function start() {
     if (subscription) return;
-    untrackBehind = behind.track({ service: 'document' }, () =>
-      store.countAfter({
-        after: checkpoints.load(NAME),
-        streamPrefixes: PREFIXES,
-        limit: BACKLOG_COUNT_LIMIT,
-      }),
-    );
+    untrackBehind = trackBacklog(behind, 'document', {
+      store,
+      checkpoints,
+      name: NAME,
+      streamPrefixes: PREFIXES,
+    });
     subscription = store.subscribeAll(
       { after: checkpoints.load(NAME), streamPrefixes: PREFIXES },
       async (recorded) => {
