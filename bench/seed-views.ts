@@ -30,7 +30,7 @@ import Database from 'better-sqlite3';
 import type { EventStore, NewEvent } from '../packages/eventstore/src/port';
 import { createSqliteEventStore } from '../packages/eventstore/src/sqlite';
 import { lockDataDir } from '../packages/kit/src/data-dir-lock';
-import { openLocalDb } from '../packages/kit/src/local-db';
+import { checkpointStore, openLocalDb } from '../packages/kit/src/local-db';
 import { createLogger } from '../packages/kit/src/logger';
 import { startCheckpoints } from '../services/document/src/audit/checkpoints';
 import { progressLine } from '../services/document/src/views/progress';
@@ -254,11 +254,11 @@ export async function seedViews({ dataDir, documents, onProgress }: SeedOptions)
 async function anchorAuditHeads(store: EventStore, localFile: string): Promise<void> {
   const db = openLocalDb(localFile);
   const checkpoints = startCheckpoints(store, db, createLogger('seed-views', 'warn'), HEADS_POLL_MS);
-  const position = db.prepare("SELECT position FROM checkpoints WHERE name = 'audit-heads'").pluck();
+  const positions = checkpointStore(db);
   const changed = db.prepare('SELECT COUNT(*) FROM audit_heads WHERE changed = 1').pluck();
   const anchored = async () => {
     const head = await store.headPosition({ streamPrefixes: ['docForm-'] });
-    return (position.get() ?? '') >= (head ?? '') && changed.get() === 0;
+    return (positions.load('audit-heads') ?? '') >= (head ?? '') && changed.get() === 0;
   };
   try {
     while (!(await anchored())) await sleep(HEADS_POLL_MS);
