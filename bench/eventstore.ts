@@ -115,6 +115,7 @@ try {
   const offLoopFile = join(dir, 'raw-off-loop.db');
   const offLoop = openRaw(offLoopFile, 'NORMAL');
   const offLoopInsert = rawInserter(offLoop);
+  // A first commit, so that its WAL exists to be opened.
   offLoop.transaction(() => offLoopInsert('docForm-o', event(-1))).immediate();
   const offLoopWal = openSync(`${offLoopFile}-wal`, 'r');
   const perRound = APPENDS / ROUNDS;
