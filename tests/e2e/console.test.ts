@@ -110,6 +110,33 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await target?.stop();
   });
 
+  /**
+   * Holds the page's requests to URLs matching `pattern` until `release` (and every later one goes
+   * through): a response that arrives late, whatever the machine's load.
+   */
+  async function holdResponses(page: Page, pattern: RegExp) {
+    let open = () => {};
+    const released = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let arrive = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      arrive = resolve;
+    });
+    await page.route(pattern, async (route) => {
+      arrive();
+      await released;
+      await route.continue();
+    });
+    return {
+      /** Waits until a request is held, then lets it go, and every later one at once. */
+      release: async () => {
+        await arrived;
+        open();
+      },
+    };
+  }
+
   /** A new browser context (its own session storage), signed in with `key` and optional run-as. */
   async function signedIn(key: string, runAs = ''): Promise<Page> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -266,9 +293,15 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
       listed.body.some((d: any) => [d._id, d._id_web].includes(newId)),
       `not in alice's approval documents: ${listed.text}`,
     );
+    // The unfiltered list arrives only after the author chose a phase, and the page re-renders then:
+    // the choice must survive that (a controlled select was set back to "any", and Show listed all).
+    const unfiltered = await holdResponses(page, /\/api\/v2\/docForm\/view\/mydocs\?first=0&pageSize=10$/);
     await page.getByRole('link', { name: 'Views' }).click();
     const filters = page.getByRole('form', { name: 'View and filters' });
     await filters.getByLabel('Phase').selectOption({ label: 'approval' });
+    await unfiltered.release();
+    await page.getByText('Documents 1–2 of 2').waitFor();
+    assert.equal(await filters.getByLabel('Phase').inputValue(), '1', 'the chosen phase is kept');
     await filters.getByRole('button', { name: 'Show' }).click();
     await page.getByText('Documents 1–1 of 1').waitFor();
     const rows = page.getByRole('row').filter({ hasText: 'Office chairs' });

@@ -174,10 +174,10 @@ function AccountList({ route, list }: { route: Route; list: ReturnType<typeof us
   const total = data?.total ?? 0;
   return (
     <Section title="All accounts" id="all-accounts">
-      <form class="filters" onSubmit={onFilter} aria-label="Account filters">
-        <Choice label="Kind" name="kind" value={route.query.get('kind') ?? ''} options={KINDS} />
-        <Choice label="Active" name="active" value={route.query.get('active') ?? ''} options={ACTIVITY} />
-        <PageSizeChoice value={pageSize} />
+      <form class="filters" onSubmit={onFilter} aria-label="Account filters" key={String(route.query)}>
+        <Choice label="Kind" name="kind" initial={route.query.get('kind') ?? ''} options={KINDS} />
+        <Choice label="Active" name="active" initial={route.query.get('active') ?? ''} options={ACTIVITY} />
+        <PageSizeChoice initial={pageSize} />
         <button type="submit">Show</button>
       </form>
       <ErrorBox error={error} />

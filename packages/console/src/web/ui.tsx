@@ -162,19 +162,24 @@ export function useAction(): [
   return [run, { busy, error, clear: () => setError(undefined) }];
 }
 
-/** A labelled select of [value, text] pairs. */
+/**
+ * A labelled select of [value, text] pairs, selecting `initial` when it is mounted. Uncontrolled: a
+ * controlled select would be set back to its value prop whenever the page re-renders (a listing that
+ * arrives after the user chose, say), and the form would submit the old choice. A filter form takes a
+ * `key` of its route, so it is mounted anew with the route's values.
+ */
 export function Choice(props: {
   label: string;
   name: string;
-  value: string;
+  initial: string;
   options: readonly (readonly [string | number, string | number])[];
 }) {
   return (
     <label>
       {props.label}
-      <select name={props.name} value={props.value}>
+      <select name={props.name}>
         {props.options.map(([value, text]) => (
-          <option key={value} value={value}>
+          <option key={value} value={value} selected={String(value) === props.initial}>
             {text}
           </option>
         ))}
@@ -186,8 +191,8 @@ export function Choice(props: {
 const PAGE_SIZES = [10, 25, 50, 100].map((n) => [n, n] as const);
 
 /** The `pageSize` select of a listing's filters. */
-export const PageSizeChoice = ({ value }: { value: number }) => (
-  <Choice label="Per page" name="pageSize" value={String(value)} options={PAGE_SIZES} />
+export const PageSizeChoice = ({ initial }: { initial: number }) => (
+  <Choice label="Per page" name="pageSize" initial={String(initial)} options={PAGE_SIZES} />
 );
 
 /** Previous and next page of a listing that starts at `first`, `total` items in all. */

@@ -121,23 +121,23 @@ export function ViewsPage({ route }: { route: Route }) {
   return (
     <>
       <h1>Views</h1>
-      <form class="filters" onSubmit={onFilter} aria-label="View and filters">
-        <Choice label="View" name="view" value={viewId} options={VIEWS} />
+      <form class="filters" onSubmit={onFilter} aria-label="View and filters" key={`${viewId}?${q}`}>
+        <Choice label="View" name="view" initial={viewId} options={VIEWS} />
         <Choice
           label="Phase"
           name="state"
-          value={q.get('state') ?? ''}
+          initial={q.get('state') ?? ''}
           options={[['', 'any'], ...PHASE_OPTIONS]}
         />
         <Choice
           label="Status"
           name="status"
-          value={q.get('status') ?? ''}
+          initial={q.get('status') ?? ''}
           options={[['', 'any'], ...STATUS_OPTIONS]}
         />
         <label>
           Stage
-          <input name="step" inputMode="numeric" pattern="\d*" size={3} value={q.get('step') ?? ''} />
+          <input name="step" inputMode="numeric" pattern="\d*" size={3} defaultValue={q.get('step') ?? ''} />
         </label>
         <label>
           Iteration
@@ -146,22 +146,22 @@ export function ViewsPage({ route }: { route: Route }) {
             inputMode="numeric"
             pattern="\d*"
             size={3}
-            value={q.get('iteration') ?? ''}
+            defaultValue={q.get('iteration') ?? ''}
           />
         </label>
         <label>
           Form(s)
-          <input name="form" placeholder="invoice,memo" value={q.get('form') ?? ''} />
+          <input name="form" placeholder="invoice,memo" defaultValue={q.get('form') ?? ''} />
         </label>
         <label>
           Author id(s)
-          <input name="author" placeholder="usr-…" value={q.get('author') ?? ''} />
+          <input name="author" placeholder="usr-…" defaultValue={q.get('author') ?? ''} />
         </label>
         <label>
           Tags (all of)
-          <input name="tags" placeholder="urgent,audit" value={q.get('tags') ?? ''} />
+          <input name="tags" placeholder="urgent,audit" defaultValue={q.get('tags') ?? ''} />
         </label>
-        <PageSizeChoice value={pageSize} />
+        <PageSizeChoice initial={pageSize} />
         <button type="submit">Show</button>
       </form>
       <ErrorBox error={list.error} />
