@@ -5,8 +5,9 @@
  * 1. Seed (bench/seed-views.ts): N documents appended through the document service's event store, in
  *    a temporary directory, or in VIEWS_DATA_DIR, kept between runs (a seeded one is completed, not
  *    redone). Timed.
- * 2. Rebuild: `views:rebuild` on it (the real command: progress, events/s). VIEWS_REBUILD=skip keeps
- *    the views a previous run built.
+ * 2. Rebuild: `views:rebuild` on it (the real command: progress, events/s), then its floor in the same
+ *    run (rebuild-floor.ts: SQLite alone writing the rows it ended with). VIEWS_REBUILD=skip keeps the
+ *    views a previous run built.
  * 3. docflow embedded on it. Once `/readyz` answers, the first listing's first request, timed alone: what
  *    a user sees right after a restart (beside it, the events its catch-up subscriptions had yet to apply,
  *    from /metrics). Then, once every document is listed and no catch-up subscription (views, audit
@@ -31,6 +32,7 @@ import { progressLine } from '../services/document/src/views/progress';
 import { createViewsReadModel } from '../services/document/src/views/read-model';
 import { peakMiB } from '../tests/support/process';
 import { newAdminKey, startEmbedded } from '../tests/support/targets';
+import { measureRebuildFloor } from './rebuild-floor';
 import { machine, writeSection } from './results';
 import { SEED_FILE, type SeedRecord, seedViews } from './seed-views';
 import { fixed, type LoadFigures, load, loadNote, newLogFile, percentile, verdict } from './support';
@@ -148,6 +150,24 @@ interface Figures {
 
 const started = loadNote();
 const dataDir = KEPT_DIR ? resolve(KEPT_DIR) : mkdtempSync(join(tmpdir(), 'docflow-bench-views-'));
+
+/**
+ * The rebuild's floor in the same run (rebuild-floor.ts): SQLite alone writing the rows the rebuild
+ * ended with, into a scratch file beside them; as events/s of the rebuild's events, and the rebuild's
+ * rate as a share of it.
+ */
+function floorNote(rebuiltLine: string): string {
+  const [, secondsText, eventsText] = /rebuilt in ([\d.]+) s \((\d+) events/.exec(rebuiltLine) ?? [];
+  if (!secondsText || !eventsText) return 'Its floor: not measured (no summary line to compare with)';
+  const floorLoad = loadNote();
+  console.log('rebuild floor: SQLite alone writing the rebuilt rows into a scratch file');
+  const floor = measureRebuildFloor(join(dataDir, 'document', 'local.db'), join(dataDir, 'rebuild-floor.db'));
+  const events = Number(eventsText);
+  const rebuildRate = events / Number(secondsText);
+  const floorRate = events / floor.totalS;
+  console.log(`rebuild floor: ${fixed(floor.totalS)} s, ${fixed(floorRate, 0)} events/s`);
+  return `**Its floor** (bench/rebuild-floor.ts: SQLite alone writing the ${floor.documents.toLocaleString('en')} documents' rows the rebuild ended with into a fresh file, same schema and settings, no event read, parsed or folded; ${floorLoad}): ${fixed(floor.totalS)} s (rows ${fixed(floor.rowsS)} s, indexes ${fixed(floor.indexesS)} s, WAL copied ${fixed(floor.walS)} s; CPU ${fixed(floor.cpuS)} s), **${fixed(floorRate, 0)} events/s** of the rebuild's ${events.toLocaleString('en')}; the rebuild at **${fixed((rebuildRate / floorRate) * 100, 0)}%** of it`;
+}
 const adminKey = newAdminKey();
 try {
   console.log(`seeding ${DOCUMENTS.toLocaleString('en')} documents into ${dataDir}`);
@@ -179,6 +199,7 @@ try {
     if (run.status !== 0) throw new Error(`views:rebuild: exit ${run.status}`);
     const line = /views: rebuilt in .*/.exec(run.stdout)?.[0] ?? '(no summary line)';
     rebuildNote = `\`${line.replace('views: ', '')}\` (${rebuildLoad})`;
+    rebuildNote += `. ${floorNote(line)}`;
   }
 
   const docflow = await startEmbedded({ dataDir, adminKey, logFile: newLogFile('views') });

@@ -30,7 +30,7 @@ export const VIEWS_STREAM_PREFIXES = [PREFIX];
 const PREFIXES = VIEWS_STREAM_PREFIXES;
 /** Events per transaction at most: while serving, and in an offline rebuild (nothing waits for it). */
 const BATCH_SIZE = 2_000;
-const OFFLINE_BATCH_SIZE = 20_000;
+export const OFFLINE_BATCH_SIZE = 20_000;
 const FLUSH_RETRY_MS = 1_000;
 
 const behind = measuredGauge(

@@ -17,20 +17,13 @@ import { createDeputiesReadModel } from './deputies';
 import { progressLine } from './progress';
 import { createViewsProjection, VIEWS_STREAM_PREFIXES } from './projection';
 import { createViewsReadModel } from './read-model';
+import { tuneForOfflineRebuild } from './schema';
 
 const RebuildEnv = z.object({
   DOCFLOW_DATA_DIR: z.string().min(1).default('./data'),
   EVENTSTORE_CONNECTION_STRING: z.string().optional(),
 });
 const PROGRESS_EVERY_MS = 500;
-/** Page cache of local.db while replaying (KiB): the rows being appended to stay in memory. */
-const REBUILD_CACHE_KIB = 256 * 1024;
-/**
- * WAL pages before local.db's WAL is copied into the file (SQLite's default: 1,000): every batch
- * rewrites the same last pages of each key's range, and each copy writes them once more.
- */
-const REBUILD_WAL_PAGES = 256 * 1024;
-
 /** Stops the command: exit code 2, the reason on stderr. */
 class Refused extends Error {}
 
@@ -47,8 +40,7 @@ async function rebuild(): Promise<void> {
   const lock = claimServiceDir('document', config);
   const store = openEventStore('document', config);
   const db = openServiceDb('document', config);
-  db.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
-  db.pragma(`wal_autocheckpoint = ${REBUILD_WAL_PAGES}`);
+  tuneForOfflineRebuild(db);
   try {
     const total = await store.countAfter({
       streamPrefixes: VIEWS_STREAM_PREFIXES,
@@ -90,7 +82,7 @@ async function rebuild(): Promise<void> {
     const indexedS = (performance.now() - started) / 1000;
     await projection.stop();
     // Part of the rebuild's time: the service would otherwise copy the rebuild's WAL (up to
-    // REBUILD_WAL_PAGES) into local.db on its first write after start.
+    // REBUILD_WAL_PAGES, schema.ts) into local.db on its first write after start.
     process.stdout.write('\rviews: copying the write-ahead log into local.db\n');
     db.pragma('wal_checkpoint(TRUNCATE)');
     const seconds = (performance.now() - started) / 1000;

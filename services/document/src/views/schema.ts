@@ -179,3 +179,18 @@ export function createSecondaryIndexes(db: LocalDb, onIndex?: (name: string) => 
 export function optimizeSearchIndex(db: LocalDb): void {
   db.exec(`INSERT INTO ${SEARCH_TABLE} (${SEARCH_TABLE}) VALUES ('optimize')`);
 }
+
+/** Page cache of local.db during an offline rebuild (KiB): the rows being appended to stay in memory. */
+const REBUILD_CACHE_KIB = 256 * 1024;
+/**
+ * WAL pages before local.db's WAL is copied into the file during an offline rebuild (SQLite's
+ * default: 1,000): every batch rewrites the same last pages of each key's range, and each copy writes
+ * them once more.
+ */
+const REBUILD_WAL_PAGES = 256 * 1024;
+
+/** local.db's settings for an offline rebuild (`views:rebuild`), for this connection only. */
+export function tuneForOfflineRebuild(db: LocalDb): void {
+  db.pragma(`cache_size = -${REBUILD_CACHE_KIB}`);
+  db.pragma(`wal_autocheckpoint = ${REBUILD_WAL_PAGES}`);
+}
