@@ -111,27 +111,22 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
   });
 
   /**
-   * Holds the page's requests to URLs matching `pattern` until `release` (and every later one goes
-   * through): a response that arrives late, whatever the machine's load.
+   * Holds the page's requests to URLs matching `pattern` until `release`, which first waits for one to
+   * be made (later ones go through at once): a response that arrives late, whatever the machine's load.
    */
   async function holdResponses(page: Page, pattern: RegExp) {
     let open = () => {};
     const released = new Promise<void>((resolve) => {
       open = resolve;
     });
-    let arrive = () => {};
-    const arrived = new Promise<void>((resolve) => {
-      arrive = resolve;
-    });
+    const made = page.waitForRequest(pattern);
     await page.route(pattern, async (route) => {
-      arrive();
       await released;
       await route.continue();
     });
     return {
-      /** Waits until a request is held, then lets it go, and every later one at once. */
       release: async () => {
-        await arrived;
+        await made;
         open();
       },
     };
