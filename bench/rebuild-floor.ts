@@ -82,6 +82,7 @@ export function measureRebuildFloor(rebuiltLocalDb: string, scratchFile: string)
       },
     );
 
+    const counts = source.prepare('SELECT key, n FROM view_counts').raw().all() as unknown[][];
     let timedMs = 0;
     let documents = 0;
     const cpuAtStart = process.cpuUsage();
@@ -102,7 +103,6 @@ export function measureRebuildFloor(rebuiltLocalDb: string, scratchFile: string)
       documents += read.length;
       after = last;
     }
-    const counts = source.prepare('SELECT key, n FROM view_counts').raw().all() as unknown[][];
     let started = performance.now();
     target.transaction(() => {
       for (const row of counts) insertCount.run(...row);
