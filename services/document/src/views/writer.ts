@@ -71,12 +71,12 @@ function countKeysOf(doc: DocKeys, tagged: Iterable<string>): string[] {
   return keys;
 }
 
-/** A document's rows as the views store them: its filter columns and the keys of its memberships. */
 /** Adds `n` to the change of the count under `key`. */
 function count(delta: Map<string, number>, key: string, n: number): void {
   delta.set(key, (delta.get(key) ?? 0) + n);
 }
 
+/** A document's rows as the views store them: its filter columns and the keys of its memberships. */
 function rowsOf(doc: DocState) {
   return {
     row: {
