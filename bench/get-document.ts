@@ -7,6 +7,7 @@
  * PAIRS rounds of DURATION_S s per target, docflow's and the reference's turns alternating.
  */
 
+import { randomUUID } from 'node:crypto';
 import { createDoc } from '../tests/support/documents';
 import { startTsProcess } from '../tests/support/process';
 import { distributedEngines, startDistributed, startEmbedded, type Target } from '../tests/support/targets';
@@ -94,6 +95,32 @@ try {
   const ready = await bare.waitForLog((l) => l.msg === 'bare hono listening');
   const bareUrl = `http://127.0.0.1:${ready.port}/doc`;
   await measure(bareUrl, {}, WARMUP_S);
+  // The floors (bench/get-floor.ts): embedded with telemetry on and off, and distributed (an edge
+  // process calling a service process over HTTP).
+  const startFloor = async (name: string, env: Record<string, string>) => {
+    const proc = startTsProcess(
+      'bench/get-floor.ts',
+      { ...NO_EXPORTER, FLOOR_DOC_JSON: JSON.stringify(onRun.document), ...env },
+      name,
+      { logFile: newLogFile(name) },
+    );
+    stops.push(async () => {
+      await proc.stop();
+    });
+    const listening = await proc.waitForLog((l) => l.msg === 'get floor listening');
+    return `http://127.0.0.1:${listening.port}${new URL(onRun.url).pathname}`;
+  };
+  const floorKey = { FLOOR_API_KEY: on.adminKey };
+  const floorUrl = await startFloor('get-floor-on', { ...floorKey, DOCFLOW_TELEMETRY: 'on' });
+  const floorOffUrl = await startFloor('get-floor-off', { ...floorKey, DOCFLOW_TELEMETRY: 'off' });
+  const internalToken = { FLOOR_INTERNAL_TOKEN: randomUUID(), DOCFLOW_TELEMETRY: 'on' };
+  const floorServiceUrl = await startFloor('get-floor-service', internalToken);
+  const floorDistUrl = await startFloor('get-floor-edge', {
+    ...floorKey,
+    ...internalToken,
+    FLOOR_UPSTREAM: new URL(floorServiceUrl).origin,
+  });
+  for (const url of [floorUrl, floorOffUrl, floorDistUrl]) await measure(url, onRun.headers, WARMUP_S);
 
   const none: LoadFigures = {
     rps: Number.NaN,
@@ -109,6 +136,9 @@ try {
       on: await measure(onRun.url, onRun.headers),
       off: await measure(offRun.url, offRun.headers),
       dist: distRun ? await measure(distRun.url, distRun.headers) : none,
+      floor: await measure(floorUrl, onRun.headers),
+      floorOff: await measure(floorOffUrl, onRun.headers),
+      floorDist: await measure(floorDistUrl, onRun.headers),
     }),
     () => measure(bareUrl, {}),
   );
@@ -138,6 +168,42 @@ try {
     (d) => d.on.rps / d.off.rps,
     () => 1,
   );
+  // Each floor beside the docflow target doing the same: its rate, p99, share of the reference, and
+  // docflow's share of it (medians of the rounds).
+  type FloorSide = 'floor' | 'floorOff' | 'floorDist';
+  const floorOf = (side: FloorSide, docflowSide: Side) => ({
+    rps: median(pairs.map((p) => p.docflow[side].rps)),
+    p99: median(pairs.map((p) => p.docflow[side].p99)),
+    failures: pairs.reduce((n, p) => n + p.docflow[side].failures, 0),
+    ofReference: medianRatio(
+      pairs,
+      (d) => d[side].rps,
+      (r) => r.rps,
+    ),
+    docflowOfIt: medianRatio(
+      pairs,
+      (d) => d[docflowSide].rps / d[side].rps,
+      () => 1,
+    ),
+    rounds: pairList(
+      pairs,
+      (d) => d[side].rps,
+      (r) => r.rps,
+    ),
+  });
+  const floors = {
+    on: floorOf('floor', 'on'),
+    off: floorOf('floorOff', 'off'),
+    dist: floorOf('floorDist', 'dist'),
+  };
+  const floorRow = (label: string, side: Side, target: number | undefined) => {
+    const f = floors[side];
+    const against =
+      target === undefined
+        ? ''
+        : `target ${pct(target, 1)}: ${f.ofReference >= target ? 'the floor reaches it' : '**the floor is below it**'}`;
+    return `| ${label} | ${fixed(f.rps, 0)} | ${fixed(f.p99)} | ${f.failures} | **${pct(f.ofReference, 1)}** | ${cell(side, pct(f.docflowOfIt, 1))} | ${against} |`;
+  };
   const met = ratio('on') >= 0.4 && p99('on') <= 20;
   const distMet = ratio('dist') >= 0.25;
   const cell = (side: Side, text: string) => (side === 'dist' && !distRun ? 'not run' : text);
@@ -166,7 +232,7 @@ try {
 
 Command: \`pnpm bench\` (this part: \`pnpm exec tsx bench/get-document.ts\`) · ${new Date().toISOString()} · ${machine()} · ${started}, at the end ${ended}
 autocannon, ${CONNECTIONS} connections, 127.0.0.1, ${WARMUP_S} s warm-up per target, then ${PAIRS} rounds of ${DURATION_S} s per target,
-docflow's three targets and the reference taking turns (the reference first in every second round); each figure is the median
+docflow's three targets and the floors (below) against the reference, taking turns (the reference first in every second round); each figure is the median
 over the rounds, each ratio the median of the per-round ratios. \`GET /api/v2/docForm/{id}\` as the admin service account
 (API key auth, role check, document read), \`LOG_LEVEL=info\`, logs written to files. Embedded: one process, with metrics and
 tracing on as shipped (no OTLP exporter: spans get ids, none is recorded) and with \`DOCFLOW_TELEMETRY=off\`. Distributed:
@@ -200,6 +266,21 @@ Rounds (requests/s, docflow/reference): embedded on ${pairList(
       : ''
   }.
 Telemetry overhead (embedded): ${fixed((1 - onOff) * 100)}% of the requests per second with it off (median of rounds).
+
+**The floors** (bench/get-floor.ts, measured in the same rounds): what no docflow GET can leave out, in one Hono app per
+process: kit's tracing, request-context and metrics middleware (a server span with telemetry on, the ids, one access-log
+line), the API key's SHA-256 looked up and the role checked, the query validated by \`DocQuery\`, one event-store query
+(the real SQLite adapter) for events newer than the folded state, the ETag and the document's JSON. Embedded: all of it in
+one app, no gateway/service split. Distributed: an edge process (the middleware and authentication) calling a service
+process (the middleware, the internal token and principal checked, the read) over HTTP with kit's keep-alive client.
+
+| floor | requests/s | p99, ms | failures | of bare Hono | docflow at it | |
+|---|---|---|---|---|---|---|
+${floorRow('embedded, telemetry on', 'on', 0.4)}
+${floorRow('embedded, telemetry off', 'off', undefined)}
+${floorRow('distributed, telemetry on', 'dist', 0.25)}
+
+Rounds (floor/reference): on ${floors.on.rounds}; off ${floors.off.rounds}; distributed ${floors.dist.rounds}.
 ${profile}`;
   writeSection('get-document', body);
   console.log(body);

@@ -1,0 +1,128 @@
+/**
+ * The floor of a GET document (issue 14), run by bench/get-document.ts as its own processes beside
+ * docflow and bare Hono: what no docflow GET can leave out, in one Hono app per process on
+ * @hono/node-server. Every process has kit's tracing, request-context and metrics middleware (a
+ * server span when DOCFLOW_TELEMETRY is on, the ids, one access-log line). The read: the query
+ * validated by the contract's `DocQuery`, one event-store query for events newer than the folded
+ * state (the real SQLite adapter: the stream stays the truth), the ETag, and the document's JSON as
+ * docflow answered it (FLOOR_DOC_JSON; docflow's fold cache serves it as it is while the stream does
+ * not move on). Left out: the failed-auth brake, the start gate, the method and body checks, the
+ * event store's own span and metrics. Logs its port as one JSON line.
+ *
+ * Three roles:
+ * - FLOOR_API_KEY set: the embedded floor, authentication (the key's SHA-256 looked up, the role
+ *   checked) and the read in one app, no gateway/service split.
+ * - FLOOR_API_KEY and FLOOR_UPSTREAM set: the distributed floor's edge, authentication, then the call
+ *   to the service process over HTTP (kit's `callService` on its keep-alive `httpClient`).
+ * - FLOOR_INTERNAL_TOKEN set: the distributed floor's service, the internal token and principal
+ *   checked (kit's `trustGatewayPrincipal`), then the read.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DocQuery, docFormStream } from '@docflow/contracts';
+import { createSqliteEventStore } from '@docflow/eventstore';
+import { createLogger, setTelemetry, startTracing, telemetrySetting } from '@docflow/kit';
+import {
+  callService,
+  handleError,
+  handleNotFound,
+  httpClient,
+  httpMetrics,
+  httpTracing,
+  type Principal,
+  parseWith,
+  problems,
+  requestContext,
+  type ServiceEnv,
+  trustGatewayPrincipal,
+} from '@docflow/kit/http';
+import { serve } from '@hono/node-server';
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+
+const json = process.env.FLOOR_DOC_JSON ?? '{}';
+const parsed = JSON.parse(json) as { _id: string; _meta: { _rev: number } };
+const doc = { id: parsed._id, rev: parsed._meta._rev };
+const apiKey = process.env.FLOOR_API_KEY;
+const upstream = process.env.FLOOR_UPSTREAM;
+const internalToken = process.env.FLOOR_INTERNAL_TOKEN ?? randomUUID();
+const role = upstream ? 'get-floor-edge' : apiKey ? 'get-floor' : 'get-floor-service';
+
+setTelemetry(telemetrySetting.parse(process.env.DOCFLOW_TELEMETRY));
+startTracing(role);
+const app = new Hono<ServiceEnv>();
+app.onError(handleError);
+app.notFound(handleNotFound);
+app.use(httpTracing(role));
+app.use(requestContext(createLogger(role)));
+app.use(httpMetrics(role));
+
+const path = '/api/v2/docForm/:id';
+if (apiKey) app.use(path, authenticate(apiKey));
+else app.use(path, trustGatewayPrincipal(internalToken));
+app.get(path, upstream ? forwardTo(upstream) : await readDocument());
+
+const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
+  console.log(JSON.stringify({ msg: 'get floor listening', role, port: info.port })),
+);
+process.on('SIGTERM', () => server.close(() => process.exit(0)));
+
+/** The admin service account of FLOOR_API_KEY, found by the key's hash. */
+function authenticate(key: string): MiddlewareHandler<ServiceEnv> {
+  const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
+  const accounts = new Map<string, Principal>([
+    [hashOf(key), { account: 'usr-floor', subject: 'usr-floor', roles: ['svcAdminSysRW'] }],
+  ]);
+  return async (c, next) => {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+    const principal = bearer ? accounts.get(hashOf(bearer[1]!)) : undefined;
+    if (!principal) throw problems.unauthorized('unknown API key');
+    if (!principal.roles.includes('svcAdminSysRW')) throw problems.forbidden('not an admin');
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+function forwardTo(baseUrl: string) {
+  const client = httpClient(baseUrl);
+  return (c: Context<ServiceEnv>) => {
+    const url = c.req.url;
+    return callService(client, {
+      method: 'GET',
+      path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+      internalToken,
+      principal: c.get('principal'),
+      ids: { requestId: c.get('requestId'), correlationId: c.get('correlationId') },
+      headers: { accept: 'application/json' },
+    });
+  };
+}
+
+/** The document's stream with as many events as docflow's (never read back: the query asks for newer ones). */
+async function readDocument() {
+  const store = createSqliteEventStore({
+    file: join(mkdtempSync(join(tmpdir(), 'docflow-get-floor-')), 'events.db'),
+  });
+  const stream = docFormStream(doc.id);
+  const filler = (i: number) => ({
+    id: randomUUID(),
+    type: 'Filler',
+    version: 1,
+    data: { i },
+    metadata: { correlationId: randomUUID(), timestamp: new Date().toISOString() },
+  });
+  await store.append(
+    stream,
+    Array.from({ length: doc.rev }, (_, i) => filler(i)),
+    0,
+  );
+  return async (c: Context<ServiceEnv>) => {
+    parseWith('query', DocQuery, c.req.query());
+    if (c.req.param('id') !== doc.id) throw problems.notFound('no such document');
+    const newer = await store.readStream(stream, { fromRevision: doc.rev + 1 });
+    if (newer.length) throw new Error('the floor document changed');
+    c.header('etag', `"${doc.rev}"`);
+    return c.body(json, 200, { 'content-type': 'application/json' });
+  };
+}
