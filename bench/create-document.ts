@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Request } from 'autocannon';
 import Database from 'better-sqlite3';
+import { startTsProcess } from '../tests/support/process';
 import { startEmbedded } from '../tests/support/targets';
 import { BOUNDARY, FILE_BYTES, multipartBody } from './create-bodies';
 import { profiledRun, restartProfile } from './profile';
@@ -35,6 +36,7 @@ import {
   loadNote,
   loadNow,
   median,
+  medianRatio,
   newLogFile,
   type Pair,
   pairList,
@@ -67,31 +69,45 @@ function eventsByService(dataDir: string): Record<string, number> {
   return counts;
 }
 
-/** Embedded docflow on a fresh data dir, and a `run(seconds)` of creates against it. */
-async function startDocflow(env: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'docflow-bench-data-'));
-  const docflow = await startEmbedded({ env, dataDir, logFile: newLogFile('create-document') });
+/** `run(seconds)`: creates against `baseUrl`, each with the next of the prebuilt bodies. */
+function creates(baseUrl: string, adminKey: string) {
   let next = 0;
-  const run = (seconds: number) =>
+  return (seconds: number) =>
     load({
-      url: `${docflow.baseUrl}/api/v2/docForm/form/memo`,
+      url: `${baseUrl}/api/v2/docForm/form/memo`,
       method: 'POST',
       connections: CONNECTIONS,
       duration: seconds,
       headers: {
-        authorization: `Bearer ${docflow.adminKey}`,
+        authorization: `Bearer ${adminKey}`,
         'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
       },
       setupRequest: (request: Request) => ({ ...request, body: bodies[next++ % BODIES]! }),
     });
+}
+
+/** Embedded docflow on a fresh data dir, and a `run(seconds)` of creates against it. */
+async function startDocflow(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'docflow-bench-data-'));
+  const docflow = await startEmbedded({ env, dataDir, logFile: newLogFile('create-document') });
   return {
     dataDir,
+    adminKey: docflow.adminKey,
     pid: docflow.proc.child.pid!,
-    run,
+    run: creates(docflow.baseUrl, docflow.adminKey),
     stop: () => docflow.stop(),
     /** After `stop`: the data dir is removed. */
     remove: () => rmSync(dataDir, { recursive: true, force: true }),
   };
+}
+
+/** The create's floor (bench/create-floor.ts) in its own process, and a `run(seconds)` against it. */
+async function startFloor(adminKey: string) {
+  const proc = startTsProcess('bench/create-floor.ts', { FLOOR_API_KEY: adminKey }, 'create floor', {
+    logFile: newLogFile('create-floor'),
+  });
+  const listening = await proc.waitForLog((l) => l.msg === 'create floor listening');
+  return { run: creates(`http://127.0.0.1:${listening.port}`, adminKey), stop: () => proc.stop() };
 }
 
 /** The raw engine writes of one create, one after another, up to RAW_CREATES or `seconds`. */
@@ -142,30 +158,36 @@ console.log(
   `creates with a ${FILE_BYTES} byte file: docflow (${CONNECTIONS} connections) and the raw engine writes, ${PAIRS} pairs of ${DURATION_S} s`,
 );
 const docflow = await startDocflow({});
+const floor = await startFloor(docflow.adminKey);
 const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-create-'));
-let pairs: Array<Pair<LoadFigures, { perSecond: number; done: number; p99: number }>>;
+let pairs: Array<
+  Pair<{ docflow: LoadFigures; floor: LoadFigures }, { perSecond: number; done: number; p99: number }>
+>;
 let perDocument: string;
 try {
   const raw = rawEngine(dir);
   await docflow.run(WARMUP_S);
+  await floor.run(WARMUP_S);
   raw.run(WARMUP_S);
   const before = eventsByService(docflow.dataDir);
   pairs = await alternate(
     PAIRS,
-    () => docflow.run(DURATION_S),
+    async () => ({ docflow: await docflow.run(DURATION_S), floor: await floor.run(DURATION_S) }),
     async () => raw.run(DURATION_S),
   );
   raw.close();
+  await floor.stop();
   await docflow.stop();
   const after = eventsByService(docflow.dataDir);
   const created = Math.max(
     1,
-    pairs.reduce((n, p) => n + p.docflow.okPerSecond * DURATION_S, 0),
+    pairs.reduce((n, p) => n + p.docflow.docflow.okPerSecond * DURATION_S, 0),
   );
   perDocument = Object.entries(after)
     .map(([service, n]) => `${service} ${fixed((n - (before[service] ?? 0)) / created, 2)}`)
     .join(', ');
 } finally {
+  await floor.stop();
   await docflow.stop();
   docflow.remove();
   rmSync(dir, { recursive: true, force: true });
@@ -178,8 +200,18 @@ const {
   ratio,
 } = pairMedians(
   pairs,
-  (d) => d.okPerSecond,
+  (d) => d.docflow.okPerSecond,
   (r) => r.perSecond,
+);
+const floorFigures = pairMedians(
+  pairs,
+  (d) => d.floor.okPerSecond,
+  (r) => r.perSecond,
+);
+const docflowOfFloor = medianRatio(
+  pairs,
+  (d) => d.docflow.okPerSecond / d.floor.okPerSecond,
+  () => 1,
 );
 const profile =
   ratio >= 0.5
@@ -213,13 +245,28 @@ first in every second pair); figures are medians over the pairs, the ratio the m
 | measure | docflow | raw engine writes (reference) | ratio | target |
 |---|---|---|---|---|
 | documents/s | ${fixed(docflowRate, 1)} | ${fixed(rawRate, 1)} | ${pct(ratio, 1)} | ≥ 50%: ${verdict(ratio >= 0.5)} |
-| p50 latency, ms | ${fixed(median(pairs.map((p) => p.docflow.p50)))} | | | |
-| p99 latency, ms | ${fixed(median(pairs.map((p) => p.docflow.p99)))} (${CONNECTIONS} in flight) | ${fixed(median(pairs.map((p) => p.reference.p99)), 2)} (one at a time) | | |
-| requests (failures) | ${pairs.reduce((n, p) => n + p.docflow.requests, 0)} (${pairs.reduce((n, p) => n + p.docflow.failures, 0)}) | ${pairs.reduce((n, p) => n + p.reference.done, 0)} | | |
+| p50 latency, ms | ${fixed(median(pairs.map((p) => p.docflow.docflow.p50)))} | | | |
+| p99 latency, ms | ${fixed(median(pairs.map((p) => p.docflow.docflow.p99)))} (${CONNECTIONS} in flight) | ${fixed(median(pairs.map((p) => p.reference.p99)), 2)} (one at a time) | | |
+| requests (failures) | ${pairs.reduce((n, p) => n + p.docflow.docflow.requests, 0)} (${pairs.reduce((n, p) => n + p.docflow.docflow.failures, 0)}) | ${pairs.reduce((n, p) => n + p.reference.done, 0)} | | |
 
 Pairs (documents/s, docflow/reference): ${pairList(
   pairs,
-  (d) => d.okPerSecond,
+  (d) => d.docflow.okPerSecond,
+  (r) => r.perSecond,
+  1,
+)}.
+
+**The floor** (bench/create-floor.ts, its own process, the same bodies and ${CONNECTIONS} connections, measured in the same rounds):
+what no docflow create can leave out, in one Hono app: kit's tracing, request-context and metrics middleware, the API key's
+hash looked up and the role checked, the multipart body streamed through the document service's own parser, the file
+streamed into the real local blob store (hashed, fsynced, renamed, directory fsynced), the docForm part validated by
+\`DocFormCreate\`, one event appended to a new stream through the real SQLite event store, a 201 with the document's JSON; no
+idempotency record, form read, service calls, workflow, relay or projection. **${fixed(floorFigures.docflow, 1)} documents/s:
+${pct(floorFigures.ratio, 1)} of the raw engine writes** (target 50%: ${floorFigures.ratio >= 0.5 ? 'the floor reaches it' : '**the floor is below it**'}); p99
+${fixed(median(pairs.map((p) => p.docflow.floor.p99)))} ms; ${pairs.reduce((n, p) => n + p.docflow.floor.failures, 0)} failures;
+docflow at **${pct(docflowOfFloor, 1)} of the floor**. Pairs (floor/reference): ${pairList(
+  pairs,
+  (d) => d.floor.okPerSecond,
   (r) => r.perSecond,
   1,
 )}.
