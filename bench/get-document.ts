@@ -3,8 +3,10 @@
  * (one child process) with metrics and tracing on and with DOCFLOW_TELEMETRY=off, and in distributed
  * mode (gateway → document over HTTP, each service its own process, on the Kafka and MinIO of
  * `.infra/env`), beside a bare Hono JSON route (bench/bare-hono.ts, a child process too) answering the
- * same document. All four run side by side; autocannon, 50 connections, a short warm-up each, then
- * PAIRS rounds of DURATION_S s per target, docflow's and the reference's turns alternating.
+ * same document, and the floors of each (bench/get-floor.ts: what no docflow GET can leave out, the
+ * embedded one with telemetry on and off). All run side by side; autocannon, 50 connections, a short
+ * warm-up each, then PAIRS rounds of DURATION_S s per target, docflow's and the reference's turns
+ * alternating.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -196,6 +198,7 @@ try {
     off: floorOf('floorOff', 'off'),
     dist: floorOf('floorDist', 'dist'),
   };
+  const cell = (side: Side, text: string) => (side === 'dist' && !distRun ? 'not run' : text);
   const floorRow = (label: string, side: Side, target: number | undefined) => {
     const f = floors[side];
     const against =
@@ -206,7 +209,6 @@ try {
   };
   const met = ratio('on') >= 0.4 && p99('on') <= 20;
   const distMet = ratio('dist') >= 0.25;
-  const cell = (side: Side, text: string) => (side === 'dist' && !distRun ? 'not run' : text);
   const row = (label: string, f: (side: Side) => string, reference: string, rest: string) =>
     `| ${label} | ${f('on')} | ${f('off')} | ${cell('dist', f('dist'))} | ${reference} | ${rest} |`;
 
