@@ -12,7 +12,7 @@
  * Logs its port as one JSON line.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalBlobStore, type StoredBlob } from '@docflow/blobstore';
@@ -102,4 +102,11 @@ app.post('/api/v2/docForm/form/:formName', async (c) => {
 const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
   console.log(JSON.stringify({ msg: 'create floor listening', port: info.port })),
 );
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () =>
+  server.close(async () => {
+    await store.close();
+    await blobs.close();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  }),
+);

@@ -18,7 +18,7 @@
  *   checked (kit's `trustGatewayPrincipal`), then the read.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocQuery, docFormStream } from '@docflow/contracts';
@@ -61,12 +61,19 @@ app.use(httpMetrics(role));
 const path = '/api/v2/docForm/:id';
 if (apiKey) app.use(path, authenticate(apiKey));
 else app.use(path, trustGatewayPrincipal(internalToken));
+/** The read's scratch store, removed on SIGTERM. */
+let cleanUp: (() => Promise<void>) | undefined;
 app.get(path, upstream ? forwardTo(upstream) : await readDocument());
 
 const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
   console.log(JSON.stringify({ msg: 'get floor listening', role, port: info.port })),
 );
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () =>
+  server.close(async () => {
+    await cleanUp?.();
+    process.exit(0);
+  }),
+);
 
 /** The admin service account of FLOOR_API_KEY, found by the key's hash. */
 function authenticate(key: string): MiddlewareHandler<ServiceEnv> {
@@ -101,9 +108,12 @@ function forwardTo(baseUrl: string) {
 
 /** The document's stream with as many events as docflow's (never read back: the query asks for newer ones). */
 async function readDocument() {
-  const store = createSqliteEventStore({
-    file: join(mkdtempSync(join(tmpdir(), 'docflow-get-floor-')), 'events.db'),
-  });
+  const dir = mkdtempSync(join(tmpdir(), 'docflow-get-floor-'));
+  const store = createSqliteEventStore({ file: join(dir, 'events.db') });
+  cleanUp = async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
   const stream = docFormStream(doc.id);
   const filler = (i: number) => ({
     id: randomUUID(),
