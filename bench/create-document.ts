@@ -176,7 +176,6 @@ try {
     async () => raw.run(DURATION_S),
   );
   raw.close();
-  await floor.stop();
   await docflow.stop();
   const after = eventsByService(docflow.dataDir);
   const created = Math.max(

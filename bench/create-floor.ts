@@ -11,50 +11,28 @@
  * identity calls, the workflow, the relay to the bus and every projection docflow runs after a create.
  * Logs its port as one JSON line.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalBlobStore, type StoredBlob } from '@docflow/blobstore';
 import { DocFormCreate, docFormStream } from '@docflow/contracts';
 import { createSqliteEventStore } from '@docflow/eventstore';
-import { createLogger, startTracing } from '@docflow/kit';
-import {
-  handleError,
-  handleNotFound,
-  httpMetrics,
-  httpTracing,
-  parseWith,
-  problems,
-  requestContext,
-  type ServiceEnv,
-} from '@docflow/kit/http';
-import { serve } from '@hono/node-server';
-import { Hono } from 'hono';
+import { parseWith } from '@docflow/kit/http';
 import { parseCreateMultipart } from '../services/document/src/multipart';
+import { floorApp, floorAuthentication, serveFloor } from './floor-app';
 
 const MAX_CREATE_BYTES = 100 * 1024 * 1024;
-const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
-const accounts = new Map([
-  [hashOf(process.env.FLOOR_API_KEY ?? ''), { id: 'usr-floor', roles: ['svcAdminSysRW'] }],
-]);
 
 const dir = mkdtempSync(join(tmpdir(), 'docflow-create-floor-'));
 const store = createSqliteEventStore({ file: join(dir, 'events.db') });
 const blobs = await createLocalBlobStore({ dir: join(dir, 'blobs') });
 
-startTracing('create-floor');
-const app = new Hono<ServiceEnv>();
-app.onError(handleError);
-app.notFound(handleNotFound);
-app.use(httpTracing('create-floor'));
-app.use(requestContext(createLogger('create-floor')));
-app.use(httpMetrics('create-floor'));
-app.post('/api/v2/docForm/form/:formName', async (c) => {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-  const account = bearer ? accounts.get(hashOf(bearer[1]!)) : undefined;
-  if (!account) throw problems.unauthorized('unknown API key');
-  if (!account.roles.includes('svcAdminSysRW')) throw problems.forbidden('not an admin');
+const app = floorApp('create-floor');
+const path = '/api/v2/docForm/form/:formName';
+app.use(path, floorAuthentication(process.env.FLOOR_API_KEY ?? ''));
+app.post(path, async (c) => {
+  const author = c.get('principal').subject;
   const stored: Array<StoredBlob & { name: string; contentType: string }> = [];
   const parts = await parseCreateMultipart(
     c.req.raw,
@@ -78,7 +56,7 @@ app.post('/api/v2/docForm/form/:formName', async (c) => {
   }));
   const data = {
     formName: c.req.param('formName'),
-    author: account.id,
+    author,
     valuesByTags: docForm.valuesByTags,
     tags: docForm._tags,
     files,
@@ -91,7 +69,7 @@ app.post('/api/v2/docForm/form/:formName', async (c) => {
         type: 'DocumentCreated',
         version: 1,
         data,
-        metadata: { correlationId: c.get('correlationId'), actor: account.id, timestamp: now },
+        metadata: { correlationId: c.get('correlationId'), actor: author, timestamp: now },
       },
     ],
     0,
@@ -99,14 +77,8 @@ app.post('/api/v2/docForm/form/:formName', async (c) => {
   return c.json({ _id: id, _meta: { _rev: 1, _created: now, _lastmodified: now }, ...data }, 201);
 });
 
-const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
-  console.log(JSON.stringify({ msg: 'create floor listening', port: info.port })),
-);
-process.on('SIGTERM', () =>
-  server.close(async () => {
-    await store.close();
-    await blobs.close();
-    rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
-  }),
-);
+await serveFloor(app, { msg: 'create floor listening' }, async () => {
+  await store.close();
+  await blobs.close();
+  rmSync(dir, { recursive: true, force: true });
+});

@@ -17,29 +17,23 @@
  * - FLOOR_INTERNAL_TOKEN set: the distributed floor's service, the internal token and principal
  *   checked (kit's `trustGatewayPrincipal`), then the read.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DocQuery, docFormStream } from '@docflow/contracts';
 import { createSqliteEventStore } from '@docflow/eventstore';
-import { createLogger, setTelemetry, startTracing, telemetrySetting } from '@docflow/kit';
+import { setTelemetry, telemetrySetting } from '@docflow/kit';
 import {
   callService,
-  handleError,
-  handleNotFound,
   httpClient,
-  httpMetrics,
-  httpTracing,
-  type Principal,
   parseWith,
   problems,
-  requestContext,
   type ServiceEnv,
   trustGatewayPrincipal,
 } from '@docflow/kit/http';
-import { serve } from '@hono/node-server';
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
+import { floorApp, floorAuthentication, serveFloor } from './floor-app';
 
 const json = process.env.FLOOR_DOC_JSON ?? '{}';
 const parsed = JSON.parse(json) as { _id: string; _meta: { _rev: number } };
@@ -50,54 +44,23 @@ const internalToken = process.env.FLOOR_INTERNAL_TOKEN ?? randomUUID();
 const role = upstream ? 'get-floor-edge' : apiKey ? 'get-floor' : 'get-floor-service';
 
 setTelemetry(telemetrySetting.parse(process.env.DOCFLOW_TELEMETRY));
-startTracing(role);
-const app = new Hono<ServiceEnv>();
-app.onError(handleError);
-app.notFound(handleNotFound);
-app.use(httpTracing(role));
-app.use(requestContext(createLogger(role)));
-app.use(httpMetrics(role));
+const app = floorApp(role);
 
 const path = '/api/v2/docForm/:id';
-if (apiKey) app.use(path, authenticate(apiKey));
+if (apiKey) app.use(path, floorAuthentication(apiKey));
 else app.use(path, trustGatewayPrincipal(internalToken));
-/** The read's scratch store, removed on SIGTERM. */
-let cleanUp: (() => Promise<void>) | undefined;
-app.get(path, upstream ? forwardTo(upstream) : await readDocument());
+const read = upstream ? undefined : await documentReader();
+app.get(path, read?.handle ?? forwardTo(upstream!));
 
-const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) =>
-  console.log(JSON.stringify({ msg: 'get floor listening', role, port: info.port })),
-);
-process.on('SIGTERM', () =>
-  server.close(async () => {
-    await cleanUp?.();
-    process.exit(0);
-  }),
-);
-
-/** The admin service account of FLOOR_API_KEY, found by the key's hash. */
-function authenticate(key: string): MiddlewareHandler<ServiceEnv> {
-  const hashOf = (text: string) => createHash('sha256').update(text).digest('hex');
-  const accounts = new Map<string, Principal>([
-    [hashOf(key), { account: 'usr-floor', subject: 'usr-floor', roles: ['svcAdminSysRW'] }],
-  ]);
-  return async (c, next) => {
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-    const principal = bearer ? accounts.get(hashOf(bearer[1]!)) : undefined;
-    if (!principal) throw problems.unauthorized('unknown API key');
-    if (!principal.roles.includes('svcAdminSysRW')) throw problems.forbidden('not an admin');
-    c.set('principal', principal);
-    await next();
-  };
-}
+await serveFloor(app, { msg: 'get floor listening', role }, async () => read?.close());
 
 function forwardTo(baseUrl: string) {
   const client = httpClient(baseUrl);
   return (c: Context<ServiceEnv>) => {
-    const url = c.req.url;
     return callService(client, {
       method: 'GET',
-      path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+      // The benchmark's requests carry no query.
+      path: c.req.path,
       internalToken,
       principal: c.get('principal'),
       ids: { requestId: c.get('requestId'), correlationId: c.get('correlationId') },
@@ -106,14 +69,13 @@ function forwardTo(baseUrl: string) {
   };
 }
 
-/** The document's stream with as many events as docflow's (never read back: the query asks for newer ones). */
-async function readDocument() {
+/**
+ * The read, on a scratch store holding the document's stream with as many events as docflow's (never
+ * read back: the query asks for newer ones); `close` removes the store.
+ */
+async function documentReader() {
   const dir = mkdtempSync(join(tmpdir(), 'docflow-get-floor-'));
   const store = createSqliteEventStore({ file: join(dir, 'events.db') });
-  cleanUp = async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  };
   const stream = docFormStream(doc.id);
   const filler = (i: number) => ({
     id: randomUUID(),
@@ -127,7 +89,7 @@ async function readDocument() {
     Array.from({ length: doc.rev }, (_, i) => filler(i)),
     0,
   );
-  return async (c: Context<ServiceEnv>) => {
+  const handle = async (c: Context<ServiceEnv>) => {
     parseWith('query', DocQuery, c.req.query());
     if (c.req.param('id') !== doc.id) throw problems.notFound('no such document');
     const newer = await store.readStream(stream, { fromRevision: doc.rev + 1 });
@@ -135,4 +97,9 @@ async function readDocument() {
     c.header('etag', `"${doc.rev}"`);
     return c.body(json, 200, { 'content-type': 'application/json' });
   };
+  const close = async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { handle, close };
 }
