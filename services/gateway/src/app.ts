@@ -58,7 +58,7 @@ import {
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { accountIdByEmail, cachedAccountIdByEmail } from './account-by-email';
+import { accountIdFromIdentity, cachedAccountIdByEmail } from './account-lookup';
 import type { AccountsReadModel } from './accounts-read-model';
 import { allowedMethods } from './allowed-methods';
 import { authFailureBrake } from './auth-failures';
@@ -171,14 +171,16 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     );
   // Before authentication: a preflight or an OPTIONS carries no credentials.
   app.use('/api/*', allowed.options);
+  const accountIdOf = accountIdFromIdentity(services.identity, internalToken);
   app.use(
     '/api/*',
     authenticate(
       accounts,
-      cachedAccountIdByEmail(
-        accountIdByEmail(services.identity, internalToken),
-        (id) => accounts.byId(id)?.active === true,
-      ),
+      {
+        byEmail: cachedAccountIdByEmail(accountIdOf, (id) => accounts.byId(id)?.active === true),
+        byId: accountIdOf,
+        waitMs,
+      },
       authFailureBrake(deps.edge.authFailuresPerMinute),
     ),
   );

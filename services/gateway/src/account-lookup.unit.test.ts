@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type AccountIdByEmail, cachedAccountIdByEmail } from './account-by-email';
+import { type AccountIdLookUp, cachedAccountIdByEmail } from './account-lookup';
 
 const ALICE = 'usr-0a000000-0000-4000-8000-000000000001';
 const NEW_HOLDER = 'usr-0b000000-0000-4000-8000-000000000002';
@@ -15,7 +15,7 @@ describe('run-as by e-mail, cached', () => {
     const holders = new Map([['alice@example.com', ALICE]]);
     const active = new Set([ALICE]);
     const asked: string[] = [];
-    const lookUp: AccountIdByEmail = async (email) => {
+    const lookUp: AccountIdLookUp = async (email) => {
       asked.push(email);
       return holders.get(email.trim().toLowerCase());
     };
