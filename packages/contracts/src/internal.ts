@@ -10,6 +10,8 @@ export const ResolvedAccount = z.object({
   kind: z.enum(['person', 'service']),
   active: z.boolean(),
   deputy: z.object({ id: UsrId, enabled: z.boolean() }).nullable(),
+  /** The revision of the account's newest event that the bus carries (a private one is not counted). */
+  publishedRev: z.number().int().min(1),
 });
 export type ResolvedAccount = z.infer<typeof ResolvedAccount>;
 /** Only the refs that name an account appear. */

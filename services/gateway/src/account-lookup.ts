@@ -5,15 +5,19 @@
  * id: only when the read model does not know the id, to tell an account the bus has not brought yet
  * from none at all.
  */
-import { ResolveResponse } from '@docflow/contracts';
+import { type ResolvedAccount, ResolveResponse } from '@docflow/contracts';
 import { callService, type Principal, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
 
-export type AccountIdLookUp = (
-  ref: string,
-  caller: { principal: Principal; requestId: string; correlationId: string },
-) => Promise<string | undefined>;
+/** Who the lookup is made for: their principal and ids go with the call to identity. */
+export interface LookUpCaller {
+  principal: Principal;
+  requestId: string;
+  correlationId: string;
+}
 
-export function accountIdFromIdentity(identity: ServiceClient, internalToken: string): AccountIdLookUp {
+export type AccountLookUp = (ref: string, caller: LookUpCaller) => Promise<ResolvedAccount | undefined>;
+
+export function accountFromIdentity(identity: ServiceClient, internalToken: string): AccountLookUp {
   return async function lookUp(ref, caller) {
     const res = await callService(identity, {
       method: 'POST',
@@ -24,7 +28,7 @@ export function accountIdFromIdentity(identity: ServiceClient, internalToken: st
       ids: { requestId: caller.requestId, correlationId: caller.correlationId },
     });
     if (!res.ok) throw await problemFromResponse(res);
-    return ResolveResponse.parse(await res.json()).accounts[ref]?.id;
+    return ResolveResponse.parse(await res.json()).accounts[ref];
   };
 }
 
@@ -35,21 +39,21 @@ const CACHED_EMAILS_MAX = 10_000;
  * call. Only an active holder is answered from memory: an erasure deactivates first, so an address
  * whose holder was erased (and may have a new one) is asked again; misses are never kept.
  */
-export function cachedAccountIdByEmail(
-  lookUp: AccountIdLookUp,
+export function cachedAccountByEmail(
+  lookUp: AccountLookUp,
   isActive: (id: string) => boolean,
-): AccountIdLookUp {
-  const ids = new Map<string, string>();
+): AccountLookUp {
+  const accounts = new Map<string, ResolvedAccount>();
   return async function cachedLookUp(email, caller) {
     const key = email.trim().toLowerCase();
-    const known = ids.get(key);
-    if (known && isActive(known)) return known;
-    ids.delete(key);
-    const id = await lookUp(email, caller);
-    if (id) {
-      if (ids.size >= CACHED_EMAILS_MAX) ids.delete(ids.keys().next().value!);
-      ids.set(key, id);
+    const known = accounts.get(key);
+    if (known && isActive(known.id)) return known;
+    accounts.delete(key);
+    const account = await lookUp(email, caller);
+    if (account) {
+      if (accounts.size >= CACHED_EMAILS_MAX) accounts.delete(accounts.keys().next().value!);
+      accounts.set(key, account);
     }
-    return id;
+    return account;
   };
 }

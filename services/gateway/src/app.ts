@@ -58,7 +58,7 @@ import {
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-import { accountIdFromIdentity, cachedAccountIdByEmail } from './account-lookup';
+import { accountFromIdentity, cachedAccountByEmail } from './account-lookup';
 import type { AccountsReadModel } from './accounts-read-model';
 import { allowedMethods } from './allowed-methods';
 import { authFailureBrake } from './auth-failures';
@@ -77,7 +77,10 @@ export interface GatewayDeps {
   log: Logger;
   accessLogLevel?: AccessLogLevel;
   readiness: Record<string, ReadinessCheck>;
-  /** How long a command's answer waits for the gateway's own read model to catch up. */
+  /**
+   * How long a command's answer waits for the gateway's own read model to catch up, and a run-as for an
+   * account identity knows and the read model has not received yet.
+   */
   readYourWritesTimeoutMs?: number;
   edge: EdgeOptions;
   /** When set, `/metrics` needs it as a bearer token. */
@@ -171,14 +174,14 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     );
   // Before authentication: a preflight or an OPTIONS carries no credentials.
   app.use('/api/*', allowed.options);
-  const accountIdOf = accountIdFromIdentity(services.identity, internalToken);
+  const accountAtIdentity = accountFromIdentity(services.identity, internalToken);
   app.use(
     '/api/*',
     authenticate(
       accounts,
       {
-        byEmail: cachedAccountIdByEmail(accountIdOf, (id) => accounts.byId(id)?.active === true),
-        byId: accountIdOf,
+        byEmail: cachedAccountByEmail(accountAtIdentity, (id) => accounts.byId(id)?.active === true),
+        byId: accountAtIdentity,
         waitMs,
       },
       authFailureBrake(deps.edge.authFailuresPerMinute),

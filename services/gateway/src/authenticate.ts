@@ -3,14 +3,15 @@
  * principal; with it, the named active person is, and only that person's roles count.
  *
  * A person created a moment ago through another gateway may not be in this gateway's read model yet
- * (the bus brings it): a run-as the read model does not know is checked with identity, and when
- * identity knows the account the request waits (bounded) for the bus instead of being refused.
+ * (the bus brings it): a run-as the read model does not know is checked with identity. What identity
+ * says is no active person is refused at once; for an active person the request waits (bounded) until
+ * the read model holds the account as identity has it, and is then checked against the read model.
  */
 import { createHash } from 'node:crypto';
 import { type Role, USR_ID_PATTERN } from '@docflow/contracts';
 import { type Principal, type PrincipalVariables, problems } from '@docflow/kit/http';
 import type { MiddlewareHandler } from 'hono';
-import type { AccountIdLookUp } from './account-lookup';
+import type { AccountLookUp, LookUpCaller } from './account-lookup';
 import type { AccountRecord, AccountsReadModel } from './accounts-read-model';
 import type { AuthFailureBrake } from './auth-failures';
 
@@ -21,34 +22,52 @@ const EMAIL_LENGTH = { min: 3, max: 254 };
 
 export interface RunAsLookUps {
   /** Which account holds an e-mail now (cached). */
-  byEmail: AccountIdLookUp;
-  /** Whether identity knows a `usr-` id (asked only when the read model does not). */
-  byId: AccountIdLookUp;
-  /** Longest wait for the read model to receive an account identity knows. */
+  byEmail: AccountLookUp;
+  /** The account identity has under a `usr-` id (asked only when the read model does not know it). */
+  byId: AccountLookUp;
+  /** Longest wait for the read model to reach the account as identity has it. */
   waitMs: number;
 }
 
-type Caller = Parameters<AccountIdLookUp>[1];
+const namesNobody = () => problems.forbidden('svc-run-as names no known user');
+
+/** 403 unless `account` is an active person. */
+function mustBeActivePerson<A extends Pick<AccountRecord, 'kind' | 'active'>>(
+  account: A | undefined,
+): asserts account is A {
+  if (account?.kind !== 'person') throw namesNobody();
+  if (!account.active) throw problems.forbidden('svc-run-as names an inactive user');
+}
 
 export function authenticate(
   accounts: AccountsReadModel,
   lookUps: RunAsLookUps,
   brake: AuthFailureBrake,
 ): MiddlewareHandler<{ Variables: PrincipalVariables & { requestId: string; correlationId: string } }> {
-  /** The account a run-as names, from the read model; undefined when it names none. */
-  async function runAsAccount(runAs: string, caller: Caller): Promise<AccountRecord | undefined> {
+  /**
+   * The active person a run-as names, from the read model: 403 when it names none; when the read model
+   * does not know the account yet, identity is asked and the bus awaited (503 if it is slower).
+   */
+  async function runAsPerson(runAs: string, caller: LookUpCaller): Promise<AccountRecord> {
     const byId = runAs.startsWith('usr-');
-    if (!byId && (runAs.length < EMAIL_LENGTH.min || runAs.length > EMAIL_LENGTH.max)) return undefined;
-    const id = byId ? runAs : await lookUps.byEmail(runAs, caller);
-    if (id === undefined) return undefined;
-    const known = accounts.byId(id);
-    if (known) return known;
-    if (byId && (!USR_ID_PATTERN.test(id) || (await lookUps.byId(id, caller)) === undefined))
-      return undefined;
-    if (await accounts.waitForRevision(id, 1, lookUps.waitMs)) return accounts.byId(id);
-    throw problems.unavailable(
-      'svc-run-as names an account this gateway has not received yet; retry shortly',
-    );
+    const wellFormed = byId
+      ? USR_ID_PATTERN.test(runAs)
+      : runAs.length >= EMAIL_LENGTH.min && runAs.length <= EMAIL_LENGTH.max;
+    if (!wellFormed) throw namesNobody();
+    const holder = byId ? undefined : await lookUps.byEmail(runAs, caller);
+    const id = byId ? runAs : holder?.id;
+    if (id === undefined) throw namesNobody();
+    if (!accounts.byId(id)) {
+      const atIdentity = holder ?? (await lookUps.byId(id, caller));
+      mustBeActivePerson(atIdentity);
+      if (!(await accounts.waitForRevision(id, atIdentity.publishedRev, lookUps.waitMs)))
+        throw problems.unavailable(
+          'svc-run-as names an account this gateway has not received yet; retry shortly',
+        );
+    }
+    const person = accounts.byId(id);
+    mustBeActivePerson(person);
+    return person;
   }
 
   return async function authenticateMiddleware(c, next) {
@@ -69,13 +88,11 @@ export function authenticate(
     // Present but empty is a mistake of the caller, never a silent fall-back to the service account.
     if (runAs === '') throw problems.badRequest(`${RUN_AS_HEADER} is empty: name a usr- id or an e-mail`);
     if (runAs !== undefined) {
-      const user = await runAsAccount(runAs, {
+      const user = await runAsPerson(runAs, {
         principal,
         requestId: c.get('requestId'),
         correlationId: c.get('correlationId'),
       });
-      if (user?.kind !== 'person') throw problems.forbidden('svc-run-as names no known user');
-      if (!user.active) throw problems.forbidden('svc-run-as names an inactive user');
       principal = { account: account.id, runAs: user.id, subject: user.id, roles: user.roles };
     }
     c.set('principal', principal);

@@ -1,5 +1,5 @@
 /** The account aggregate: its state and `evolve`. Nothing here does I/O. */
-import type { IdentityEvent, Role } from '@docflow/contracts';
+import { type IdentityEvent, PRIVATE_IDENTITY_EVENTS, type Role } from '@docflow/contracts';
 import type { Aggregate, EventContext } from '@docflow/kit/eventsourcing';
 import type { KeyStore } from './key-store';
 import { ERASED, openEvent, sealEvent } from './personal-data';
@@ -30,6 +30,8 @@ export interface AccountState {
   created: string;
   lastModified: string;
   rev: number;
+  /** The revision of the newest event the bus carries: what the gateway's read model can reach. */
+  publishedRev: number;
 }
 
 export const initialAccount: AccountState = {
@@ -52,6 +54,7 @@ export const initialAccount: AccountState = {
   created: '',
   lastModified: '',
   rev: 0,
+  publishedRev: 0,
 };
 
 function apply(state: AccountState, event: IdentityEvent): AccountState {
@@ -95,7 +98,8 @@ export function evolveAccount(
 ): AccountState {
   const next = apply(state, event);
   const at = context.metadata.timestamp;
-  return { ...next, created: state.created || at, lastModified: at, rev: context.revision };
+  const publishedRev = PRIVATE_IDENTITY_EVENTS.has(event.type) ? state.publishedRev : context.revision;
+  return { ...next, created: state.created || at, lastModified: at, rev: context.revision, publishedRev };
 }
 
 export const accountStream = (id: string) => `account-${id}`;

@@ -374,6 +374,19 @@ describe('identity decisions', () => {
       assert.equal(s.lastModified, 't2');
       assert.equal(s.unit, 'Ops');
     });
+    it('the published revision skips an event that never reaches the bus (a password change)', () => {
+      const changed = given(aliceCreated, { type: 'PasswordChanged', data: { pwdHash: 'scrypt$x' } });
+      assert.deepEqual([changed.rev, changed.publishedRev], [2, 1]);
+      const then = evolveAccount(
+        changed,
+        { type: 'RolesChanged', data: { roles: ['svcAuditR'] } },
+        {
+          revision: 3,
+          metadata: { correlationId: 'c', timestamp: 't3' },
+        },
+      );
+      assert.deepEqual([then.rev, then.publishedRev], [3, 3]);
+    });
     it('removing the deputy clears it', () => {
       const s = given(
         aliceCreated,

@@ -20,7 +20,13 @@ export async function resolveAccounts(
     if (!id) continue;
     const { state } = await loadAggregate(store, accountStream(id), accounts);
     if (!state.exists || (state.erased && !byId)) continue;
-    out[ref] = { id, kind: state.kind, active: state.active, deputy: state.deputy };
+    out[ref] = {
+      id,
+      kind: state.kind,
+      active: state.active,
+      deputy: state.deputy,
+      publishedRev: state.publishedRev,
+    };
   }
   return out;
 }

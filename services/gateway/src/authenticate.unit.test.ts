@@ -1,0 +1,201 @@
+/**
+ * svc-run-as naming an account this gateway's read model has not received yet (created a moment ago
+ * through another gateway, or a gateway still replaying the bus): identity is asked; an active person
+ * is awaited until the read model holds it as identity has it, anything else is refused at once. The
+ * real read model on in-memory SQLite; identity is the lookup function.
+ */
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import type { DeliveredMessage } from '@docflow/bus';
+import type { ResolvedAccount } from '@docflow/contracts';
+import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
+import { handleError, type Principal, problems } from '@docflow/kit/http';
+import { Hono } from 'hono';
+import type { AccountLookUp } from './account-lookup';
+import { type AccountsReadModel, createAccountsReadModel } from './accounts-read-model';
+import { authFailureBrake } from './auth-failures';
+import { authenticate } from './authenticate';
+
+const SERVICE = 'usr-5e000000-0000-4000-8000-000000000001';
+const PERSON = 'usr-0e000000-0000-4000-8000-000000000002';
+const NOBODY = 'usr-0f000000-0000-4000-8000-000000000003';
+const KEY = 'portal-key';
+const WAIT_MS = 2000;
+
+/** An identity event as the bus delivers it. */
+function delivered(
+  account: string,
+  revision: number,
+  type: string,
+  data: Record<string, unknown>,
+): DeliveredMessage {
+  return {
+    id: randomUUID(),
+    key: account,
+    topic: 'test.identity',
+    value: {
+      id: randomUUID(),
+      type,
+      version: 1,
+      streamId: `account-${account}`,
+      revision,
+      recordedAt: new Date().toISOString(),
+      data,
+      metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
+    },
+  };
+}
+const created = (id: string, kind: 'person' | 'service', roles: string[] = []) =>
+  delivered(id, 1, 'AccountCreated', { id, kind, roles, active: true });
+const deactivated = (id: string, revision: number) =>
+  delivered(id, revision, 'AccountActivationChanged', { active: false });
+/** What identity answers for an account. */
+const resolved = (
+  id: string,
+  kind: 'person' | 'service',
+  active: boolean,
+  publishedRev: number,
+): ResolvedAccount => ({
+  id,
+  kind,
+  active,
+  deputy: null,
+  publishedRev,
+});
+
+describe('svc-run-as of an account the read model has not received yet', () => {
+  let db: LocalDb;
+  let accounts: AccountsReadModel;
+  /** The refs identity was asked for. */
+  let asked: string[];
+  /** Identity's accounts by `usr-` id and by e-mail. */
+  let atIdentity: Map<string, ResolvedAccount>;
+  /** Resolves once identity was asked: a request that waits for the bus waits from then on. */
+  let identityAsked: Promise<void>;
+  let lookUp: AccountLookUp;
+
+  beforeEach(async () => {
+    db = openLocalDb(':memory:');
+    accounts = createAccountsReadModel(db);
+    await accounts.handle(created(SERVICE, 'service'));
+    await accounts.handle(
+      delivered(SERVICE, 2, 'ApiKeyIssued', { keyHash: createHash('sha256').update(KEY).digest('hex') }),
+    );
+    asked = [];
+    atIdentity = new Map();
+    let markAsked!: () => void;
+    identityAsked = new Promise((resolve) => {
+      markAsked = resolve;
+    });
+    lookUp = async (ref) => {
+      asked.push(ref);
+      markAsked();
+      return atIdentity.get(ref);
+    };
+  });
+  afterEach(() => db.close());
+
+  /** A request running as `runAs` through the authentication middleware alone; it answers the principal. */
+  function request(runAs: string, waitMs = WAIT_MS) {
+    const app = new Hono<{ Variables: { requestId: string; correlationId: string; principal: Principal } }>()
+      .use(async (c, next) => {
+        c.set('requestId', 'r');
+        c.set('correlationId', 'c');
+        await next();
+      })
+      .use(authenticate(accounts, { byEmail: lookUp, byId: lookUp, waitMs }, authFailureBrake(0)))
+      .get('/', (c) => c.json(c.var.principal));
+    app.onError(handleError);
+    return app.request('/', { headers: { authorization: `Bearer ${KEY}`, 'svc-run-as': runAs } });
+  }
+
+  /** Asserts a 403 problem came at once: without waiting for the bus. */
+  async function refusedAtOnce(pending: Response | Promise<Response>, detail: string) {
+    const started = performance.now();
+    const res = await pending;
+    assert.equal(res.status, 403);
+    assert.ok(performance.now() - started < WAIT_MS, 'refused without waiting for the bus');
+    assert.match(((await res.json()) as { detail: string }).detail, new RegExp(detail));
+  }
+
+  it('by id: an active person at identity is awaited until the bus brings them, then runs as them', async () => {
+    atIdentity.set(PERSON, resolved(PERSON, 'person', true, 1));
+    const pending = request(PERSON);
+    await Promise.race([identityAsked, pending]);
+    await accounts.handle(created(PERSON, 'person', ['svcAuditR']));
+    const res = await pending;
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), {
+      account: SERVICE,
+      runAs: PERSON,
+      subject: PERSON,
+      roles: ['svcAuditR'],
+    });
+    assert.deepEqual(asked, [PERSON]);
+  });
+
+  it('by e-mail: the holder identity names is awaited the same way, and identity is asked once', async () => {
+    atIdentity.set('new@example.com', resolved(PERSON, 'person', true, 1));
+    const pending = request('new@example.com');
+    await Promise.race([identityAsked, pending]);
+    await accounts.handle(created(PERSON, 'person'));
+    const res = await pending;
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as Principal).subject, PERSON);
+    assert.deepEqual(asked, ['new@example.com']);
+  });
+
+  it('waits for the revision identity has, not the first: a person created then deactivated is refused', async () => {
+    // A gateway replaying the bus from the start meets the creation before the deactivation.
+    atIdentity.set(PERSON, resolved(PERSON, 'person', true, 2));
+    const pending = request(PERSON);
+    await Promise.race([identityAsked, pending]);
+    await accounts.handle(created(PERSON, 'person'));
+    await accounts.handle(deactivated(PERSON, 2));
+    await refusedAtOnce(pending, 'inactive');
+  });
+
+  it('refused at once, without waiting: what identity says is inactive, a service account, or nobody', async () => {
+    atIdentity.set(PERSON, resolved(PERSON, 'person', false, 2));
+    await refusedAtOnce(request(PERSON), 'inactive');
+    atIdentity.set(NOBODY, resolved(NOBODY, 'service', true, 2));
+    await refusedAtOnce(request(NOBODY), 'no known user');
+    atIdentity.delete(NOBODY);
+    await refusedAtOnce(request(NOBODY), 'no known user');
+    await refusedAtOnce(request('nobody@example.com'), 'no known user');
+    assert.deepEqual(asked, [PERSON, NOBODY, NOBODY, 'nobody@example.com']);
+  });
+
+  it('a malformed usr- id is refused without asking identity', async () => {
+    await refusedAtOnce(request('usr-not-an-id'), 'no known user');
+    assert.deepEqual(asked, []);
+  });
+
+  it('a person the read model knows runs without asking identity', async () => {
+    await accounts.handle(created(PERSON, 'person'));
+    assert.equal((await request(PERSON)).status, 200);
+    assert.deepEqual(asked, []);
+  });
+
+  it('identity knows an active person but the bus does not bring them in time: 503 with Retry-After, not 403', async () => {
+    atIdentity.set(PERSON, resolved(PERSON, 'person', true, 1));
+    atIdentity.set('new@example.com', resolved(PERSON, 'person', true, 1));
+    for (const runAs of [PERSON, 'new@example.com']) {
+      const res = await request(runAs, 50);
+      assert.equal(res.status, 503);
+      assert.ok(res.headers.get('retry-after'));
+      assert.equal(res.headers.get('content-type'), 'application/problem+json');
+    }
+  });
+
+  it('identity not answering is 503, not a refusal', async () => {
+    lookUp = async () => {
+      // What kit's service client throws when the service does not answer.
+      throw problems.unavailable('service at identity did not answer');
+    };
+    const res = await request(PERSON);
+    assert.equal(res.status, 503);
+    assert.ok(res.headers.get('retry-after'));
+  });
+});
