@@ -14,6 +14,12 @@ export const ResolvedAccount = z.object({
   publishedRev: z.number().int().min(1),
 });
 export type ResolvedAccount = z.infer<typeof ResolvedAccount>;
+/**
+ * identity → gateway, on the answer to an account command (create, patch, erase): the revision of the
+ * account's newest event on the bus, which the gateway's read model waits for. The answer's `_rev` also
+ * counts a private event (a password change), which never reaches the bus. The gateway removes it.
+ */
+export const PUBLISHED_REVISION_HEADER = 'x-docflow-published-rev';
 /** Only the refs that name an account appear. */
 export const ResolveResponse = z.object({ accounts: z.record(z.string(), ResolvedAccount) });
 

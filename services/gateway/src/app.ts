@@ -27,6 +27,7 @@ import {
   metricsRoute,
   OPENAPI_DOCUMENT,
   PERSON_API_VERSIONS,
+  PUBLISHED_REVISION_HEADER,
   patchAccountRoute,
   putFormRoute,
   readyzRoute,
@@ -204,14 +205,20 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   const document = (c: GatewayContext, body?: unknown) =>
     forward(c, services.document, internalToken, { body, headers: passedHeaders(c) }) as Promise<never>;
 
-  /** Waits until the read model shows the account at the revision the answer reports. */
+  /**
+   * Waits until the read model shows the account at the revision identity published (its header; an
+   * identity without it: the answer's `_rev`), and passes the answer on without that header.
+   */
   async function readOwnAccountWrite(response: Response): Promise<never> {
     if (!response.ok) return response as never;
     const text = await response.text();
     const account = JSON.parse(text) as { _id_sys: string; _meta: { _rev: number } };
-    const caughtUp = await accounts.waitForRevision(account._id_sys, account._meta._rev, waitMs);
+    const headers = new Headers(response.headers);
+    const published = Number(headers.get(PUBLISHED_REVISION_HEADER) ?? account._meta._rev);
+    headers.delete(PUBLISHED_REVISION_HEADER);
+    const caughtUp = await accounts.waitForRevision(account._id_sys, published, waitMs);
     if (!caughtUp) deps.log.warn({ account: account._id_sys }, 'account read model lags behind');
-    return new Response(text, { status: response.status, headers: response.headers }) as never;
+    return new Response(text, { status: response.status, headers }) as never;
   }
 
   for (const version of PERSON_API_VERSIONS) {

@@ -7,6 +7,7 @@ import {
   AccountListQuery,
   AccountPatch,
   PersonUpdate,
+  PUBLISHED_REVISION_HEADER,
   ResolveRequest,
   UsrId,
 } from '@docflow/contracts';
@@ -80,6 +81,7 @@ export function identityApi(
       (state) => decideCreateAccount({ id, input, apiKeyHash: apiKey && hashApiKey(apiKey) }, state),
       meta,
     );
+    c.header(PUBLISHED_REVISION_HEADER, String(result.state.publishedRev));
     return c.json({ ...toAccount(result.state), ...(apiKey ? { apiKey } : {}) }, 201);
   });
 
@@ -110,6 +112,7 @@ export function identityApi(
       (state) => decideChangeAccount(patch, { ...state, id }),
       metadata(c),
     );
+    c.header(PUBLISHED_REVISION_HEADER, String(result.state.publishedRev));
     return c.json(toAccount({ ...result.state, id }));
   });
 
@@ -124,6 +127,7 @@ export function identityApi(
     );
     // After the append: a failed append leaves the key; a retry of an erased account deletes it again.
     keys.shred(id);
+    c.header(PUBLISHED_REVISION_HEADER, String(result.state.publishedRev));
     return c.json(toAccount({ ...result.state, id }));
   });
 
