@@ -10,18 +10,22 @@ export const ResolvedAccount = z.object({
   kind: z.enum(['person', 'service']),
   active: z.boolean(),
   deputy: z.object({ id: UsrId, enabled: z.boolean() }).nullable(),
-  /** The revision of the account's newest event that the bus carries (a private one is not counted). */
-  publishedRev: z.number().int().min(1),
+  /**
+   * The revision of the account's newest event that the bus carries (a private one is not counted).
+   * Optional: an identity older than it does not send it.
+   */
+  publishedRev: z.number().int().min(1).optional(),
 });
 export type ResolvedAccount = z.infer<typeof ResolvedAccount>;
+/** Only the refs that name an account appear. */
+export const ResolveResponse = z.object({ accounts: z.record(z.string(), ResolvedAccount) });
+
 /**
  * identity → gateway, on the answer to an account command (create, patch, erase): the revision of the
  * account's newest event on the bus, which the gateway's read model waits for. The answer's `_rev` also
  * counts a private event (a password change), which never reaches the bus. The gateway removes it.
  */
 export const PUBLISHED_REVISION_HEADER = 'x-docflow-published-rev';
-/** Only the refs that name an account appear. */
-export const ResolveResponse = z.object({ accounts: z.record(z.string(), ResolvedAccount) });
 
 /** workflow: `POST /internal/v1/workflows/{docId}/commands` — one command, with the document's registration. */
 export const WorkflowCommandRequest = z.strictObject({

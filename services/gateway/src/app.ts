@@ -27,7 +27,6 @@ import {
   metricsRoute,
   OPENAPI_DOCUMENT,
   PERSON_API_VERSIONS,
-  PUBLISHED_REVISION_HEADER,
   patchAccountRoute,
   putFormRoute,
   readyzRoute,
@@ -69,6 +68,7 @@ import { consoleRoutes } from './console';
 import { docsRoutes } from './docs';
 import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
+import { readOwnAccountWrite } from './own-account-write';
 import { passedHeaders } from './passed-headers';
 
 export interface GatewayDeps {
@@ -205,32 +205,21 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   const document = (c: GatewayContext, body?: unknown) =>
     forward(c, services.document, internalToken, { body, headers: passedHeaders(c) }) as Promise<never>;
 
-  /**
-   * Waits until the read model shows the account at the revision identity published (its header; an
-   * identity without it: the answer's `_rev`), and passes the answer on without that header.
-   */
-  async function readOwnAccountWrite(response: Response): Promise<never> {
-    if (!response.ok) return response as never;
-    const text = await response.text();
-    const account = JSON.parse(text) as { _id_sys: string; _meta: { _rev: number } };
-    const headers = new Headers(response.headers);
-    const published = Number(headers.get(PUBLISHED_REVISION_HEADER) ?? account._meta._rev);
-    headers.delete(PUBLISHED_REVISION_HEADER);
-    const caughtUp = await accounts.waitForRevision(account._id_sys, published, waitMs);
-    if (!caughtUp) deps.log.warn({ account: account._id_sys }, 'account read model lags behind');
-    return new Response(text, { status: response.status, headers }) as never;
-  }
+  const ownAccountWrite = readOwnAccountWrite(accounts, waitMs, deps.log);
+  /** The account command forwarded to identity, answered once this gateway's read model has its effect. */
+  const accountCommand = async (c: GatewayContext, body?: unknown) =>
+    (await ownAccountWrite(await identity(c, body))) as never;
 
   for (const version of PERSON_API_VERSIONS) {
     app.openapi(getPersonRoute(version), (c) => identity(c));
     app.use(`/api/${version}/person`, requireRole('svcAdminSysRW'));
     app.openapi(updatePersonRoute(version), (c) => identity(c, c.req.valid('json')));
   }
-  app.openapi(createAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
+  app.openapi(createAccountRoute, (c) => accountCommand(c, c.req.valid('json')));
   app.openapi(listAccountsRoute, (c) => identity(c));
   app.openapi(getAccountRoute, (c) => identity(c));
-  app.openapi(patchAccountRoute, async (c) => readOwnAccountWrite(await identity(c, c.req.valid('json'))));
-  app.openapi(eraseAccountRoute, async (c) => readOwnAccountWrite(await identity(c)));
+  app.openapi(patchAccountRoute, (c) => accountCommand(c, c.req.valid('json')));
+  app.openapi(eraseAccountRoute, (c) => accountCommand(c));
 
   const webhooks = (c: GatewayContext, body?: unknown) =>
     forward(c, services.webhooks, internalToken, { body }) as Promise<never>;

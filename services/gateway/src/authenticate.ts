@@ -49,18 +49,16 @@ export function authenticate(
    * does not know the account yet, identity is asked and the bus awaited (503 if it is slower).
    */
   async function runAsPerson(runAs: string, caller: LookUpCaller): Promise<AccountRecord> {
-    const byId = runAs.startsWith('usr-');
-    const wellFormed = byId
-      ? USR_ID_PATTERN.test(runAs)
-      : runAs.length >= EMAIL_LENGTH.min && runAs.length <= EMAIL_LENGTH.max;
-    if (!wellFormed) throw namesNobody();
+    const byId = USR_ID_PATTERN.test(runAs);
+    if (!byId && (runAs.length < EMAIL_LENGTH.min || runAs.length > EMAIL_LENGTH.max)) throw namesNobody();
     const holder = byId ? undefined : await lookUps.byEmail(runAs, caller);
     const id = byId ? runAs : holder?.id;
     if (id === undefined) throw namesNobody();
     if (!accounts.byId(id)) {
       const atIdentity = holder ?? (await lookUps.byId(id, caller));
       mustBeActivePerson(atIdentity);
-      if (!(await accounts.waitForRevision(id, atIdentity.publishedRev, lookUps.waitMs)))
+      // An identity older than publishedRev: its creation, as before.
+      if (!(await accounts.waitForRevision(id, atIdentity.publishedRev ?? 1, lookUps.waitMs)))
         throw problems.unavailable(
           'svc-run-as names an account this gateway has not received yet; retry shortly',
         );

@@ -5,9 +5,8 @@
  * real read model on in-memory SQLite; identity is the lookup function.
  */
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { DeliveredMessage } from '@docflow/bus';
 import type { ResolvedAccount } from '@docflow/contracts';
 import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
 import { handleError, type Principal, problems } from '@docflow/kit/http';
@@ -16,6 +15,7 @@ import type { AccountLookUp } from './account-lookup';
 import { type AccountsReadModel, createAccountsReadModel } from './accounts-read-model';
 import { authFailureBrake } from './auth-failures';
 import { authenticate } from './authenticate';
+import { created, deactivated, delivered } from './test-fixtures';
 
 const SERVICE = 'usr-5e000000-0000-4000-8000-000000000001';
 const PERSON = 'usr-0e000000-0000-4000-8000-000000000002';
@@ -23,33 +23,6 @@ const NOBODY = 'usr-0f000000-0000-4000-8000-000000000003';
 const KEY = 'portal-key';
 const WAIT_MS = 2000;
 
-/** An identity event as the bus delivers it. */
-function delivered(
-  account: string,
-  revision: number,
-  type: string,
-  data: Record<string, unknown>,
-): DeliveredMessage {
-  return {
-    id: randomUUID(),
-    key: account,
-    topic: 'test.identity',
-    value: {
-      id: randomUUID(),
-      type,
-      version: 1,
-      streamId: `account-${account}`,
-      revision,
-      recordedAt: new Date().toISOString(),
-      data,
-      metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
-    },
-  };
-}
-const created = (id: string, kind: 'person' | 'service', roles: string[] = []) =>
-  delivered(id, 1, 'AccountCreated', { id, kind, roles, active: true });
-const deactivated = (id: string, revision: number) =>
-  delivered(id, revision, 'AccountActivationChanged', { active: false });
 /** What identity answers for an account. */
 const resolved = (
   id: string,
@@ -159,17 +132,23 @@ describe('svc-run-as of an account the read model has not received yet', () => {
   it('refused at once, without waiting: what identity says is inactive, a service account, or nobody', async () => {
     atIdentity.set(PERSON, resolved(PERSON, 'person', false, 2));
     await refusedAtOnce(request(PERSON), 'inactive');
+    atIdentity.set('gone@example.com', resolved(PERSON, 'person', false, 2));
+    await refusedAtOnce(request('gone@example.com'), 'inactive');
     atIdentity.set(NOBODY, resolved(NOBODY, 'service', true, 2));
     await refusedAtOnce(request(NOBODY), 'no known user');
     atIdentity.delete(NOBODY);
     await refusedAtOnce(request(NOBODY), 'no known user');
     await refusedAtOnce(request('nobody@example.com'), 'no known user');
-    assert.deepEqual(asked, [PERSON, NOBODY, NOBODY, 'nobody@example.com']);
+    assert.deepEqual(asked, [PERSON, 'gone@example.com', NOBODY, NOBODY, 'nobody@example.com']);
   });
 
-  it('a malformed usr- id is refused without asking identity', async () => {
+  it('what is no usr- id is an e-mail (an address may start with usr-); one no address can be is refused unasked', async () => {
+    await accounts.handle(created(PERSON, 'person'));
+    atIdentity.set('usr-ops@example.com', resolved(PERSON, 'person', true, 1));
+    assert.equal((await request('usr-ops@example.com')).status, 200);
     await refusedAtOnce(request('usr-not-an-id'), 'no known user');
-    assert.deepEqual(asked, []);
+    await refusedAtOnce(request('ab'), 'no known user');
+    assert.deepEqual(asked, ['usr-ops@example.com', 'usr-not-an-id']);
   });
 
   it('a person the read model knows runs without asking identity', async () => {
@@ -187,6 +166,14 @@ describe('svc-run-as of an account the read model has not received yet', () => {
       assert.ok(res.headers.get('retry-after'));
       assert.equal(res.headers.get('content-type'), 'application/problem+json');
     }
+  });
+
+  it('an identity older than publishedRev: the request waits for the creation of the account', async () => {
+    atIdentity.set(PERSON, { id: PERSON, kind: 'person', active: true, deputy: null });
+    const pending = request(PERSON);
+    await Promise.race([identityAsked, pending]);
+    await accounts.handle(created(PERSON, 'person'));
+    assert.equal((await pending).status, 200);
   });
 
   it('identity not answering is 503, not a refusal', async () => {

@@ -13,7 +13,7 @@ import { decideBootstrapAdmin } from './businessLogic';
 import { hashApiKey, newApiKey } from './secrets';
 
 export interface BootstrapResult {
-  /** The admin account's revision after bootstrap. */
+  /** The revision of the admin account's newest published event after bootstrap: what the gateway can reach. */
   revision: number;
   /** The generated key, when one was made (first start without DOCFLOW_ADMIN_KEY). */
   generatedKey?: string;
@@ -36,5 +36,6 @@ export async function bootstrapAdmin(
     (s) => decideBootstrapAdmin({ keyHash: key && hashApiKey(key) }, s),
     commandMetadata(undefined, { requestId: id, correlationId: id }),
   );
-  return generatedKey ? { revision: result.revision, generatedKey } : { revision: result.revision };
+  const revision = result.state.publishedRev;
+  return generatedKey ? { revision, generatedKey } : { revision };
 }
