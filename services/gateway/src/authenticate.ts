@@ -54,7 +54,9 @@ export function authenticate(
     const holder = byId ? undefined : await lookUps.byEmail(runAs, caller);
     const id = byId ? runAs : holder?.id;
     if (id === undefined) throw namesNobody();
-    if (!accounts.byId(id)) {
+    // One read-model lookup on the common path (a known person); a second only after waiting for the bus.
+    let person = accounts.byId(id);
+    if (!person) {
       const atIdentity = holder ?? (await lookUps.byId(id, caller));
       mustBeActivePerson(atIdentity);
       // An identity older than publishedRev: its creation, as before.
@@ -62,8 +64,8 @@ export function authenticate(
         throw problems.unavailable(
           'svc-run-as names an account this gateway has not received yet; retry shortly',
         );
+      person = accounts.byId(id);
     }
-    const person = accounts.byId(id);
     mustBeActivePerson(person);
     return person;
   }
