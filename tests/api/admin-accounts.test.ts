@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ADMIN_ACCOUNT_ID, ROLES } from '@docflow/contracts';
+import { ADMIN_ACCOUNT_ID, accountIdOfApiKey, ROLES } from '@docflow/contracts';
 import { createSqliteEventStore } from '@docflow/eventstore';
 import { type Api, type ApiResponse, apiClient } from '../support/http';
-import { startEmbedded, type Target, targets } from '../support/targets';
+import { GENERATED_KEY_IN_OUTPUT, startEmbedded, type Target, targets } from '../support/targets';
 
 const ADMIN_PATH = `/api/admin/v1/accounts/${ADMIN_ACCOUNT_ID}`;
 
@@ -157,8 +157,9 @@ describe('a start repairs a bootstrap account stripped by an older version [embe
 
   it('without DOCFLOW_ADMIN_KEY the generated key works again, active with every role', async () => {
     const first = await startEmbedded({ adminKey: null, dataDir });
-    const [key] = first.output().match(/dfk_[A-Za-z0-9_-]{43}/) ?? [];
+    const [key] = first.output().match(GENERATED_KEY_IN_OUTPUT) ?? [];
     assert.ok(key, 'a generated key was printed');
+    assert.equal(accountIdOfApiKey(key), ADMIN_ACCOUNT_ID, 'the key names the admin account');
     await first.stop();
 
     // What PATCH {"roles":[]} and {"active":false} left before they were refused.

@@ -11,10 +11,9 @@ import { after, describe, it } from 'node:test';
 import { createSqliteEventStore } from '@docflow/eventstore';
 import { apiClient } from '../support/http';
 import { startTsProcess } from '../support/process';
-import { startEmbedded } from '../support/targets';
+import { GENERATED_KEY_IN_OUTPUT, startEmbedded } from '../support/targets';
 
 const PASSWORD = 'Sup3r-Secret-Passphrase-For-Lifecycle';
-const KEY_PATTERN = /dfk_[A-Za-z0-9_-]{43}/g;
 
 function filesBelow(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -33,7 +32,7 @@ describe('embedded lifecycle', { timeout: 180_000 }, () => {
   it('prints a generated admin key once at first start; it works', async () => {
     const first = await startEmbedded({ adminKey: null, dataDir });
     try {
-      const keys = first.output().match(KEY_PATTERN) ?? [];
+      const keys = first.output().match(GENERATED_KEY_IN_OUTPUT) ?? [];
       assert.equal(keys.length, 1, 'exactly one key printed');
       generatedKey = keys[0]!;
       const logLines = first
@@ -78,7 +77,7 @@ describe('embedded lifecycle', { timeout: 180_000 }, () => {
   it('after kill -9 the data is there, no key is printed again and the old key still works', async () => {
     const second = await startEmbedded({ adminKey: null, dataDir });
     try {
-      assert.equal(second.output().match(KEY_PATTERN), null);
+      assert.equal(second.output().match(GENERATED_KEY_IN_OUTPUT), null);
       const api = apiClient(second.baseUrl);
       const person = await api('GET', `/api/v2/person/${userId}`, { key: generatedKey });
       assert.equal(person.status, 200, person.text);

@@ -1,6 +1,7 @@
 /** Accounts, persons and authentication over real HTTP through the gateway, in every mode. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { API_KEY_PATTERN, accountIdOfApiKey } from '@docflow/contracts';
 import { type Api, apiClient } from '../support/http';
 import { type Target, targets } from '../support/targets';
 
@@ -109,7 +110,8 @@ for (const factory of targets()) {
 
     describe('accounts (admin API)', () => {
       it('shows a service account key once and never again', async () => {
-        assert.match(svcNoRoleKey, /^dfk_[A-Za-z0-9_-]{43}$/);
+        assert.match(svcNoRoleKey, API_KEY_PATTERN);
+        assert.equal(accountIdOfApiKey(svcNoRoleKey), ids.svcNoRole, 'the key names its account');
         const read = await api('GET', `/api/admin/v1/accounts/${ids.svcNoRole}`, { key: admin });
         assert.equal(read.status, 200);
         assert.equal(read.body.apiKey, undefined);

@@ -70,6 +70,9 @@ export interface TargetOptions {
   logDir?: string;
 }
 
+/** An API key identity generated (contracts' api-keys.ts), as it appears in a process's output. */
+export const GENERATED_KEY_IN_OUTPUT = /dfk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}/g;
+
 export function newAdminKey(): string {
   return `test-admin-${randomBytes(24).toString('base64url')}`;
 }

@@ -563,7 +563,7 @@ export interface components {
             };
         };
         CreatedAccount: components["schemas"]["Account"] & {
-            /** @description Only for a service account, and only in this answer: the key is stored as a hash. */
+            /** @description Only for a service account, and only in this answer: the key is stored as a hash. It names the account's id (`dfk_`, the id's 32 hex digits, `_`, 256 random bits). */
             apiKey?: string;
         };
         Account: {

@@ -1,5 +1,6 @@
 /** Admin API of DESIGN.md: accounts of persons and service accounts. */
 import { z } from '@hono/zod-openapi';
+import { API_KEY_PATTERN } from './api-keys';
 import { intParam, queryBool } from './documents';
 import { UsrId } from './ids';
 import { Meta, PersonFields } from './person';
@@ -45,8 +46,9 @@ export const Account = z
 export type Account = z.infer<typeof Account>;
 
 export const CreatedAccount = Account.extend({
-  apiKey: z.string().optional().openapi({
-    description: 'Only for a service account, and only in this answer: the key is stored as a hash.',
+  apiKey: z.string().regex(API_KEY_PATTERN).optional().openapi({
+    description:
+      "Only for a service account, and only in this answer: the key is stored as a hash. It names the account's id (`dfk_`, the id's 32 hex digits, `_`, 256 random bits).",
   }),
 }).openapi('CreatedAccount');
 

@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './api-keys';
 export * from './audit';
 export * from './codes';
 export * from './deputies';

@@ -1,13 +1,14 @@
 /**
- * svc-run-as naming an account this gateway's read model has not received yet (created a moment ago
- * through another gateway, or a gateway still replaying the bus): identity is asked; an active person
- * is awaited until the read model holds it as identity has it, anything else is refused at once. The
- * real read model on in-memory SQLite; identity is the lookup function.
+ * svc-run-as, and an API key, naming an account this gateway's read model has not received yet
+ * (created a moment ago through another gateway, or a gateway still replaying the bus): identity is
+ * asked; an active account of the right kind is awaited until the read model holds it as identity has
+ * it, anything else is refused at once. The real read model on in-memory SQLite; identity is the
+ * lookup function.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { ResolvedAccount } from '@docflow/contracts';
+import { apiKeyFor, type ResolvedAccount } from '@docflow/contracts';
 import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
 import { handleError, type Principal, problems } from '@docflow/kit/http';
 import { Hono } from 'hono';
@@ -22,6 +23,7 @@ const PERSON = 'usr-0e000000-0000-4000-8000-000000000002';
 const NOBODY = 'usr-0f000000-0000-4000-8000-000000000003';
 const KEY = 'portal-key';
 const WAIT_MS = 2000;
+const keyHashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** What identity answers for an account. */
 const resolved = (
@@ -37,50 +39,60 @@ const resolved = (
   publishedRev,
 });
 
-describe('svc-run-as of an account the read model has not received yet', () => {
-  let db: LocalDb;
-  let accounts: AccountsReadModel;
-  /** The refs identity was asked for. */
-  let asked: string[];
-  /** Identity's accounts by `usr-` id and by e-mail. */
-  let atIdentity: Map<string, ResolvedAccount>;
-  /** Resolves once identity was asked: a request that waits for the bus waits from then on. */
-  let identityAsked: Promise<void>;
-  let lookUp: AccountLookUp;
+/**
+ * Identity as the lookup function: its accounts by `usr-` id and by e-mail, the refs it was asked
+ * for, and a promise settled once it was asked (a request that waits for the bus waits from then on).
+ */
+function fakeIdentity() {
+  const asked: string[] = [];
+  const atIdentity = new Map<string, ResolvedAccount>();
+  let markAsked!: () => void;
+  const identityAsked = new Promise<void>((resolve) => {
+    markAsked = resolve;
+  });
+  const lookUp: AccountLookUp = async (ref) => {
+    asked.push(ref);
+    markAsked();
+    return atIdentity.get(ref);
+  };
+  return { asked, atIdentity, identityAsked, lookUp };
+}
 
+// Each case's read model (in-memory SQLite) and identity, made afresh before it.
+let db: LocalDb;
+let accounts: AccountsReadModel;
+let asked: string[];
+let atIdentity: Map<string, ResolvedAccount>;
+let identityAsked: Promise<void>;
+let lookUp: AccountLookUp;
+
+/** A request with `headers` through the authentication middleware alone; it answers the principal. */
+function authenticated(headers: Record<string, string>, waitMs: number, brake = authFailureBrake(0)) {
+  const app = new Hono<{ Variables: { requestId: string; correlationId: string; principal: Principal } }>()
+    .use(async (c, next) => {
+      c.set('requestId', 'r');
+      c.set('correlationId', 'c');
+      await next();
+    })
+    .use(authenticate(accounts, { byEmail: lookUp, byId: lookUp, waitMs }, brake))
+    .get('/', (c) => c.json(c.var.principal));
+  app.onError(handleError);
+  return app.request('/', { headers });
+}
+
+describe('svc-run-as of an account the read model has not received yet', () => {
   beforeEach(async () => {
     db = openLocalDb(':memory:');
     accounts = createAccountsReadModel(db);
     await accounts.handle(created(SERVICE, 'service'));
-    await accounts.handle(
-      delivered(SERVICE, 2, 'ApiKeyIssued', { keyHash: createHash('sha256').update(KEY).digest('hex') }),
-    );
-    asked = [];
-    atIdentity = new Map();
-    let markAsked!: () => void;
-    identityAsked = new Promise((resolve) => {
-      markAsked = resolve;
-    });
-    lookUp = async (ref) => {
-      asked.push(ref);
-      markAsked();
-      return atIdentity.get(ref);
-    };
+    await accounts.handle(delivered(SERVICE, 2, 'ApiKeyIssued', { keyHash: keyHashOf(KEY) }));
+    ({ asked, atIdentity, identityAsked, lookUp } = fakeIdentity());
   });
   afterEach(() => db.close());
 
   /** A request running as `runAs` through the authentication middleware alone; it answers the principal. */
   function request(runAs: string, waitMs = WAIT_MS) {
-    const app = new Hono<{ Variables: { requestId: string; correlationId: string; principal: Principal } }>()
-      .use(async (c, next) => {
-        c.set('requestId', 'r');
-        c.set('correlationId', 'c');
-        await next();
-      })
-      .use(authenticate(accounts, { byEmail: lookUp, byId: lookUp, waitMs }, authFailureBrake(0)))
-      .get('/', (c) => c.json(c.var.principal));
-    app.onError(handleError);
-    return app.request('/', { headers: { authorization: `Bearer ${KEY}`, 'svc-run-as': runAs } });
+    return authenticated({ authorization: `Bearer ${KEY}`, 'svc-run-as': runAs }, waitMs);
   }
 
   /** Asserts a 403 problem came at once: without waiting for the bus. */
@@ -184,5 +196,85 @@ describe('svc-run-as of an account the read model has not received yet', () => {
     const res = await request(PERSON);
     assert.equal(res.status, 503);
     assert.ok(res.headers.get('retry-after'));
+  });
+});
+
+describe('an API key of a service account the read model has not received yet', () => {
+  const NEW = 'usr-5e000000-0000-4000-8000-000000000004';
+  const NEW_KEY = apiKeyFor(NEW, 'k'.repeat(43));
+  const WRONG_KEY = apiKeyFor(NEW, 'w'.repeat(43));
+
+  beforeEach(() => {
+    db = openLocalDb(':memory:');
+    accounts = createAccountsReadModel(db);
+    ({ asked, atIdentity, identityAsked, lookUp } = fakeIdentity());
+  });
+  afterEach(() => db.close());
+
+  const request = (key: string, waitMs = WAIT_MS, brake = authFailureBrake(0)) =>
+    authenticated({ authorization: `Bearer ${key}` }, waitMs, brake);
+
+  /** The account's creation as the bus brings it: created, then its key issued. */
+  async function busBrings(id: string, key: string, roles: string[] = []) {
+    await accounts.handle(created(id, 'service', roles));
+    await accounts.handle(delivered(id, 2, 'ApiKeyIssued', { keyHash: keyHashOf(key) }));
+  }
+
+  async function refusedAtOnce(pending: Response | Promise<Response>) {
+    const started = performance.now();
+    const res = await pending;
+    assert.equal(res.status, 401);
+    assert.ok(performance.now() - started < WAIT_MS, 'refused without waiting for the bus');
+  }
+
+  it('identity is asked about the account the key names; the request waits for the bus, then runs as it', async () => {
+    atIdentity.set(NEW, resolved(NEW, 'service', true, 2));
+    const pending = request(NEW_KEY);
+    await Promise.race([identityAsked, pending]);
+    await busBrings(NEW, NEW_KEY, ['svcAuditR']);
+    const res = await pending;
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { account: NEW, subject: NEW, roles: ['svcAuditR'] });
+    assert.deepEqual(asked, [NEW]);
+  });
+
+  it("another secret with the account's id is 401: after waiting for the bus, or at once once it came", async () => {
+    atIdentity.set(NEW, resolved(NEW, 'service', true, 2));
+    const pending = request(WRONG_KEY);
+    await Promise.race([identityAsked, pending]);
+    await busBrings(NEW, NEW_KEY);
+    assert.equal((await pending).status, 401);
+    await refusedAtOnce(request(WRONG_KEY));
+    assert.deepEqual(asked, [NEW], 'an account the read model has with its key: identity is not asked');
+  });
+
+  it('refused at once, without waiting: what identity says is a person, inactive, or nobody', async () => {
+    atIdentity.set(NEW, resolved(NEW, 'person', true, 1));
+    await refusedAtOnce(request(NEW_KEY));
+    atIdentity.set(NEW, resolved(NEW, 'service', false, 3));
+    await refusedAtOnce(request(NEW_KEY));
+    atIdentity.delete(NEW);
+    await refusedAtOnce(request(NEW_KEY));
+    assert.deepEqual(asked, [NEW, NEW, NEW]);
+  });
+
+  it('identity is not asked for a key of another shape, nor one naming a person the read model knows', async () => {
+    await accounts.handle(created(PERSON, 'person'));
+    await refusedAtOnce(request('portal-key'));
+    await refusedAtOnce(request(`dfk_${'k'.repeat(43)}`));
+    await refusedAtOnce(request(apiKeyFor(PERSON, 'k'.repeat(43))));
+    assert.deepEqual(asked, []);
+  });
+
+  it('the bus does not bring the account in time: 503 with Retry-After, which the brake does not count', async () => {
+    atIdentity.set(NEW, resolved(NEW, 'service', true, 2));
+    const brake = authFailureBrake(1);
+    const res = await request(NEW_KEY, 50, brake);
+    assert.equal(res.status, 503);
+    assert.ok(res.headers.get('retry-after'));
+    assert.match(((await res.json()) as { detail: string }).detail, /API key/);
+    atIdentity.delete(NEW);
+    assert.equal((await request(NEW_KEY, 50, brake)).status, 401, 'the first failure');
+    assert.equal((await request(NEW_KEY, 50, brake)).status, 429, 'the second, past the brake');
   });
 });

@@ -71,7 +71,7 @@ export function identityApi(
   app.post('/api/admin/v1/accounts', async (c) => {
     const input = await readJson(c, AccountCreate);
     const id = newUsrId();
-    const apiKey = input.kind === 'service' ? newApiKey() : undefined;
+    const apiKey = input.kind === 'service' ? newApiKey(id) : undefined;
     const meta = metadata(c);
     await claimEmail(store, accountAggregate, keys, input.email, id, meta);
     const result = await executeCommand(

@@ -26,7 +26,7 @@ export async function bootstrapAdmin(
 ): Promise<BootstrapResult> {
   const stream = accountStream(ADMIN_ACCOUNT_ID);
   const { state } = await loadAggregate(store, stream, accountAggregate);
-  const generatedKey = state.exists || adminKey !== undefined ? undefined : newApiKey();
+  const generatedKey = state.exists || adminKey !== undefined ? undefined : newApiKey(ADMIN_ACCOUNT_ID);
   const key = adminKey ?? generatedKey;
   const id = randomUUID();
   const result = await executeCommand(

@@ -1,11 +1,13 @@
 /** API keys (random, shown once, stored as SHA-256) and passwords (salted scrypt). */
 import { createHash, randomBytes, scrypt } from 'node:crypto';
+import { apiKeyFor } from '@docflow/contracts';
 
-const KEY_PREFIX = 'dfk_';
-
-/** A new API key: 256 random bits, base64url, with a prefix that makes leaked keys easy to grep. */
-export function newApiKey(): string {
-  return KEY_PREFIX + randomBytes(32).toString('base64url');
+/**
+ * A new API key for the service account `accountId`: 256 random bits, base64url, after a prefix that
+ * makes leaked keys easy to grep and the account's id (contracts' api-keys.ts says why).
+ */
+export function newApiKey(accountId: string): string {
+  return apiKeyFor(accountId, randomBytes(32).toString('base64url'));
 }
 
 /** Keys are high-entropy, so one fast hash is enough and lets the gateway look them up by hash. */
