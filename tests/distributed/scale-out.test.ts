@@ -91,8 +91,13 @@ describe('distributed: scale-out, two gateways and three recognition processes',
       assert.equal(svc.status, 201, svc.text);
       accounts.push({ person, key: svc.body.apiKey });
       // Right after the creation: the key names its account, which the other gateway, not having it
-      // from Kafka yet, asks identity about and awaits (services/gateway/src/authenticate.ts).
-      const res = await gateways[1 - g]!('GET', `/api/v2/person/${person}`, { key: svc.body.apiKey });
+      // from Kafka yet, asks identity about and awaits (services/gateway/src/authenticate.ts); only a
+      // Kafka slower than that wait (503, to retry) is taken again, never a 401.
+      const res = await eventually(
+        () => gateways[1 - g]!('GET', `/api/v2/person/${person}`, { key: svc.body.apiKey }),
+        (r) => r.status !== 503,
+        30_000,
+      );
       assert.equal(res.status, 200, `account made through gateway ${g + 1}: ${res.text}`);
       assert.equal(res.body._id_sys, person);
     }

@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { accountIdOfApiKey, type ResolvedAccount, type Role, USR_ID_PATTERN } from '@docflow/contracts';
-import { type Principal, type PrincipalVariables, problems } from '@docflow/kit/http';
+import { type Principal, type PrincipalVariables, problems, type RequestVariables } from '@docflow/kit/http';
 import type { MiddlewareHandler } from 'hono';
 import type { AccountLookUp, LookUpCaller } from './account-lookup';
 import type { AccountRecord, AccountsReadModel } from './accounts-read-model';
@@ -31,8 +31,13 @@ export interface AccountLookUps {
 }
 
 const namesNobody = () => problems.forbidden('svc-run-as names no known user');
-const notReceivedYet = (what: string) =>
-  problems.unavailable(`${what} names an account this gateway has not received yet; retry shortly`);
+/**
+ * Who asks identity about the account a key names: no principal is established yet, so the gateway
+ * itself, with no role (identity's resolve reads no principal).
+ */
+const KEY_CHECK_PRINCIPAL: Principal = { account: 'gateway', subject: 'gateway', roles: [] };
+/** The revision that holds a new service account's key: AccountCreated, then ApiKeyIssued. */
+const KEY_ISSUED_REV = 2;
 
 /** 403 unless `account` is an active person. */
 function mustBeActivePerson<A extends Pick<AccountRecord, 'kind' | 'active'>>(
@@ -46,26 +51,41 @@ export function authenticate(
   accounts: AccountsReadModel,
   lookUps: AccountLookUps,
   brake: AuthFailureBrake,
-): MiddlewareHandler<{ Variables: PrincipalVariables & { requestId: string; correlationId: string } }> {
-  /** Resolves true once the read model holds the account as identity has it; false after the wait. */
-  const received = (atIdentity: ResolvedAccount) =>
-    // An identity older than publishedRev: its creation, as before.
-    accounts.waitForRevision(atIdentity.id, atIdentity.publishedRev ?? 1, lookUps.waitMs);
+): MiddlewareHandler<{ Variables: PrincipalVariables & RequestVariables }> {
+  /**
+   * Resolves true once the read model holds the account as identity has it (an identity older than
+   * publishedRev: at `fallbackRev`); false after the wait.
+   */
+  const received = (atIdentity: ResolvedAccount, fallbackRev: number) =>
+    accounts.waitForRevision(atIdentity.id, atIdentity.publishedRev ?? fallbackRev, lookUps.waitMs);
+
+  /** Identity's answer about the account of a key, one call at a time per account however many ask. */
+  const keyAccountLookUps = new Map<string, Promise<ResolvedAccount | undefined>>();
+  function keyAccountAtIdentity(id: string, ids: Omit<LookUpCaller, 'principal'>) {
+    let pending = keyAccountLookUps.get(id);
+    if (!pending) {
+      pending = lookUps.byId(id, { principal: KEY_CHECK_PRINCIPAL, ...ids });
+      keyAccountLookUps.set(id, pending);
+      const forget = () => keyAccountLookUps.delete(id);
+      pending.then(forget, forget);
+    }
+    return pending;
+  }
 
   /**
    * The service account of a key the read model does not hold, when the key names (api-keys.ts) a
-   * service account the read model does not have with its key yet: identity is asked, the bus awaited
-   * (503 if it is slower), and the key looked up again. Undefined when the key names no such account.
+   * service account the read model does not have with its key yet: identity is asked, the bus awaited,
+   * and the key looked up again. Undefined when the key names no such account, `not received` when the
+   * bus was slower than the wait; throws when identity could not be asked.
    */
   async function accountOfNewKey(key: string, keyHash: string, ids: Omit<LookUpCaller, 'principal'>) {
     const id = accountIdOfApiKey(key);
     if (id === undefined) return undefined;
     const known = accounts.byId(id);
     if (known && (known.kind !== 'service' || known.keyHash !== null)) return undefined;
-    // No principal is established yet: the call is made as the account the key names, with no role.
-    const atIdentity = await lookUps.byId(id, { principal: { account: id, subject: id, roles: [] }, ...ids });
+    const atIdentity = await keyAccountAtIdentity(id, ids);
     if (atIdentity?.kind !== 'service' || !atIdentity.active) return undefined;
-    if (!(await received(atIdentity))) throw notReceivedYet('the API key');
+    if (!(await received(atIdentity, KEY_ISSUED_REV))) return 'not received' as const;
     return accounts.byKeyHash(keyHash);
   }
 
@@ -84,7 +104,11 @@ export function authenticate(
     if (!person) {
       const atIdentity = holder ?? (await lookUps.byId(id, caller));
       mustBeActivePerson(atIdentity);
-      if (!(await received(atIdentity))) throw notReceivedYet(RUN_AS_HEADER);
+      // An identity older than publishedRev: the account's creation, as before.
+      if (!(await received(atIdentity, 1)))
+        throw problems.unavailable(
+          `${RUN_AS_HEADER} names an account this gateway has not received yet; retry shortly`,
+        );
       person = accounts.byId(id);
     }
     mustBeActivePerson(person);
@@ -101,7 +125,23 @@ export function authenticate(
     const key = match[1]!;
     const keyHash = createHash('sha256').update(key).digest('hex');
     const ids = { requestId: c.get('requestId'), correlationId: c.get('correlationId') };
-    const account = accounts.byKeyHash(keyHash) ?? (await accountOfNewKey(key, keyHash, ids));
+    let account = accounts.byKeyHash(keyHash);
+    if (!account) {
+      // Unauthenticated work (a call to identity, a wait): counted by the brake unless it let the key in.
+      let found: Awaited<ReturnType<typeof accountOfNewKey>>;
+      try {
+        found = await accountOfNewKey(key, keyHash, ids);
+      } catch (err) {
+        c.var.log.warn({ err }, 'could not ask identity about the account an API key names');
+        found = 'not received';
+      }
+      if (found === 'not received') {
+        await brake.failed(c);
+        // One answer whatever the cause (identity not answering, the bus slower than the wait), no detail.
+        throw problems.unavailable('the API key cannot be checked now; retry shortly');
+      }
+      account = found;
+    }
     if (!account?.active || account.kind !== 'service') {
       await brake.failed(c);
       throw problems.unauthorized('unknown or inactive API key', 'Bearer error="invalid_token"');

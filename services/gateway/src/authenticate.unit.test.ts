@@ -9,10 +9,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { apiKeyFor, type ResolvedAccount } from '@docflow/contracts';
+import { createLogger, type Logger } from '@docflow/kit';
 import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
-import { handleError, type Principal, problems } from '@docflow/kit/http';
+import { handleError, type Principal, problems, type RequestVariables } from '@docflow/kit/http';
 import { Hono } from 'hono';
-import type { AccountLookUp } from './account-lookup';
+import type { AccountLookUp, LookUpCaller } from './account-lookup';
 import { type AccountsReadModel, createAccountsReadModel } from './accounts-read-model';
 import { authFailureBrake } from './auth-failures';
 import { authenticate } from './authenticate';
@@ -45,39 +46,58 @@ const resolved = (
  */
 function fakeIdentity() {
   const asked: string[] = [];
+  const callers: LookUpCaller[] = [];
   const atIdentity = new Map<string, ResolvedAccount>();
   let markAsked!: () => void;
   const identityAsked = new Promise<void>((resolve) => {
     markAsked = resolve;
   });
-  const lookUp: AccountLookUp = async (ref) => {
+  const lookUp: AccountLookUp = async (ref, caller) => {
     asked.push(ref);
+    callers.push(caller);
     markAsked();
     return atIdentity.get(ref);
   };
-  return { asked, atIdentity, identityAsked, lookUp };
+  return { asked, callers, atIdentity, identityAsked, lookUp };
 }
 
 // Each case's read model (in-memory SQLite) and identity, made afresh before it.
 let db: LocalDb;
 let accounts: AccountsReadModel;
 let asked: string[];
+let callers: LookUpCaller[];
 let atIdentity: Map<string, ResolvedAccount>;
 let identityAsked: Promise<void>;
 let lookUp: AccountLookUp;
 
-/** A request with `headers` through the authentication middleware alone; it answers the principal. */
-function authenticated(headers: Record<string, string>, waitMs: number, brake = authFailureBrake(0)) {
-  const app = new Hono<{ Variables: { requestId: string; correlationId: string; principal: Principal } }>()
+/** What the middleware logged at warn (the request context's logger, as the gateway's app sets it). */
+let warnings: string[];
+const log = () => {
+  const logger: Logger = createLogger('gateway-test', 'silent');
+  logger.warn = ((obj: unknown, msg?: string) => {
+    warnings.push(msg ?? String(obj));
+  }) as Logger['warn'];
+  return logger;
+};
+
+/** The authentication middleware alone, in an app that answers the principal. */
+function authenticationApp(waitMs: number, brake = authFailureBrake(0)) {
+  const app = new Hono<{ Variables: RequestVariables & { principal: Principal } }>()
     .use(async (c, next) => {
       c.set('requestId', 'r');
       c.set('correlationId', 'c');
+      c.set('log', log());
       await next();
     })
     .use(authenticate(accounts, { byEmail: lookUp, byId: lookUp, waitMs }, brake))
     .get('/', (c) => c.json(c.var.principal));
   app.onError(handleError);
-  return app.request('/', { headers });
+  return app;
+}
+
+/** A request with `headers` through a new authenticationApp. */
+function authenticated(headers: Record<string, string>, waitMs: number, brake = authFailureBrake(0)) {
+  return authenticationApp(waitMs, brake).request('/', { headers });
 }
 
 describe('svc-run-as of an account the read model has not received yet', () => {
@@ -86,7 +106,7 @@ describe('svc-run-as of an account the read model has not received yet', () => {
     accounts = createAccountsReadModel(db);
     await accounts.handle(created(SERVICE, 'service'));
     await accounts.handle(delivered(SERVICE, 2, 'ApiKeyIssued', { keyHash: keyHashOf(KEY) }));
-    ({ asked, atIdentity, identityAsked, lookUp } = fakeIdentity());
+    ({ asked, callers, atIdentity, identityAsked, lookUp } = fakeIdentity());
   });
   afterEach(() => db.close());
 
@@ -207,7 +227,8 @@ describe('an API key of a service account the read model has not received yet', 
   beforeEach(() => {
     db = openLocalDb(':memory:');
     accounts = createAccountsReadModel(db);
-    ({ asked, atIdentity, identityAsked, lookUp } = fakeIdentity());
+    ({ asked, callers, atIdentity, identityAsked, lookUp } = fakeIdentity());
+    warnings = [];
   });
   afterEach(() => db.close());
 
@@ -236,6 +257,8 @@ describe('an API key of a service account the read model has not received yet', 
     assert.equal(res.status, 200);
     assert.deepEqual(await res.json(), { account: NEW, subject: NEW, roles: ['svcAuditR'] });
     assert.deepEqual(asked, [NEW]);
+    // By the gateway itself, with no role: the key has proved nothing yet.
+    assert.deepEqual(callers[0]?.principal, { account: 'gateway', subject: 'gateway', roles: [] });
   });
 
   it("another secret with the account's id is 401: after waiting for the bus, or at once once it came", async () => {
@@ -266,15 +289,59 @@ describe('an API key of a service account the read model has not received yet', 
     assert.deepEqual(asked, []);
   });
 
-  it('the bus does not bring the account in time: 503 with Retry-After, which the brake does not count', async () => {
+  it('a service account the read model has without its key yet is awaited the same way', async () => {
+    await accounts.handle(created(NEW, 'service'));
     atIdentity.set(NEW, resolved(NEW, 'service', true, 2));
-    const brake = authFailureBrake(1);
-    const res = await request(NEW_KEY, 50, brake);
-    assert.equal(res.status, 503);
-    assert.ok(res.headers.get('retry-after'));
-    assert.match(((await res.json()) as { detail: string }).detail, /API key/);
-    atIdentity.delete(NEW);
-    assert.equal((await request(NEW_KEY, 50, brake)).status, 401, 'the first failure');
-    assert.equal((await request(NEW_KEY, 50, brake)).status, 429, 'the second, past the brake');
+    const pending = request(NEW_KEY);
+    await Promise.race([identityAsked, pending]);
+    await accounts.handle(delivered(NEW, 2, 'ApiKeyIssued', { keyHash: keyHashOf(NEW_KEY) }));
+    assert.equal((await pending).status, 200);
+    assert.deepEqual(asked, [NEW]);
+  });
+
+  it('an identity older than publishedRev: the request waits for the key, not only the creation', async () => {
+    atIdentity.set(NEW, { id: NEW, kind: 'service', active: true, deputy: null });
+    const pending = request(NEW_KEY);
+    await Promise.race([identityAsked, pending]);
+    await accounts.handle(created(NEW, 'service'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await accounts.handle(delivered(NEW, 2, 'ApiKeyIssued', { keyHash: keyHashOf(NEW_KEY) }));
+    assert.equal((await pending).status, 200);
+  });
+
+  it('requests for one account at once ask identity once', async () => {
+    atIdentity.set(NEW, resolved(NEW, 'service', true, 2));
+    const app = authenticationApp(WAIT_MS);
+    const pending = [NEW_KEY, NEW_KEY, WRONG_KEY].map((key) =>
+      app.request('/', { headers: { authorization: `Bearer ${key}` } }),
+    );
+    await Promise.race([identityAsked, ...pending]);
+    await busBrings(NEW, NEW_KEY);
+    assert.deepEqual(
+      (await Promise.all(pending)).map((r) => r.status),
+      [200, 200, 401],
+    );
+    assert.deepEqual(asked, [NEW]);
+  });
+
+  it('the bus slower than the wait, or identity not answering: one 503 with Retry-After, counted by the brake', async () => {
+    atIdentity.set(NEW, resolved(NEW, 'service', true, 2));
+    const brake = authFailureBrake(2);
+    const slow = await request(NEW_KEY, 50, brake);
+    lookUp = async () => {
+      // What kit's service client throws when the service does not answer (its detail names the host).
+      throw problems.unavailable('service at http://identity.internal:8081 did not answer');
+    };
+    const down = await request(NEW_KEY, 50, brake);
+    for (const res of [slow, down]) {
+      assert.equal(res.status, 503);
+      assert.ok(res.headers.get('retry-after'));
+      assert.equal(
+        ((await res.json()) as { detail: string }).detail,
+        'the API key cannot be checked now; retry shortly',
+      );
+    }
+    assert.deepEqual(warnings, ['could not ask identity about the account an API key names']);
+    assert.equal((await request(NEW_KEY, 50, brake)).status, 429, 'past the brake: two failures counted');
   });
 });
