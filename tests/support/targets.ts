@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { API_KEY_PATTERN } from '@docflow/contracts';
 import {
   type BlobTampering,
   localBlobCount,
@@ -71,7 +72,7 @@ export interface TargetOptions {
 }
 
 /** An API key identity generated (contracts' api-keys.ts), as it appears in a process's output. */
-export const GENERATED_KEY_IN_OUTPUT = /dfk_[0-9a-f]{32}_[A-Za-z0-9_-]{43}/g;
+export const GENERATED_KEY_IN_OUTPUT = new RegExp(API_KEY_PATTERN.source.slice(1, -1), 'g');
 
 export function newAdminKey(): string {
   return `test-admin-${randomBytes(24).toString('base64url')}`;

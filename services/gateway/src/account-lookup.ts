@@ -1,9 +1,9 @@
 /**
- * Asking identity which account a run-as names. By e-mail: the gateway's read model keeps no e-mail
- * (the identity events carry them sealed), so the gateway asks which account holds the address now (an
- * erased account holds none), and keeps the answer in memory while its holder stays active. By `usr-`
- * id: only when the read model does not know the id, to tell an account the bus has not brought yet
- * from none at all.
+ * Asking identity which account a run-as, or an API key (api-keys.ts), names. By e-mail: the gateway's
+ * read model keeps no e-mail (the identity events carry them sealed), so the gateway asks which account
+ * holds the address now (an erased account holds none), and keeps the answer in memory while its
+ * holder stays active. By `usr-` id: only when the read model does not know the id (or, for a key, has
+ * the account without one yet), to tell an account the bus has not brought yet from none at all.
  */
 import { type ResolvedAccount, ResolveResponse } from '@docflow/contracts';
 import { callService, type Principal, problemFromResponse, type ServiceClient } from '@docflow/kit/http';

@@ -75,7 +75,7 @@ export function authenticate(
   /**
    * The service account of a key the read model does not hold, when the key names (api-keys.ts) a
    * service account the read model does not have with its key yet: identity is asked, the bus awaited,
-   * and the key looked up again. Undefined when the key names no such account, `not received` when the
+   * and the key looked up again. Undefined when the key names no such account, `unavailable` when the
    * bus was slower than the wait; throws when identity could not be asked.
    */
   async function accountOfNewKey(key: string, keyHash: string, ids: Omit<LookUpCaller, 'principal'>) {
@@ -85,7 +85,7 @@ export function authenticate(
     if (known && (known.kind !== 'service' || known.keyHash !== null)) return undefined;
     const atIdentity = await keyAccountAtIdentity(id, ids);
     if (atIdentity?.kind !== 'service' || !atIdentity.active) return undefined;
-    if (!(await received(atIdentity, KEY_ISSUED_REV))) return 'not received' as const;
+    if (!(await received(atIdentity, KEY_ISSUED_REV))) return 'unavailable' as const;
     return accounts.byKeyHash(keyHash);
   }
 
@@ -133,9 +133,9 @@ export function authenticate(
         found = await accountOfNewKey(key, keyHash, ids);
       } catch (err) {
         c.var.log.warn({ err }, 'could not ask identity about the account an API key names');
-        found = 'not received';
+        found = 'unavailable';
       }
-      if (found === 'not received') {
+      if (found === 'unavailable') {
         await brake.failed(c);
         // One answer whatever the cause (identity not answering, the bus slower than the wait), no detail.
         throw problems.unavailable('the API key cannot be checked now; retry shortly');
