@@ -4,6 +4,7 @@
  * (self time by module and by function).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -45,7 +46,7 @@ function moduleOf(url: string): string {
   if (!url) return '(native / GC / idle)';
   const pkg = url.match(/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/);
   if (pkg) return pkg[1]!;
-  const own = url.match(/\/(services\/[^/]+|packages\/[^/]+)\//);
+  const own = url.match(/\/(services\/[^/]+|packages\/[^/]+|bench)\//);
   if (own) return own[1]!;
   return url.startsWith('node:') ? 'node internals' : url.replace(/^file:\/\//, '');
 }
@@ -58,13 +59,12 @@ function top(counts: Map<string, number>, total: number, n: number): string {
     .join('; ');
 }
 
-/** Self time of every profile in `dir`, by module and by function, as two markdown list items. */
-function summarizeProfiles(dir: string, n = 8): string {
+/** Self time of the profiles, by module and by function, as two markdown list items. */
+function summarize(profiles: Iterable<CpuProfile>, n = 8): string {
   const byModule = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
-    const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile;
+  for (const profile of profiles) {
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
     for (const id of profile.samples) {
       const frame = nodes.get(id)?.callFrame;
@@ -79,6 +79,35 @@ function summarizeProfiles(dir: string, n = 8): string {
   if (total === 0) return '- no CPU profile was written';
   return `- self time by module (${total} samples, idle left out): ${top(byModule, total, n)}
 - self time by function: ${top(byFunction, total, n)}`;
+}
+
+/** Self time of every profile in `dir` (summarize). */
+function summarizeProfiles(dir: string, n = 8): string {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+  return summarize(
+    files.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile),
+    n,
+  );
+}
+
+/**
+ * `run()` under V8's CPU profiler in this process (for a benchmark whose subject runs in-process),
+ * summarized as summarizeProfiles does; what `run` returns is dropped.
+ */
+export async function profileInProcess(run: () => Promise<unknown>): Promise<string> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    // Every 100 µs (V8's default is 1 ms): a benchmark's subject may run for well under a second.
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+    await run();
+    const { profile } = await session.post('Profiler.stop');
+    return summarize([profile as unknown as CpuProfile]);
+  } finally {
+    session.disconnect();
+  }
 }
 
 /** Makes a process started with `profileEnv` drop its profile so far and record afresh (SIGUSR2). */
