@@ -82,7 +82,7 @@ function summarize(profiles: Iterable<CpuProfile>, n = 8): string {
 }
 
 /** Self time of every profile in `dir` (summarize). */
-function summarizeProfiles(dir: string, n = 8): string {
+export function summarizeProfiles(dir: string, n = 8): string {
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   return summarize(
     files.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile),

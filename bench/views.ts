@@ -32,6 +32,7 @@ import { progressLine } from '../services/document/src/views/progress';
 import { createViewsReadModel } from '../services/document/src/views/read-model';
 import { peakMiB } from '../tests/support/process';
 import { newAdminKey, startEmbedded } from '../tests/support/targets';
+import { profileEnv, summarizeProfiles } from './profile';
 import { measureRebuildFloor } from './rebuild-floor';
 import { machine, writeSection } from './results';
 import { SEED_FILE, type SeedRecord, seedViews } from './seed-views';
@@ -41,6 +42,8 @@ import { AUDIT_TAG, syntheticUser } from './views-dataset';
 const DOCUMENTS = Number(process.env.VIEWS_DOCUMENTS ?? 100_000);
 const KEPT_DIR = process.env.VIEWS_DATA_DIR;
 const REBUILD = process.env.VIEWS_REBUILD !== 'skip';
+/** The rebuild's target (issue 14): events replayed per second. */
+const REBUILD_TARGET = 20_000;
 /** The template documents the seed created through the API (one per form and workflow state). */
 const TEMPLATE_DOCUMENTS = 9;
 const CONNECTIONS = 10;
@@ -151,22 +154,50 @@ interface Figures {
 const started = loadNote();
 const dataDir = KEPT_DIR ? resolve(KEPT_DIR) : mkdtempSync(join(tmpdir(), 'docflow-bench-views-'));
 
+/** The seconds and events of views:rebuild's summary line. */
+function rebuilt(line: string): { seconds: number; events: number } | undefined {
+  const [, seconds, events] = /rebuilt in ([\d.]+) s \((\d+) events/.exec(line) ?? [];
+  return seconds && events ? { seconds: Number(seconds), events: Number(events) } : undefined;
+}
+
 /**
  * The rebuild's floor in the same run (rebuild-floor.ts): SQLite alone writing the rows the rebuild
  * ended with, into a scratch file beside them; as events/s of the rebuild's events, and the rebuild's
  * rate as a share of it.
  */
 function floorNote(rebuiltLine: string): string {
-  const [, secondsText, eventsText] = /rebuilt in ([\d.]+) s \((\d+) events/.exec(rebuiltLine) ?? [];
-  if (!secondsText || !eventsText) return 'Its floor: not measured (no summary line to compare with)';
+  const figures = rebuilt(rebuiltLine);
+  if (!figures) return 'Its floor: not measured (no summary line to compare with)';
   const floorLoad = loadNote();
   console.log('rebuild floor: SQLite alone writing the rebuilt rows into a scratch file');
   const floor = measureRebuildFloor(join(dataDir, 'document', 'local.db'), join(dataDir, 'rebuild-floor.db'));
-  const events = Number(eventsText);
-  const rebuildRate = events / Number(secondsText);
+  const { events } = figures;
+  const rebuildRate = events / figures.seconds;
   const floorRate = events / floor.totalS;
   console.log(`rebuild floor: ${fixed(floor.totalS)} s, ${fixed(floorRate, 0)} events/s`);
   return `**Its floor** (bench/rebuild-floor.ts: SQLite alone writing the ${floor.documents.toLocaleString('en')} documents' rows the rebuild ended with into a fresh file, same schema and settings, no event read, parsed or folded; ${floorLoad}): ${fixed(floor.totalS)} s (rows ${fixed(floor.rowsS)} s, indexes ${fixed(floor.indexesS)} s, WAL copied ${fixed(floor.walS)} s; CPU ${fixed(floor.cpuS)} s), **${fixed(floorRate, 0)} events/s** of the rebuild's ${events.toLocaleString('en')}; the rebuild at **${fixed((rebuildRate / floorRate) * 100, 0)}%** of it`;
+}
+/**
+ * The rebuild once more under V8's CPU profiler, when it missed its target: the command's own process
+ * (no pnpm or tsx parent), self time by module and by function.
+ */
+function rebuildProfileNote(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
+  try {
+    console.log('views:rebuild again, CPU-profiled');
+    const run = spawnSync(process.execPath, ['src/views/rebuild-cli.ts'], {
+      cwd: resolve(import.meta.dirname, '../services/document'),
+      env: { ...process.env, DOCFLOW_DATA_DIR: dataDir, ...profileEnv(dir) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (run.status !== 0) return `Its profile: not taken (the profiled rebuild ended with ${run.status})`;
+    return `The rebuild missed its target (${REBUILD_TARGET.toLocaleString('en')} events/s), so it ran once more under V8's CPU profiler (the whole command; profiling slows it down, the shares are what counts; SQLite's own work shows as the native time of the statement that ran it, \`run\`, \`all\`, \`exec\`, the transaction's commit in \`sqliteTransaction\`):
+
+${summarizeProfiles(dir)}
+`;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 const adminKey = newAdminKey();
 try {
@@ -187,6 +218,7 @@ try {
   const seedNote = `${DOCUMENTS.toLocaleString('en')} documents appended in ${fixed(total)} s (${fixed(DOCUMENTS / Math.max(total, 1e-9), 0)} documents/s${seeded.record.load ? `, ${seeded.record.load} when the seeding started` : ''})${before ? `; ${before.toLocaleString('en')} of them by an earlier run (this run: ${seeded.appended} more, ${fixed(seedS)} s)` : `; ${fixed(seedS)} s with the templates through the API`}`;
 
   let rebuildNote = 'skipped (VIEWS_REBUILD=skip): the views of an earlier run';
+  let rebuildProfile = '';
   if (REBUILD) {
     const rebuildLoad = loadNote();
     const run = spawnSync('pnpm', ['--filter', '@docflow/document', 'views:rebuild'], {
@@ -200,6 +232,9 @@ try {
     const line = /views: rebuilt in .*/.exec(run.stdout)?.[0] ?? '(no summary line)';
     rebuildNote = `\`${line.replace('views: ', '')}\` (${rebuildLoad})`;
     rebuildNote += `. ${floorNote(line)}`;
+    const figures = rebuilt(line);
+    if (figures && figures.events / figures.seconds < REBUILD_TARGET)
+      rebuildProfile = `\n${rebuildProfileNote()}`;
   }
 
   const docflow = await startEmbedded({ dataDir, adminKey, logFile: newLogFile('views') });
@@ -352,7 +387,7 @@ Command: \`${million || ONLY_SEARCH ? command : '`pnpm bench` (this part: `pnpm 
 - Rebuild (\`views:rebuild\`, offline): ${rebuildNote}.
 - docflow started on it: ready (\`/readyz\`), then **the first request after the start** (${firstListing}, alone): **${fixed(first.ms)} ms**, ${first.behind.toLocaleString('en')} events left to its catch-up subscriptions just after it (each gauge counts up to 100,000); every document listed and none of them behind (views, audit heads, relays: \`${BACKLOG_GAUGES.join('`, `')}\` at 0) ${fixed(catchUpS, 1)} s after the start; then the same listing under load for ${START_UP_S} s (the process's own warm-up): p50 ${startUp.p50} ms, p99 ${startUp.p99} ms; and only then the listings below (steady state).
 - **Peak RSS (VmHWM) of the embedded docflow process** serving these listings: **${peak} MiB** (target ≤ 512 MiB: ${verdict(peak <= 512)}).
-
+${rebuildProfile}
 Listings, autocannon ${CONNECTIONS} connections, ${WARM_UP_S} s warm-up then ${DURATION_S} s each, as the admin (svcAdminDocsRW) or as
 bob (run-as, no admin role: his \`all\` is what he authored or takes part in; his own documents, 1%, are as many as
 tag \`${AUDIT_TAG}\`'s). Reference: the read model's statements for the listing (\`plan\`), run one after another
