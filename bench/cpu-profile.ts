@@ -9,6 +9,8 @@ import { Session } from 'node:inspector';
 import { join } from 'node:path';
 
 const dir = process.env.BENCH_CPU_PROFILE_DIR;
+/** The service a docflow process runs (`services/<name>/src/main.ts`), so that each is summed apart. */
+const processName = /services\/([^/]+)\/src\/main\.ts$/.exec(process.argv[1] ?? '')?.[1] ?? 'process';
 if (dir) {
   const session = new Session();
   session.connect();
@@ -21,7 +23,8 @@ if (dir) {
   // The in-thread inspector session answers synchronously, so this completes inside the exit handler.
   process.once('exit', () => {
     session.post('Profiler.stop', (error, result) => {
-      if (!error) writeFileSync(join(dir, `${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+      if (!error)
+        writeFileSync(join(dir, `${processName}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
     });
   });
 }

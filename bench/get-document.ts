@@ -37,6 +37,8 @@ const WARMUP_S = 2;
 const DURATION_S = 5;
 const PAIRS = 5;
 const PROFILE_S = 5;
+/** The processes a distributed GET goes through. */
+const PROFILED_SERVICES = ['gateway', 'document'];
 
 const measure = (url: string, headers: Record<string, string>, duration = DURATION_S) =>
   load({ url, headers, connections: CONNECTIONS, duration });
@@ -229,6 +231,27 @@ try {
         },
         'warm',
       );
+  const distributedProfile =
+    !distRun || distMet
+      ? ''
+      : await profiledRun(
+          PROFILE_S,
+          async (env) => {
+            const target = await startDistributed({
+              env: { ...NO_EXPORTER, ...env },
+              logDir: newLogDir('get-document-profiled'),
+            });
+            try {
+              const run = await seedDocument(target);
+              for (const service of PROFILED_SERVICES) restartProfile(target.pids()[service]!);
+              await measure(run.url, run.headers, PROFILE_S);
+            } finally {
+              await target.stop();
+            }
+          },
+          'warm',
+          PROFILED_SERVICES,
+        );
 
   const body = `## GET document: gateway (embedded, telemetry on and off; distributed) beside bare Hono
 
@@ -283,7 +306,7 @@ ${floorRow('embedded, telemetry off', 'off', undefined)}
 ${floorRow('distributed, telemetry on', 'dist', 0.25)}
 
 Rounds (floor/reference): on ${floors.on.rounds}; off ${floors.off.rounds}; distributed ${floors.dist.rounds}.
-${profile}`;
+${profile}${distributedProfile && `\nDistributed, the same GET:\n${distributedProfile}`}`;
   writeSection('get-document', body);
   console.log(body);
 } finally {

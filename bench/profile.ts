@@ -81,9 +81,11 @@ function summarize(profiles: Iterable<CpuProfile>, n = 8): string {
 - self time by function: ${top(byFunction, total, n)}`;
 }
 
-/** Self time of every profile in `dir` (summarize). */
-export function summarizeProfiles(dir: string, n = 8): string {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+/** Self time of every profile in `dir` (summarize), or of the processes running service `name` only. */
+export function summarizeProfiles(dir: string, n = 8, name?: string): string {
+  const files = readdirSync(dir).filter(
+    (f) => f.endsWith('.cpuprofile') && (name === undefined || f.startsWith(`${name}-`)),
+  );
   return summarize(
     files.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile),
     n,
@@ -124,6 +126,8 @@ export async function profiledRun(
   run: (env: Record<string, string>) => Promise<unknown>,
   /** `warm`: `run` calls `restartProfile` once docflow started and warmed up. */
   from: 'start' | 'warm' = 'start',
+  /** Distributed: the services whose processes are summed, each apart (the others are left out). */
+  services?: readonly string[],
 ): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
   try {
@@ -133,10 +137,15 @@ export async function profiledRun(
       from === 'warm'
         ? `${seconds} s of the same load after start-up and a warm-up`
         : `start-up and a further\n${seconds} s of the same load`;
-    return `\nA target was missed, so the run profiled the docflow process (V8 CPU profile over ${span}; profiling
+    const summaries = services
+      ? services
+          .map((service) => `The ${service} process:\n\n${summarizeProfiles(dir, 8, service)}`)
+          .join('\n\n')
+      : summarizeProfiles(dir);
+    return `\nA target was missed, so the run profiled ${services ? `the ${services.join(' and ')} processes` : 'the docflow process'} (V8 CPU profile over ${span}; profiling
 slows it down, the shares are what counts):
 
-${summarizeProfiles(dir)}
+${summaries}
 `;
   } finally {
     rmSync(dir, { recursive: true, force: true });
