@@ -31,8 +31,11 @@ const APPENDS = 5_000;
 const ROUNDS = 5;
 const REPLAY_EVENTS = 50_000;
 const BATCH = 500;
-/** Appends made again under the CPU profiler when a target was missed. */
+/** Appends made again under the CPU profiler when their target was missed. */
 const PROFILED_APPENDS = 1_000;
+/** Issue 14's targets: appends/s and replayed events/s as a share of raw better-sqlite3. */
+const APPEND_TARGET = 0.85;
+const REPLAY_TARGET = 0.7;
 /** No phase runs longer than this; the rate is then over what it did. */
 const MAX_MS = 30_000;
 
@@ -250,26 +253,32 @@ try {
   );
   const parsedOfRows = median(replayPairs.map((p) => p.reference.parsed / p.reference.rows));
 
-  let profileNote = '';
-  if (appendRatio < 0.85 || replayRatio < 0.7) {
-    console.log('a target was missed: the adapter again, CPU-profiled');
-    const appendProfile = await profileInProcess(async () => {
+  const profiles: string[] = [];
+  if (appendRatio < APPEND_TARGET) {
+    console.log('append missed its target: the adapter again, CPU-profiled');
+    const summary = await profileInProcess(async () => {
       const profiled = createSqliteEventStore({ file: join(dir, 'profiled.db') });
-      await timed(PROFILED_APPENDS, (i) => profiled.append(`docForm-p${i}`, [events[i]!], 0));
-      await profiled.close();
+      try {
+        await timed(PROFILED_APPENDS, (i) => profiled.append(`docForm-p${i}`, [events[i]!], 0));
+      } finally {
+        await profiled.close();
+      }
     });
-    const replayProfile = await profileInProcess(adapterReplayOnce);
-    profileNote = `
-A target was missed, so the adapter ran again under V8's CPU profiler, in this process (profiling slows it down, the
-shares are what counts; the waits for the disk are idle, left out). ${PROFILED_APPENDS} appends to new streams in a new file:
-
-${appendProfile}
-
-One replay of the ${REPLAY_EVENTS} events:
-
-${replayProfile}
-`;
+    profiles.push(`${PROFILED_APPENDS} appends to new streams in a new file:\n\n${summary}`);
   }
+  if (replayRatio < REPLAY_TARGET) {
+    console.log('replay missed its target: the adapter again, CPU-profiled');
+    profiles.push(
+      `One replay of the ${REPLAY_EVENTS} events:\n\n${await profileInProcess(adapterReplayOnce)}`,
+    );
+  }
+  const profileNote =
+    profiles.length === 0
+      ? ''
+      : `
+A target was missed, so the adapter ran again under V8's CPU profiler, in this process (profiling slows it down, the
+shares are what counts; the waits for the disk are idle, left out). ${profiles.join('\n\n')}
+`;
   const ended = loadNow();
   const body = `## Event store: SQLite adapter beside raw better-sqlite3
 
@@ -294,8 +303,8 @@ ${ROUNDS} rounds each, alternating. Figures are medians over the rounds, ratios 
 
 | measure | adapter | raw better-sqlite3 (reference) | ratio | target |
 |---|---|---|---|---|
-| appends/s | ${fixed(adapterRate, 0)} (${appended('docflow')} done) | ${fixed(rawRate, 0)} (${appended('reference')} done) | ${pct(appendRatio, 1)} | ≥ 85%: ${verdict(appendRatio >= 0.85)} |
-| replayed events/s | ${fixed(adapterReplay, 0)} | ${fixed(rawReplay, 0)} | ${pct(replayRatio, 1)} | ≥ 70%: ${verdict(replayRatio >= 0.7)} |
+| appends/s | ${fixed(adapterRate, 0)} (${appended('docflow')} done) | ${fixed(rawRate, 0)} (${appended('reference')} done) | ${pct(appendRatio, 1)} | ≥ ${pct(APPEND_TARGET, 1)}: ${verdict(appendRatio >= APPEND_TARGET)} |
+| replayed events/s | ${fixed(adapterReplay, 0)} | ${fixed(rawReplay, 0)} | ${pct(replayRatio, 1)} | ≥ ${pct(REPLAY_TARGET, 1)}: ${verdict(replayRatio >= REPLAY_TARGET)} |
 
 The floor of each, measured in the same rounds: raw SQL doing only what the adapter cannot leave out.
 
@@ -305,7 +314,7 @@ The floor of each, measured in the same rounds: raw SQL doing only what the adap
 | replayed events/s, raw with each row's \`data\` and \`metadata\` parsed (what every consumer of an event needs) | ${fixed(parsedReplay, 0)} | ${pct(parsedOfRows, 1)} | ${pct(parsedRatio, 1)} |
 
 What separates the replay figures: per event the adapter parses \`data\` and \`metadata\` with \`JSON.parse\` (toRecorded;
-about a third of its replay profile) and awaits the handler (one promise and microtask turn per event); the raw loop only
+nearly half of its replay's CPU) and awaits the handler (one promise and microtask turn per event); the raw loop only
 steps the SQLite rows (read as objects; the adapter reads arrays). What separates the append figures: the raw side
 fsyncs inside its commit, on the event loop; the adapter commits, then waits for an fdatasync on the thread pool and for the
 event loop to wake up again, so a single append waits for two thread hand-overs. On a loaded machine (see the load above)

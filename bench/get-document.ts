@@ -215,41 +215,31 @@ try {
     `| ${label} | ${f('on')} | ${f('off')} | ${cell('dist', f('dist'))} | ${reference} | ${rest} |`;
 
   for (const stop of stops.splice(0).reverse()) await stop();
-  const profile = met
-    ? ''
-    : await profiledRun(
-        PROFILE_S,
-        async (env) => {
-          const target = await embeddedTarget(env);
-          try {
-            const run = await seedDocument(target);
-            restartProfile(target.proc.child.pid!);
-            await measure(run.url, run.headers, PROFILE_S);
-          } finally {
-            await target.stop();
-          }
-        },
-        'warm',
-      );
+  /** The GET once more on a target started with the profiling env, its `services` profiled once warm. */
+  const profiledGet = (start: (env: Record<string, string>) => Promise<Target>, services?: string[]) =>
+    profiledRun(
+      PROFILE_S,
+      async (env) => {
+        const target = await start(env);
+        try {
+          const run = await seedDocument(target);
+          const pids = target.pids();
+          for (const name of services ?? Object.keys(pids)) restartProfile(pids[name]!);
+          await measure(run.url, run.headers, PROFILE_S);
+        } finally {
+          await target.stop();
+        }
+      },
+      'warm',
+      services,
+    );
+  const profile = met ? '' : await profiledGet(embeddedTarget);
   const distributedProfile =
     !distRun || distMet
       ? ''
-      : await profiledRun(
-          PROFILE_S,
-          async (env) => {
-            const target = await startDistributed({
-              env: { ...NO_EXPORTER, ...env },
-              logDir: newLogDir('get-document-profiled'),
-            });
-            try {
-              const run = await seedDocument(target);
-              for (const service of PROFILED_SERVICES) restartProfile(target.pids()[service]!);
-              await measure(run.url, run.headers, PROFILE_S);
-            } finally {
-              await target.stop();
-            }
-          },
-          'warm',
+      : await profiledGet(
+          (env) =>
+            startDistributed({ env: { ...NO_EXPORTER, ...env }, logDir: newLogDir('get-document-profiled') }),
           PROFILED_SERVICES,
         );
 

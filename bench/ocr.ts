@@ -68,19 +68,20 @@ try {
     return { median: median(times), times };
   };
 
-  const single = await createOcrPool({ size: 1, maxQueue: THROUGHPUT_JOBS });
-  const pair = await createOcrPool({ size: 2, maxQueue: THROUGHPUT_JOBS });
+  type Pool = Awaited<ReturnType<typeof createOcrPool>>;
+  let single: Pool | undefined;
+  let pair: Pool | undefined;
   /** tesseract.js over every page, one after another on the one-worker pool. */
-  const jsRound = async (): Promise<PageRound> => {
+  const jsRound = async (pool: Pool): Promise<PageRound> => {
     const times: number[] = [];
     for (const png of pages) {
       const pageStarted = performance.now();
-      await single.recognize(png);
+      await pool.recognize(png);
       times.push(performance.now() - pageStarted);
     }
     return { median: median(times), times };
   };
-  async function pagesPerMinute(pool: Awaited<ReturnType<typeof createOcrPool>>): Promise<number> {
+  async function pagesPerMinute(pool: Pool): Promise<number> {
     const poolStarted = performance.now();
     await Promise.all(Array.from({ length: THROUGHPUT_JOBS }, (_, i) => pool.recognize(pages[i % PAGES]!)));
     return (THROUGHPUT_JOBS / (performance.now() - poolStarted)) * 60_000;
@@ -89,23 +90,27 @@ try {
   let perPage: Pair<PageRound, PageRound>[];
   let throughput: Pair<number, number>[];
   try {
-    await jsRound(); // both workers warm before timing
-    await pagesPerMinute(pair);
+    const one = await createOcrPool({ size: 1, maxQueue: THROUGHPUT_JOBS });
+    single = one;
+    const two = await createOcrPool({ size: 2, maxQueue: THROUGHPUT_JOBS });
+    pair = two;
+    await jsRound(one); // both pools' workers warm before timing
+    await pagesPerMinute(two);
     console.log(
       `seconds per page: tesseract.js and native tesseract over ${PAGES} pages, ${PAIRS} rounds in turns`,
     );
-    perPage = await alternate(PAIRS, jsRound, nativeRound);
+    perPage = await alternate(PAIRS, () => jsRound(one), nativeRound);
     console.log(
       `pool throughput: ${THROUGHPUT_JOBS} pages with 2 workers and with 1, ${PAIRS} rounds in turns`,
     );
     throughput = await alternate(
       PAIRS,
-      () => pagesPerMinute(pair),
-      () => pagesPerMinute(single),
+      () => pagesPerMinute(two),
+      () => pagesPerMinute(one),
     );
   } finally {
-    await single.terminate();
-    await pair.terminate();
+    await single?.terminate();
+    await pair?.terminate();
   }
 
   const seconds = pairMedians(

@@ -82,7 +82,7 @@ function summarize(profiles: Iterable<CpuProfile>, n = 8): string {
 }
 
 /** Self time of every profile in `dir` (summarize), or of the processes running service `name` only. */
-export function summarizeProfiles(dir: string, n = 8, name?: string): string {
+function summarizeProfiles(dir: string, n = 8, name?: string): string {
   const files = readdirSync(dir).filter(
     (f) => f.endsWith('.cpuprofile') && (name === undefined || f.startsWith(`${name}-`)),
   );
@@ -118,6 +118,26 @@ export function restartProfile(pid: number): void {
 }
 
 /**
+ * Runs `run(env)` with the env that makes its docflow processes write CPU profiles, and returns their
+ * self time: of every process, or of the processes of each of `services` apart (the others left out).
+ */
+export async function profileProcesses(
+  run: (env: Record<string, string>) => unknown,
+  services?: readonly string[],
+): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
+  try {
+    await run(profileEnv(dir));
+    if (!services) return summarizeProfiles(dir);
+    return services
+      .map((service) => `The ${service} process:\n\n${summarizeProfiles(dir, 8, service)}`)
+      .join('\n\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Runs `run(env)` once more with a CPU-profiled docflow (the env goes to its process) and returns the
  * paragraph RESULTS.md shows under a missed target.
  */
@@ -129,25 +149,15 @@ export async function profiledRun(
   /** Distributed: the services whose processes are summed, each apart (the others are left out). */
   services?: readonly string[],
 ): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
-  try {
-    console.log(`again, CPU-profiled, ${seconds} s`);
-    await run(profileEnv(dir));
-    const span =
-      from === 'warm'
-        ? `${seconds} s of the same load after start-up and a warm-up`
-        : `start-up and a further\n${seconds} s of the same load`;
-    const summaries = services
-      ? services
-          .map((service) => `The ${service} process:\n\n${summarizeProfiles(dir, 8, service)}`)
-          .join('\n\n')
-      : summarizeProfiles(dir);
-    return `\nA target was missed, so the run profiled ${services ? `the ${services.join(' and ')} processes` : 'the docflow process'} (V8 CPU profile over ${span}; profiling
+  console.log(`again, CPU-profiled, ${seconds} s`);
+  const summaries = await profileProcesses(run, services);
+  const span =
+    from === 'warm'
+      ? `${seconds} s of the same load after start-up and a warm-up`
+      : `start-up and a further\n${seconds} s of the same load`;
+  return `\nA target was missed, so the run profiled ${services ? `the ${services.join(' and ')} processes` : 'the docflow process'} (V8 CPU profile over ${span}; profiling
 slows it down, the shares are what counts):
 
 ${summaries}
 `;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }

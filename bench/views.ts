@@ -32,7 +32,7 @@ import { progressLine } from '../services/document/src/views/progress';
 import { createViewsReadModel } from '../services/document/src/views/read-model';
 import { peakMiB } from '../tests/support/process';
 import { newAdminKey, startEmbedded } from '../tests/support/targets';
-import { profileEnv, summarizeProfiles } from './profile';
+import { profileProcesses } from './profile';
 import { measureRebuildFloor } from './rebuild-floor';
 import { machine, writeSection } from './results';
 import { SEED_FILE, type SeedRecord, seedViews } from './seed-views';
@@ -154,10 +154,10 @@ interface Figures {
 const started = loadNote();
 const dataDir = KEPT_DIR ? resolve(KEPT_DIR) : mkdtempSync(join(tmpdir(), 'docflow-bench-views-'));
 
-/** The seconds and events of views:rebuild's summary line. */
-function rebuilt(line: string): { seconds: number; events: number } | undefined {
-  const [, seconds, events] = /rebuilt in ([\d.]+) s \((\d+) events/.exec(line) ?? [];
-  return seconds && events ? { seconds: Number(seconds), events: Number(events) } : undefined;
+/** The events and the rate views:rebuild's summary line gives. */
+function rebuilt(line: string): { events: number; perSecond: number } | undefined {
+  const [, events, perSecond] = /rebuilt in [\d.]+ s \((\d+) events, (\d+) events\/s/.exec(line) ?? [];
+  return events && perSecond ? { events: Number(events), perSecond: Number(perSecond) } : undefined;
 }
 
 /**
@@ -171,8 +171,7 @@ function floorNote(rebuiltLine: string): string {
   const floorLoad = loadNote();
   console.log('rebuild floor: SQLite alone writing the rebuilt rows into a scratch file');
   const floor = measureRebuildFloor(join(dataDir, 'document', 'local.db'), join(dataDir, 'rebuild-floor.db'));
-  const { events } = figures;
-  const rebuildRate = events / figures.seconds;
+  const { events, perSecond: rebuildRate } = figures;
   const floorRate = events / floor.totalS;
   console.log(`rebuild floor: ${fixed(floor.totalS)} s, ${fixed(floorRate, 0)} events/s`);
   return `**Its floor** (bench/rebuild-floor.ts: SQLite alone writing the ${floor.documents.toLocaleString('en')} documents' rows the rebuild ended with into a fresh file, same schema and settings, no event read, parsed or folded; ${floorLoad}): ${fixed(floor.totalS)} s (rows ${fixed(floor.rowsS)} s, indexes ${fixed(floor.indexesS)} s, WAL copied ${fixed(floor.walS)} s; CPU ${fixed(floor.cpuS)} s), **${fixed(floorRate, 0)} events/s** of the rebuild's ${events.toLocaleString('en')}; the rebuild at **${fixed((rebuildRate / floorRate) * 100, 0)}%** of it`;
@@ -181,23 +180,19 @@ function floorNote(rebuiltLine: string): string {
  * The rebuild once more under V8's CPU profiler, when it missed its target: the command's own process
  * (no pnpm or tsx parent), self time by module and by function.
  */
-function rebuildProfileNote(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
-  try {
-    console.log('views:rebuild again, CPU-profiled');
-    const run = spawnSync(process.execPath, ['src/views/rebuild-cli.ts'], {
+async function rebuildProfileNote(): Promise<string> {
+  console.log('views:rebuild again, CPU-profiled');
+  const ended: { status: number | null } = { status: null };
+  const summary = await profileProcesses((env) => {
+    ended.status = spawnSync(process.execPath, ['src/views/rebuild-cli.ts'], {
       cwd: resolve(import.meta.dirname, '../services/document'),
-      env: { ...process.env, DOCFLOW_DATA_DIR: dataDir, ...profileEnv(dir) },
+      env: { ...process.env, DOCFLOW_DATA_DIR: dataDir, ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    if (run.status !== 0) return `Its profile: not taken (the profiled rebuild ended with ${run.status})`;
-    return `The rebuild missed its target (${REBUILD_TARGET.toLocaleString('en')} events/s), so it ran once more under V8's CPU profiler (the whole command; profiling slows it down, the shares are what counts; SQLite's own work shows as the native time of the statement that ran it, \`run\`, \`all\`, \`exec\`, the transaction's commit in \`sqliteTransaction\`):
-
-${summarizeProfiles(dir)}
-`;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+    }).status;
+  });
+  if (ended.status !== 0)
+    return `Its profile: not taken (the profiled rebuild ended with ${ended.status}).\n`;
+  return `The rebuild missed its target (${REBUILD_TARGET.toLocaleString('en')} events/s), so it ran once more under V8's CPU profiler (the whole command; profiling slows it down, the shares are what counts). SQLite's own work shows either as the native function that ran it (\`exec\` for the indexes, the commits in \`sqliteTransaction\`) or inside the function that called it (the inserts in the writer's \`write\`):\n\n${summary}\n`;
 }
 const adminKey = newAdminKey();
 try {
@@ -233,8 +228,7 @@ try {
     rebuildNote = `\`${line.replace('views: ', '')}\` (${rebuildLoad})`;
     rebuildNote += `. ${floorNote(line)}`;
     const figures = rebuilt(line);
-    if (figures && figures.events / figures.seconds < REBUILD_TARGET)
-      rebuildProfile = `\n${rebuildProfileNote()}`;
+    if (figures && figures.perSecond < REBUILD_TARGET) rebuildProfile = `\n${await rebuildProfileNote()}`;
   }
 
   const docflow = await startEmbedded({ dataDir, adminKey, logFile: newLogFile('views') });
