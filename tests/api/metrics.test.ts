@@ -47,7 +47,7 @@ for (const factory of targets({ env: { DOCFLOW_METRICS_TOKEN: TOKEN } })) {
         const res = await scrape(url, TOKEN);
         assert.equal(res.status, 200, `${name}: ${res.status}`);
         assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
-        scraped[name] = parseExposition(await res.text());
+        scraped[name] = await parseExposition(await res.text());
       }
     });
     after(() => target?.stop());

@@ -2,7 +2,7 @@
  * Reads a Prometheus exposition with the Prometheus project's own parser (PyPI prometheus-client,
  * installed by infra/local/install-prom-parser.sh): what does not parse there throws here.
  */
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 
 export interface Sample {
@@ -31,14 +31,32 @@ families = [
 print(json.dumps(families))
 `;
 
-let python: string | undefined;
+/** What `file args` prints on stdout, given `input` on stdin; its stderr shows (the parser's install). */
+function output(file: string, args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'] });
+    const chunks: Buffer[] = [];
+    child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.once('error', reject);
+    child.once('close', (code) =>
+      code === 0
+        ? resolve(Buffer.concat(chunks).toString('utf8'))
+        : reject(new Error(`${file} ${args[0]}: exit ${code}`)),
+    );
+    child.stdin?.end(input);
+  });
+}
 
-export function parseExposition(text: string): MetricFamily[] {
-  python ??= execFileSync('bash', [join(ROOT, 'infra/local/install-prom-parser.sh')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }).trim();
-  return JSON.parse(execFileSync(python, ['-c', PARSE], { input: text, encoding: 'utf8' }));
+let python: Promise<string> | undefined;
+
+/**
+ * Asynchronous: on a fresh machine the first call installs the parser (seconds), and a caller's event
+ * loop blocked that long keeps pooled keep-alive sockets the server has closed meanwhile, so its next
+ * request fails ("other side closed").
+ */
+export async function parseExposition(text: string): Promise<MetricFamily[]> {
+  python ??= output('bash', [join(ROOT, 'infra/local/install-prom-parser.sh')]).then((path) => path.trim());
+  return JSON.parse(await output(await python, ['-c', PARSE], text));
 }
 
 /** The samples named `name` whose labels include `labels`. */

@@ -192,7 +192,12 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   // Chosen up front, so a service started before the ones it calls knows their URLs.
   const ports: Record<string, number> = {};
   for (const service of DISTRIBUTED_SERVICES) ports[service] = await freePort();
-  const url = (service: string) => `http://127.0.0.1:${ports[service]}`;
+  /** Services whose URL a process was given: their port can no longer change. */
+  const handedOut = new Set<string>();
+  const url = (service: string) => {
+    handedOut.add(service);
+    return `http://127.0.0.1:${ports[service]}`;
+  };
   const envOf = (service: DistributedService): Record<string, string> => {
     const env = { ...common, PORT: String(ports[service] ?? 0) };
     if (service === 'identity') return { ...env, DOCFLOW_ADMIN_KEY: adminKey };
@@ -236,12 +241,23 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     if (service === 'files') Object.assign(extra, { FILES_INSTANCE_ID: name });
     const files = filesFor(name);
     if (service === 'recognition' && files !== 'files') Object.assign(extra, { FILES_URL: url(files) });
-    const env = name === service ? envOf(service) : { ...envOf(service), ...extra };
     const logFile = options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`);
-    const proc = startTsProcess(`services/${service}/src/main.ts`, env, name, { logFile });
-    procs[name] = proc;
-    const listening = await proc.waitForLog((l) => l.msg === `${service} listening`);
-    ports[name] = Number(listening.port);
+    for (let attempt = 1; ; attempt++) {
+      const env = name === service ? envOf(service) : { ...envOf(service), ...extra };
+      const proc = startTsProcess(`services/${service}/src/main.ts`, env, name, { logFile });
+      procs[name] = proc;
+      try {
+        const listening = await proc.waitForLog((l) => l.msg === `${service} listening`);
+        ports[name] = Number(listening.port);
+        return;
+      } catch (error) {
+        // The port chosen up front was taken before the service bound it (an outgoing connection of
+        // another test file, say): one whose URL no process was given yet can take another.
+        const taken = name === service && !handedOut.has(service) && /EADDRINUSE/.test(String(error));
+        if (!taken || attempt === 3) throw error;
+        ports[service] = await freePort();
+      }
+    }
   }
 
   /** Every process answers `/readyz` 200: each started (a service serves before it started). */
