@@ -3,9 +3,9 @@
  * docflow process: utime + stime from /proc over a fixed number of creates (stime, the kernel's part,
  * also apart), 10 connections, counted until the work the creates set off (projections, bus
  * deliveries, consumers) has settled. Load from other work on the machine moves it far less than
- * creates per second. `CREATE_CPU_REQUESTS` (default
- * 1500) per round, `CREATE_CPU_ROUNDS` (3); `GET_CPU_PROFILE_DIR`-style profiling with
- * `CREATE_CPU_PROFILE_DIR`. Run it on two checkouts in turns to compare code.
+ * creates per second. `CREATE_CPU_REQUESTS` (default 1500) per round, `CREATE_CPU_ROUNDS` (3);
+ * `GET_CPU_PROFILE_DIR`-style profiling with `CREATE_CPU_PROFILE_DIR`. Run it on two checkouts in
+ * turns to compare code.
  *
  * @example CREATE_CPU_ROUNDS=4 pnpm exec tsx bench/create-cpu.ts
  */

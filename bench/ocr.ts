@@ -69,8 +69,13 @@ try {
   };
 
   type Pool = Awaited<ReturnType<typeof createOcrPool>>;
-  let single: Pool | undefined;
-  let pair: Pool | undefined;
+  /** Every pool made, ended when the measuring ends, however it ends. */
+  const pools: Pool[] = [];
+  const newPool = async (size: number) => {
+    const pool = await createOcrPool({ size, maxQueue: THROUGHPUT_JOBS });
+    pools.push(pool);
+    return pool;
+  };
   /** tesseract.js over every page, one after another on the one-worker pool. */
   const jsRound = async (pool: Pool): Promise<PageRound> => {
     const times: number[] = [];
@@ -90,10 +95,8 @@ try {
   let perPage: Pair<PageRound, PageRound>[];
   let throughput: Pair<number, number>[];
   try {
-    const one = await createOcrPool({ size: 1, maxQueue: THROUGHPUT_JOBS });
-    single = one;
-    const two = await createOcrPool({ size: 2, maxQueue: THROUGHPUT_JOBS });
-    pair = two;
+    const one = await newPool(1);
+    const two = await newPool(2);
     await jsRound(one); // both pools' workers warm before timing
     await pagesPerMinute(two);
     console.log(
@@ -109,8 +112,7 @@ try {
       () => pagesPerMinute(one),
     );
   } finally {
-    await single?.terminate();
-    await pair?.terminate();
+    for (const pool of pools) await pool.terminate();
   }
 
   const seconds = pairMedians(

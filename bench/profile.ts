@@ -118,20 +118,23 @@ export function restartProfile(pid: number): void {
 }
 
 /**
- * Runs `run(env)` with the env that makes its docflow processes write CPU profiles, and returns their
- * self time: of every process, or of the processes of each of `services` apart (the others left out).
+ * Runs `run(env)` with the env that makes its docflow processes write CPU profiles; returns what `run`
+ * returned and the processes' self time: of every process, or of each of `services` apart (the
+ * others left out).
  */
-export async function profileProcesses(
-  run: (env: Record<string, string>) => unknown,
+export async function profileProcesses<T>(
+  run: (env: Record<string, string>) => T | Promise<T>,
   services?: readonly string[],
-): Promise<string> {
+): Promise<{ result: T; summary: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'docflow-bench-prof-'));
   try {
-    await run(profileEnv(dir));
-    if (!services) return summarizeProfiles(dir);
-    return services
-      .map((service) => `The ${service} process:\n\n${summarizeProfiles(dir, 8, service)}`)
-      .join('\n\n');
+    const result = await run(profileEnv(dir));
+    const summary = services
+      ? services
+          .map((service) => `The ${service} process:\n\n${summarizeProfiles(dir, 8, service)}`)
+          .join('\n\n')
+      : summarizeProfiles(dir);
+    return { result, summary };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -150,7 +153,7 @@ export async function profiledRun(
   services?: readonly string[],
 ): Promise<string> {
   console.log(`again, CPU-profiled, ${seconds} s`);
-  const summaries = await profileProcesses(run, services);
+  const { summary } = await profileProcesses(run, services);
   const span =
     from === 'warm'
       ? `${seconds} s of the same load after start-up and a warm-up`
@@ -158,6 +161,6 @@ export async function profiledRun(
   return `\nA target was missed, so the run profiled ${services ? `the ${services.join(' and ')} processes` : 'the docflow process'} (V8 CPU profile over ${span}; profiling
 slows it down, the shares are what counts):
 
-${summaries}
+${summary}
 `;
 }

@@ -182,16 +182,15 @@ function floorNote(rebuiltLine: string): string {
  */
 async function rebuildProfileNote(): Promise<string> {
   console.log('views:rebuild again, CPU-profiled');
-  const ended: { status: number | null } = { status: null };
-  const summary = await profileProcesses((env) => {
-    ended.status = spawnSync(process.execPath, ['src/views/rebuild-cli.ts'], {
-      cwd: resolve(import.meta.dirname, '../services/document'),
-      env: { ...process.env, DOCFLOW_DATA_DIR: dataDir, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    }).status;
-  });
-  if (ended.status !== 0)
-    return `Its profile: not taken (the profiled rebuild ended with ${ended.status}).\n`;
+  const { result: status, summary } = await profileProcesses(
+    (env) =>
+      spawnSync(process.execPath, ['src/views/rebuild-cli.ts'], {
+        cwd: resolve(import.meta.dirname, '../services/document'),
+        env: { ...process.env, DOCFLOW_DATA_DIR: dataDir, ...env },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }).status,
+  );
+  if (status !== 0) return `Its profile: not taken (the profiled rebuild ended with ${status}).\n`;
   return `The rebuild missed its target (${REBUILD_TARGET.toLocaleString('en')} events/s), so it ran once more under V8's CPU profiler (the whole command; profiling slows it down, the shares are what counts). SQLite's own work shows either as the native function that ran it (\`exec\` for the indexes, the commits in \`sqliteTransaction\`) or inside the function that called it (the inserts in the writer's \`write\`):\n\n${summary}\n`;
 }
 const adminKey = newAdminKey();
