@@ -1,7 +1,7 @@
 /**
  * The files service's internal HTTP API, reached by other services with the internal token: streamed
- * upload and download of one file, the discard of a file no document holds, and the attachment facts
- * behind `allowDupl=false`.
+ * upload and download of one file, the discard of a file no document holds, and a create's claim of
+ * its files (the duplicate check of `allowDupl=false` and the attach, one decision) and its release.
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -15,6 +15,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AttachmentIndex } from './attachment-index';
 import type { BlobHolders } from './blob-holders';
+import { DUPLICATE_CONTENT } from './businessLogic';
 import { contentDisposition } from './content-disposition';
 import type { DiscardFile } from './discard';
 import { type FileStored, fileAggregate } from './file';
@@ -38,6 +39,7 @@ const AllowDupl = z
 const AttachmentsBody = z.object({
   docId: Hex24Id,
   files: z.array(StoredFile.pick({ id: true, sha256: true })),
+  allowDupl: z.boolean().default(true),
 });
 
 export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
@@ -51,8 +53,8 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
     if (Number(c.req.header('content-length')) > maxUploadBytes)
       throw problems.tooLarge(`the upload exceeds ${maxUploadBytes} bytes`);
     const blob = await storeBody(blobs, c.req.raw.body, maxUploadBytes);
-    if (!allowDupl && index.isAttached(blob.sha256))
-      throw problems.conflict('a file with the same content is already attached to a document');
+    // An early answer that spares the rest of the create; the claim (/attachments) decides.
+    if (!allowDupl && index.isAttached(blob.sha256)) throw problems.conflict(DUPLICATE_CONTENT);
     const { size, sha256 } = blob;
     const file: FileStored = { id: newHexId(), fileName, size, sha256, contentType, blobKey: blob.key };
     await holders.hold(blob.key, () =>
@@ -97,9 +99,17 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
     return c.body(null, 204);
   });
 
+  // A create claims its files for its new document just before it appends DocumentCreated: 409 when
+  // allowDupl=false and a live document holds the content of one of them.
   app.post('/internal/v1/attachments', async (c) => {
-    const { docId, files } = await readJson(c, AttachmentsBody);
-    index.attach(docId, files);
+    const { docId, files, allowDupl } = await readJson(c, AttachmentsBody);
+    index.claim(docId, files, allowDupl);
+    return c.body(null, 204);
+  });
+
+  // A create refused after its claim gives the claim up (409 once the document exists).
+  app.delete('/internal/v1/attachments/:docId', (c) => {
+    index.release(parseWith('path.docId', Hex24Id, c.req.param('docId')));
     return c.body(null, 204);
   });
 

@@ -8,6 +8,7 @@ const DOC_A = 'a'.repeat(24);
 const DOC_B = 'b'.repeat(24);
 const FILE_1 = '1'.repeat(24);
 const FILE_2 = '2'.repeat(24);
+const DOC_C = 'c'.repeat(24);
 
 describe('attachment index', () => {
   it('knows a hash once a document holds it, and only then', () => {
@@ -64,5 +65,44 @@ describe('attachment index', () => {
     assert.equal(index.isFileAttached(FILE_2), false, 'same document, another file');
     index.markDeleted(DOC_A);
     assert.equal(index.isFileAttached(FILE_1), true);
+  });
+
+  it('claims with allowDupl=false only content no other live document holds, recording nothing when refused', () => {
+    const index = createAttachmentIndex(openLocalDb(':memory:'));
+    index.claim(DOC_A, [{ id: FILE_1, sha256: hash('e') }], false);
+    index.claim(DOC_A, [{ id: FILE_1, sha256: hash('e') }], false);
+    assert.throws(
+      () =>
+        index.claim(
+          DOC_B,
+          [
+            { id: FILE_2, sha256: hash('f') },
+            { id: '3'.repeat(24), sha256: hash('e') },
+          ],
+          false,
+        ),
+      /already attached/,
+    );
+    assert.equal(index.isFileAttached(FILE_2), false, 'the refused claim recorded none of its files');
+    index.claim(DOC_B, [{ id: FILE_2, sha256: hash('e') }], true);
+    assert.equal(index.isFileAttached(FILE_2), true);
+    index.markDeleted(DOC_A);
+    index.markDeleted(DOC_B);
+    index.claim(DOC_C, [{ id: '4'.repeat(24), sha256: hash('e') }], false);
+    assert.equal(index.isFileAttached('4'.repeat(24)), true, 'deleted documents hold nothing');
+  });
+
+  it('releases a claim, so its content is free and its files unattached; never for a created document', () => {
+    const index = createAttachmentIndex(openLocalDb(':memory:'));
+    index.claim(DOC_A, [{ id: FILE_1, sha256: hash('e') }], false);
+    index.release(DOC_A);
+    assert.equal(index.isAttached(hash('e')), false);
+    assert.equal(index.isFileAttached(FILE_1), false);
+    index.release(DOC_A);
+
+    index.claim(DOC_B, [{ id: FILE_2, sha256: hash('f') }], false);
+    index.attach(DOC_B, [{ id: FILE_2, sha256: hash('f') }]);
+    assert.throws(() => index.release(DOC_B), /never released/);
+    assert.equal(index.isFileAttached(FILE_2), true);
   });
 });

@@ -15,6 +15,7 @@ import {
   type Harness,
   json,
   NAMESPACE,
+  release as releaseOf,
   startHarness,
   until,
   upload,
@@ -31,8 +32,9 @@ describe('files service', () => {
   after(() => h.close());
 
   const request = (path: string, init: RequestInit = {}) => call(h.service, path, init);
-  const attach = (docId: string, files: { id: string; sha256: string }[]) =>
-    attachTo(h.service, docId, files);
+  const attach = (docId: string, files: { id: string; sha256: string }[], allowDupl?: boolean) =>
+    attachTo(h.service, docId, files, allowDupl);
+  const release = (docId: string) => releaseOf(h.service, docId);
   const handled = (messageId: string) =>
     h.db.prepare('SELECT 1 FROM handled_messages WHERE message_id = ?').get(messageId) !== undefined;
 
@@ -136,6 +138,64 @@ describe('files service', () => {
 
     assert.equal((await upload(h.service, bytes, { allowDupl: 'true' })).status, 201);
     assert.equal((await upload(h.service, bytes)).status, 201, 'allowDupl defaults to true');
+  });
+
+  it('claims with allowDupl=false atomically: of concurrent claims of one content exactly one wins', async () => {
+    const bytes = randomBytes(1000);
+    const files = await Promise.all(
+      Array.from({ length: 6 }, () => json<StoredFile>(upload(h.service, bytes))),
+    );
+    const docs = files.map(() => newHexId());
+    const answers = await Promise.all(
+      files.map((f, i) => attach(docs[i]!, [{ id: f.id, sha256: f.sha256 }], false)),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    assert.deepEqual(statuses, [204, 409, 409, 409, 409, 409]);
+    const refused = answers.find((a) => a.status === 409)!;
+    assert.equal(refused.headers.get('content-type'), PROBLEM_CONTENT_TYPE);
+    const winner = files[answers.findIndex((a) => a.status === 204)]!;
+    const loser = files[answers.findIndex((a) => a.status === 409)]!;
+    const discard = (id: string) =>
+      request(`/internal/v1/files/${id}`, { method: 'DELETE', headers: authHeaders });
+    assert.equal((await discard(loser.id)).status, 204, 'a refused claim left its file unattached');
+    assert.equal((await discard(winner.id)).status, 409, 'the claimed file is attached');
+  });
+
+  it('releases the claim of a document never created: its content is free again and its file can be discarded', async () => {
+    const bytes = randomBytes(1000);
+    const stored = await json<StoredFile>(upload(h.service, bytes));
+    const docId = newHexId();
+    assert.equal((await attach(docId, [{ id: stored.id, sha256: stored.sha256 }], false)).status, 204);
+    assert.equal((await upload(h.service, bytes, { allowDupl: 'false' })).status, 409);
+    assert.equal((await release(docId)).status, 204);
+    assert.equal((await release(docId)).status, 204, 'idempotent');
+    assert.equal((await upload(h.service, bytes, { allowDupl: 'false' })).status, 201);
+    const discarded = await request(`/internal/v1/files/${stored.id}`, {
+      method: 'DELETE',
+      headers: authHeaders,
+    });
+    assert.equal(discarded.status, 204);
+    assert.equal((await release('not-an-id')).status, 400);
+  });
+
+  it('never releases the claim of a document whose DocumentCreated arrived', async () => {
+    const stored = await json<StoredFile>(upload(h.service, randomBytes(1000)));
+    const docId = newHexId();
+    const files = [{ id: stored.id, sha256: stored.sha256 }];
+    assert.equal((await attach(docId, files, false)).status, 204);
+    const created = documentCreated(docId, files);
+    await h.bus.publish(topicsOf(NAMESPACE).document, [
+      { id: created.id, key: docId, value: created as unknown as Record<string, unknown> },
+    ]);
+    await until(() => handled(created.id), 'DocumentCreated to be applied');
+    const refused = await release(docId);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.headers.get('content-type'), PROBLEM_CONTENT_TYPE);
+    const discard = await request(`/internal/v1/files/${stored.id}`, {
+      method: 'DELETE',
+      headers: authHeaders,
+    });
+    assert.equal(discard.status, 409, 'the file stays attached');
   });
 
   it('refuses a duplicate with allowDupl=false once DocumentCreated arrived on the bus, ignoring other events', async () => {

@@ -131,17 +131,23 @@ export function call(service: FilesService, path: string, init: RequestInit = {}
   return Promise.resolve(service.app.fetch(new Request(`http://files${path}`, init)));
 }
 
-/** POST /internal/v1/attachments: `docId` holds `files`. */
+/** POST /internal/v1/attachments: `docId` claims `files` (with `allowDupl` when given). */
 export function attach(
   service: FilesService,
   docId: string,
   files: { id: string; sha256: string }[],
+  allowDupl?: boolean,
 ): Promise<Response> {
   return call(service, '/internal/v1/attachments', {
     method: 'POST',
     headers: { ...authHeaders, 'content-type': 'application/json' },
-    body: JSON.stringify({ docId, files }),
+    body: JSON.stringify({ docId, files, allowDupl }),
   });
+}
+
+/** DELETE /internal/v1/attachments/{docId}: the claim of a document never created is given up. */
+export function release(service: FilesService, docId: string): Promise<Response> {
+  return call(service, `/internal/v1/attachments/${docId}`, { method: 'DELETE', headers: authHeaders });
 }
 
 /** The JSON body of an answer, typed as the test expects it. */
