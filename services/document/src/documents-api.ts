@@ -27,6 +27,7 @@ import { openTaskFor, openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { authorOf, canDownload } from './access';
+import { requireAppendable } from './append-bound';
 import { revisionAsOf } from './audit/as-of';
 import {
   checkValuesAgainstForm,
@@ -34,8 +35,9 @@ import {
   decideUpdateFields,
   decideValidateReco,
 } from './businessLogic';
+import { appendWroteNothing, createFiles } from './create-files';
 import { type DocState, docAggregate, initialDoc } from './docForm';
-import { attachFiles, discardFiles, downloadFile, filesCallAs, storeFile } from './files-calls';
+import { downloadFile, filesCallAs } from './files-calls';
 import { loadForm } from './forms/api';
 import { createFingerprint, type FileIdentity, hashFile } from './idempotency/create-fingerprint';
 import { idempotent, jsonFingerprint, recordFingerprint } from './idempotency/middleware';
@@ -132,22 +134,16 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const form = (await loadForm(store, formName)).definition;
     if (!form) throw problems.notFound(`no form ${formName}`);
 
-    // Every file stored for this request, so that a request refused before the document exists
-    // keeps none of them (what a crash leaves behind, the files service's sweeper collects).
-    const stored: StoredFile[] = [];
-    const files = filesCall(c);
+    const id = newHexId();
+    // Every file stored for this request and its claim, so that a create refused at any point keeps
+    // none of them (what a crash leaves behind, the files service's sweeper collects).
+    const files = createFiles(filesCall(c), id, query.allowDupl, c.var.log);
     const identities: FileIdentity[] = [];
     const upload = async (file: IncomingFile): Promise<StoredFile> => {
-      const storedFile = await storeFile(files, file, query.allowDupl);
-      stored.push(storedFile);
+      const storedFile = await files.store(file);
       identities.push({ fileName: file.fileName, contentType: file.contentType, sha256: storedFile.sha256 });
       return storedFile;
     };
-    const discardStored = async () => {
-      for (const fileId of await discardFiles(files, stored))
-        c.var.log.warn({ fileId }, 'a file of a refused create was not discarded; the sweeper will');
-    };
-    const id = newHexId();
     // One clock reading: datecreated (the event's timestamp) and datedue derive from it.
     const now = new Date();
     let appending = false;
@@ -176,12 +172,12 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
         now,
         idp: { idpLangs: query.idpLangs, idpFrpr: query.idpFrpr },
       };
-      // Decided on the new document first, so a refusal still finds its files unattached to discard.
-      decideCreate(command, initialDoc);
-      // The files service learns the attachments before the document exists: its orphan sweeper
-      // never takes a file a document holds, even if this service then stops before its relay
-      // publishes the document (a failed append leaves the files attached: kept, not lost).
-      await attachFiles(files, id, parts.files);
+      // Decided, and held to the append's size bound, on the new document before its files are claimed.
+      requireAppendable(decideCreate(command, initialDoc));
+      // The claim is the last step before the append: the files service records the attachments
+      // (refusing a duplicate under allowDupl=false in the same decision), so its orphan sweeper
+      // never takes the files of a document whose service stopped before its relay published it.
+      await files.claim(parts.files);
       appending = true;
       const created = await executeCommand(
         store,
@@ -192,7 +188,10 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       );
       doc = created.state;
     } catch (err) {
-      if (!appending) await discardStored();
+      // An append whose outcome is unknown may have created the document: its files stay attached.
+      const exists = async () => (await loadAggregate(store, docFormStream(id), docAggregate)).state.exists;
+      if (!appending || (await appendWroteNothing(err, exists))) await files.giveUp();
+      else c.var.log.warn({ docId: id }, 'a create append failed and may have been written; its files stay');
       throw err;
     }
     if (action) {

@@ -1,4 +1,4 @@
-/** The files service as the document routes use it: store, discard, attach and download attachments. */
+/** The files service as the document routes use it: store, claim, release, discard and download files. */
 import type { StoredFile } from '@docflow/contracts';
 import {
   callService,
@@ -46,18 +46,30 @@ export async function discardFiles(call: FilesCall, files: readonly StoredFile[]
   return kept;
 }
 
-/** Tells the files service that `docId` holds `files`, so that its orphan sweeper never takes them. */
-export async function attachFiles(
+/**
+ * Claims `files` for the new document `docId`, just before its DocumentCreated is appended: the files
+ * service records the attachments (its orphan sweeper never takes them) unless `allowDupl` is false and
+ * a live document holds the content of one (409) — one decision there, so concurrent creates of one
+ * content cannot both pass.
+ */
+export async function claimFiles(
   call: FilesCall,
   docId: string,
   files: readonly StoredFile[],
+  allowDupl: boolean,
 ): Promise<void> {
   if (files.length === 0) return;
   const res = await call({
     method: 'POST',
     path: '/internal/v1/attachments',
-    body: { docId, files: files.map((f) => ({ id: f.id, sha256: f.sha256 })) },
+    body: { docId, allowDupl, files: files.map((f) => ({ id: f.id, sha256: f.sha256 })) },
   });
+  if (!res.ok) throw await problemFromResponse(res);
+}
+
+/** Gives up the claim of a document that was never created, so its files can be discarded. */
+export async function releaseClaim(call: FilesCall, docId: string): Promise<void> {
+  const res = await call({ method: 'DELETE', path: `/internal/v1/attachments/${docId}` });
   if (!res.ok) throw await problemFromResponse(res);
 }
 
