@@ -1,9 +1,100 @@
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { rejections } from '@docflow/contracts';
+import { rejections, type StoredFile } from '@docflow/contracts';
 import { AppendTooLarge, StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
+import { createLogger } from '@docflow/kit';
 import { problems } from '@docflow/kit/http';
-import { appendWroteNothing } from './create-files';
+import { appendWroteNothing, createFiles } from './create-files';
+import type { FilesCall } from './files-calls';
+
+const DOC_ID = 'd0c000000000000000000001';
+const upload = (fileName: string) => ({
+  fileName,
+  contentType: 'text/plain',
+  stream: Readable.from([Buffer.from('x')]),
+});
+
+/**
+ * The files service as the create sees it, answering each call as `status` says and recording what
+ * was asked, in order.
+ */
+function filesPeer(status: (method: string, path: string) => number = () => 0) {
+  const asked: string[] = [];
+  let next = 0;
+  const call: FilesCall = async ({ method, path, body }) => {
+    asked.push(`${method} ${path.replace(/\?.*/, '')}`);
+    if (body instanceof ReadableStream) await new Response(body).arrayBuffer();
+    const forced = status(method, path);
+    if (forced) return Response.json({ status: forced, title: 'refused' }, { status: forced });
+    if (method !== 'POST' || !path.startsWith('/internal/v1/files'))
+      return new Response(null, { status: 204 });
+    const stored: StoredFile = {
+      id: `f11e${String(++next).padStart(20, '0')}`,
+      fileName: 'a.txt',
+      size: 1,
+      sha256: 'e'.repeat(64),
+      contentType: 'text/plain',
+    };
+    return Response.json(stored, { status: 201 });
+  };
+  return { asked, call };
+}
+
+describe('the files of one create', () => {
+  const log = createLogger('document-test', 'silent');
+
+  it('given up before its claim: each stored file discarded, no release asked', async () => {
+    const peer = filesPeer();
+    const files = createFiles(peer.call, DOC_ID, false, log);
+    await files.store(upload('a.txt'));
+    await files.store(upload('b.txt'));
+    await files.giveUp();
+    assert.deepEqual(peer.asked, [
+      'POST /internal/v1/files',
+      'POST /internal/v1/files',
+      'DELETE /internal/v1/files/f11e00000000000000000001',
+      'DELETE /internal/v1/files/f11e00000000000000000002',
+    ]);
+  });
+
+  it('given up after its claim (the append refused): the claim released first, then the files discarded', async () => {
+    const peer = filesPeer();
+    const files = createFiles(peer.call, DOC_ID, false, log);
+    const stored = await files.store(upload('a.txt'));
+    await files.claim([stored]);
+    await files.giveUp();
+    assert.deepEqual(peer.asked.slice(1), [
+      'POST /internal/v1/attachments',
+      `DELETE /internal/v1/attachments/${DOC_ID}`,
+      `DELETE /internal/v1/files/${stored.id}`,
+    ]);
+  });
+
+  it('releases a claim that was refused or lost too (it may have been recorded), and keeps the files when the release fails', async () => {
+    const lost = filesPeer((method, path) => (method === 'POST' && path.includes('attachments') ? 503 : 0));
+    const files = createFiles(lost.call, DOC_ID, false, log);
+    const stored = await files.store(upload('a.txt'));
+    await assert.rejects(files.claim([stored]));
+    await files.giveUp();
+    assert.deepEqual(lost.asked.slice(2), [
+      `DELETE /internal/v1/attachments/${DOC_ID}`,
+      `DELETE /internal/v1/files/${stored.id}`,
+    ]);
+
+    const stuck = filesPeer((method, path) =>
+      method === 'DELETE' && path.includes('attachments') ? 503 : 0,
+    );
+    const kept = createFiles(stuck.call, DOC_ID, false, log);
+    await kept.claim([await kept.store(upload('a.txt'))]);
+    await kept.giveUp();
+    assert.equal(
+      stuck.asked.at(-1),
+      `DELETE /internal/v1/attachments/${DOC_ID}`,
+      'no discard of attached files',
+    );
+  });
+});
 
 const absent = async () => false;
 const present = async () => true;
