@@ -46,7 +46,13 @@ describe('embedded lifecycle', { timeout: 180_000 }, () => {
       const api = apiClient(first.baseUrl);
       const svc = await api('POST', '/api/admin/v1/accounts', {
         key: generatedKey,
-        body: { kind: 'service', email: 'svc@example.com', name_first: 'S', name_last: 'V' },
+        body: {
+          kind: 'service',
+          email: 'svc@example.com',
+          name_first: 'S',
+          name_last: 'V',
+          roles: ['svcAdminSysRW'],
+        },
       });
       assert.equal(svc.status, 201, svc.text);
       svcId = svc.body._id_sys;

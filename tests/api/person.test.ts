@@ -427,9 +427,17 @@ for (const factory of targets()) {
           403,
         );
       });
-      it('a user holding svcAdminSysRW may update through a service account without that role', async () => {
+      it('a role counts only where both hold it: a user holding svcAdminSysRW updates through a service account holding it too, not through one without', async () => {
+        assertProblem(
+          await api('POST', '/api/v2/person', {
+            key: svcNoRoleKey,
+            runAs: 'sysop@example.com',
+            body: { _id_sys: ids.bob, unit: 'Run-as unit' },
+          }),
+          403,
+        );
         const res = await api('POST', '/api/v2/person', {
-          key: svcNoRoleKey,
+          key: svcSysKey,
           runAs: 'sysop@example.com',
           body: { _id_sys: ids.bob, unit: 'Run-as unit' },
         });

@@ -1095,7 +1095,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path: {
@@ -1174,7 +1174,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path?: never;
@@ -1282,7 +1282,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path: {
@@ -1361,7 +1361,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path?: never;
@@ -2545,7 +2545,7 @@ export interface operations {
                 q?: string;
             };
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path: {
@@ -2626,7 +2626,7 @@ export interface operations {
                 asOf?: string;
             };
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
                 /** @description The `ETag` of the copy the caller holds: 304 without a body while the document is still at it. */
                 "If-None-Match"?: string;
@@ -2724,7 +2724,7 @@ export interface operations {
                 pageSize?: number;
             };
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path: {
@@ -2806,7 +2806,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path: {
@@ -2886,7 +2886,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path: {
@@ -2967,7 +2967,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
             };
             path: {
@@ -3048,7 +3048,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
                 /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
                 "If-Match"?: string;
@@ -3181,7 +3181,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
                 /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
                 "If-Match"?: string;
@@ -3315,7 +3315,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
                 /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
                 "If-Match"?: string;
@@ -3443,7 +3443,7 @@ export interface operations {
                 idpFrpr?: "true" | "false";
             };
             header?: {
-                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. */
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
                 "svc-run-as"?: string;
                 /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string. */
                 "Idempotency-Key"?: string;

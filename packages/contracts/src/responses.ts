@@ -35,7 +35,10 @@ const optionalHeader = (name: string, description: string, schema: Record<string
 
 export const runAsHeader = optionalHeader(
   'svc-run-as',
-  'Act on behalf of an active user: a `usr-` system id or the user\u2019s e-mail.',
+  'Act on behalf of an active user: a `usr-` system id or the user\u2019s e-mail. The user\u2019s document ' +
+    'rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, ' +
+    'svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so ' +
+    'run-as never adds a right the service account was not granted.',
 );
 
 /** The problem responses a route may give, by status code. */

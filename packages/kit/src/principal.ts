@@ -14,8 +14,30 @@ export interface Principal {
   runAs?: string;
   /** The effective principal: the run-as user if any, else the service account. */
   subject: string;
-  /** Roles of the effective principal only. */
+  /**
+   * The roles that count for this request: the service account's; with run-as, those the person and
+   * the service account both hold (principalOf).
+   */
   roles: Role[];
+}
+
+/** An account as the gateway knows it, for principalOf: its `usr-` id and roles. */
+export interface RoleHolder {
+  id: string;
+  roles: readonly Role[];
+}
+
+/**
+ * The principal of a request (DESIGN.md "Run-as"): the service account, or the person it runs as.
+ * Through run-as the person's document rights apply (the subject: authorship, participation,
+ * deputies), but a role counts only where the service account holds it too, so run-as never gives a
+ * service account more than it was granted.
+ * @example principalOf(serviceAccount, runAs ? person : undefined)
+ */
+export function principalOf(account: RoleHolder, runAs?: RoleHolder): Principal {
+  if (!runAs) return { account: account.id, subject: account.id, roles: [...account.roles] };
+  const roles = runAs.roles.filter((role) => account.roles.includes(role));
+  return { account: account.id, runAs: runAs.id, subject: runAs.id, roles };
 }
 
 export const INTERNAL_TOKEN_HEADER = 'x-docflow-internal-token';

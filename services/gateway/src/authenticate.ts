@@ -1,6 +1,6 @@
 /**
  * Bearer API-key authentication and `svc-run-as`. Without run-as the service account is the
- * principal; with it, the named active person is, and only that person's roles count.
+ * principal; with it, the named active person is, with only the roles both hold (kit's principalOf).
  *
  * An account created a moment ago through another gateway may not be in this gateway's read model yet
  * (the bus brings it): a run-as the read model does not know, and a key naming a service account it
@@ -10,7 +10,13 @@
  */
 import { createHash } from 'node:crypto';
 import { accountIdOfApiKey, type ResolvedAccount, type Role, USR_ID_PATTERN } from '@docflow/contracts';
-import { type Principal, type PrincipalVariables, problems, type RequestVariables } from '@docflow/kit/http';
+import {
+  type Principal,
+  type PrincipalVariables,
+  principalOf,
+  problems,
+  type RequestVariables,
+} from '@docflow/kit/http';
 import type { MiddlewareHandler } from 'hono';
 import type { AccountLookUp, LookUpCaller } from './account-lookup';
 import type { AccountRecord, AccountsReadModel } from './accounts-read-model';
@@ -147,12 +153,12 @@ export function authenticate(
       throw problems.unauthorized('unknown or inactive API key', 'Bearer error="invalid_token"');
     }
     const runAs = c.req.header(RUN_AS_HEADER)?.trim();
-    let principal: Principal = { account: account.id, subject: account.id, roles: account.roles };
+    let principal = principalOf(account);
     // Present but empty is a mistake of the caller, never a silent fall-back to the service account.
     if (runAs === '') throw problems.badRequest(`${RUN_AS_HEADER} is empty: name a usr- id or an e-mail`);
     if (runAs !== undefined) {
       const user = await runAsPerson(runAs, { principal, ...ids });
-      principal = { account: account.id, runAs: user.id, subject: user.id, roles: user.roles };
+      principal = principalOf(account, user);
     }
     c.set('principal', principal);
     await next();

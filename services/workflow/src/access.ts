@@ -18,8 +18,9 @@ export interface ManagePrincipal {
  * Contract, Authentication 3–4, read with DESIGN.md's Roles: the author (the initiator) may do
  * everything, delete included. Anyone else needs `svcAdminDocRW` or `svcAdminDocRWD`, and 111 needs
  * `svcAdminDocRWD`. A service account acting without run-as on a document it did not author needs
- * `svcAdminDocsRW` as well (point 4); with run-as only the user's own roles count, so point 4's
- * "alternative" is running as the author or as a user who holds the management role.
+ * `svcAdminDocsRW` as well (point 4); with run-as only the roles the user and the service account both
+ * hold count, so point 4's "alternative" is running as the author (or as a user holding the management
+ * role the service account holds too).
  */
 export function canManage(principal: ManagePrincipal, state: WorkflowState, taskstatus: number): boolean {
   if (state.author === principal.subject) return true;
