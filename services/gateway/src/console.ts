@@ -5,21 +5,16 @@
 import { CONSOLE_CSP, CONSOLE_PAGE, consoleAssets } from '@docflow/console';
 import { problems } from '@docflow/kit/http';
 import { Hono } from 'hono';
-
-const SECURITY_HEADERS = {
-  'content-security-policy': CONSOLE_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-};
+import { pageSecurityHeaders } from './page-headers';
 
 export function consoleRoutes(): Hono {
   const app = new Hono();
-  app.get('/console', (c) => c.html(CONSOLE_PAGE, 200, { ...SECURITY_HEADERS, 'cache-control': 'no-cache' }));
+  app.use('/console/*', pageSecurityHeaders(CONSOLE_CSP));
+  app.get('/console', (c) => c.html(CONSOLE_PAGE, 200, { 'cache-control': 'no-cache' }));
   app.get('/console/assets/:file', async (c) => {
     const asset = (await consoleAssets()).get(c.req.param('file'));
     if (!asset) throw problems.notFound(`the console has no file ${c.req.param('file')}`);
     return c.body(asset.body as Uint8Array<ArrayBuffer>, 200, {
-      ...SECURITY_HEADERS,
       'content-type': asset.type,
       'cache-control': 'no-cache',
     });
