@@ -2535,11 +2535,11 @@ export interface operations {
                 step?: number;
                 iteration?: number;
                 status?: number;
-                /** @description Form name(s), combined with OR. */
+                /** @description Form name(s), combined with OR. Comma-separated, at most 100 values. */
                 form?: string;
-                /** @description Author system id(s), combined with OR. */
+                /** @description Author system id(s), combined with OR. Comma-separated, at most 100 values. */
                 author?: string;
-                /** @description Tag(s), combined with AND. */
+                /** @description Tag(s), combined with AND. Comma-separated, at most 100 values. */
                 tags?: string;
                 /** @description Full-text search (extension): the documents whose values, tags, attachment names or recognised attachment text hold every word of q (the last word also as a prefix), case and accents ignored; every other character separates words and has no meaning. Listed best match first (BM25), ties in the view’s order; the other parameters filter as without q. A q without a letter or digit is 400. */
                 q?: string;
@@ -2616,9 +2616,9 @@ export interface operations {
     getDocument: {
         parameters: {
             query?: {
-                /** @description Top-level fields to keep; also filters embedded entities. */
+                /** @description Top-level fields to keep; also filters embedded entities. Comma-separated, at most 100 values. */
                 fields?: string;
-                /** @description Comma-separated: docResponse, recoData, recoResult, valuesByTags, filesList. */
+                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList. Comma-separated, at most 100 values. */
                 embed?: string;
                 /** @description The document as it was at this `_meta._rev`. */
                 rev?: number;
@@ -3438,7 +3438,7 @@ export interface operations {
         parameters: {
             query?: {
                 allowDupl?: "true" | "false";
-                /** @description OCR languages (the contract leaves the name open). */
+                /** @description OCR languages (the contract leaves the name open), joined by +, at most 100 values. */
                 idpLangs?: string;
                 idpFrpr?: "true" | "false";
             };

@@ -74,6 +74,20 @@ export const CreateDocResponse = z.strictObject({
   ),
 });
 
+/**
+ * The most values a list query parameter takes (`form`, `author`, `tags`, `fields`, `embed`; the
+ * languages of `idpLangs`), counted as written. A listing's SQL repeats its other conditions for each
+ * value of the list that drives it (document views/planner.ts): at 100 each, the worst listing binds
+ * about 20,000 values, below SQLite's 32,766 and its 500 terms of a compound SELECT.
+ */
+export const MAX_LIST_VALUES = 100;
+const BOUND = `at most ${MAX_LIST_VALUES} values`;
+/** A pattern of up to MAX_LIST_VALUES `item`s joined by `separator`. */
+const listPattern = (item: string, separator = ',') =>
+  `^${item}(${separator}${item}){0,${MAX_LIST_VALUES - 1}}$`;
+
+const OCR_LANGUAGE_CODE = '[a-z]{3}(_[a-z]+)?';
+
 /** A boolean query parameter, given as `true` or `false`. */
 export const queryBool = z.enum(['true', 'false']).transform((v) => v === 'true');
 
@@ -81,13 +95,18 @@ export const CreateDocQuery = z.object({
   allowDupl: queryBool.default(true).openapi({ type: 'string', enum: ['true', 'false'] }),
   idpLangs: z
     .string()
-    .regex(/^[a-z]{3}(_[a-z]+)?(\+[a-z]{3}(_[a-z]+)?)*$/, 'language codes joined by +, e.g. eng or eng+deu')
+    .regex(
+      new RegExp(listPattern(OCR_LANGUAGE_CODE, '\\+')),
+      `language codes joined by +, e.g. eng or eng+deu, ${BOUND}`,
+    )
     .superRefine((idpLangs, ctx) => {
       const notInstalled = ocrLanguagesNotInstalled(idpLangs);
       if (notInstalled) ctx.addIssue({ code: 'custom', message: notInstalled });
     })
     .default('eng')
-    .openapi({ description: 'OCR languages (the contract leaves the name open).' }),
+    .openapi({
+      description: `OCR languages (the contract leaves the name open), joined by +, ${BOUND}.`,
+    }),
   idpFrpr: queryBool.default(false).openapi({ type: 'string', enum: ['true', 'false'] }),
 });
 
@@ -100,15 +119,22 @@ export const intParam = (min: number, max: number) =>
     .pipe(z.number().int().min(min).max(max))
     .openapi({ type: 'integer', minimum: min, maximum: max });
 
-const csv = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((x) => x.trim())
-      .filter(Boolean),
-  )
-  .openapi({ type: 'string', description: 'Comma-separated values.' });
+/** A comma-separated list query parameter: its values trimmed, empty ones dropped; 400 past the bound. */
+const csv = (description: string) =>
+  z
+    .string()
+    .refine((s) => s.split(',').length <= MAX_LIST_VALUES, `${BOUND}, comma-separated`)
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .openapi({
+      type: 'string',
+      pattern: listPattern('[^,]*'),
+      description: `${description} Comma-separated, ${BOUND}.`,
+    });
 
 export const VIEW_IDS = ['inbox', 'mydocs', 'all'] as const;
 export const ViewId = z.enum(VIEW_IDS);
@@ -121,9 +147,9 @@ export const ViewQuery = z.object({
   step: intParam(0, 100).optional(),
   iteration: intParam(0, 100).optional(),
   status: intParam(1, 10).optional(),
-  form: csv.optional().openapi({ description: 'Form name(s), combined with OR.' }),
-  author: csv.optional().openapi({ description: 'Author system id(s), combined with OR.' }),
-  tags: csv.optional().openapi({ description: 'Tag(s), combined with AND.' }),
+  form: csv('Form name(s), combined with OR.').optional(),
+  author: csv('Author system id(s), combined with OR.').optional(),
+  tags: csv('Tag(s), combined with AND.').optional(),
   q: z
     .string()
     .min(1)
@@ -144,17 +170,11 @@ export const EMBED_NAMES = ['docResponse', 'recoData', 'recoResult', 'valuesByTa
 const EMBED_NAME = `(${EMBED_NAMES.join('|')})`;
 
 export const DocQuery = z.object({
-  fields: csv
-    .optional()
-    .openapi({ description: 'Top-level fields to keep; also filters embedded entities.' }),
-  embed: csv
+  fields: csv('Top-level fields to keep; also filters embedded entities.').optional(),
+  embed: csv(`Entities to add: ${EMBED_NAMES.join(', ')}.`)
     .pipe(z.array(z.enum(EMBED_NAMES)))
     .optional()
-    .openapi({
-      type: 'string',
-      pattern: `^${EMBED_NAME}(,${EMBED_NAME})*$`,
-      description: `Comma-separated: ${EMBED_NAMES.join(', ')}.`,
-    }),
+    .openapi({ type: 'string', pattern: listPattern(EMBED_NAME) }),
   rev: intParam(1, 2147483646)
     .optional()
     .openapi({ description: 'The document as it was at this `_meta._rev`.' }),
