@@ -17,7 +17,8 @@ Exit codes:
   1  the API refused the request (4xx: the problem's title and detail on stderr);
      verify: the bundle does not verify
   2  usage: unknown command or option, missing argument, a file that cannot be read or written,
-     bad JSON, no --url or --key; views rebuild: not a data directory, or nothing to rebuild
+     bad JSON, no --url or --key, a --url that is no http:// or https:// URL;
+     views rebuild: not a data directory, or nothing to rebuild
   3  the server cannot be reached, or it failed (5xx)
   4  views rebuild: the data directory is in use by a running process`;
 

@@ -26,7 +26,21 @@ export function clientOf(command: Command): DocflowClient {
   const { url, key, runAs } = command.optsWithGlobals<ServerOptions>();
   if (!url) throw new CliError(EXIT.usage, 'no server: give --url or DOCFLOW_URL');
   if (!key) throw new CliError(EXIT.usage, 'no API key: give --key or DOCFLOW_KEY');
-  return createDocflowClient({ baseUrl: url.replace(/\/+$/, ''), apiKey: key, ...(runAs ? { runAs } : {}) });
+  return createDocflowClient({ baseUrl: baseUrlOf(url), apiKey: key, ...(runAs ? { runAs } : {}) });
+}
+
+/**
+ * The server's base URL, without trailing slashes: an http:// or https:// URL, else a usage error. A
+ * scheme is not guessed (`127.0.0.1:8080` is not taken for http://): the key goes where the user said.
+ */
+function baseUrlOf(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.protocol !== 'http:' && parsed?.protocol !== 'https:')
+    throw new CliError(
+      EXIT.usage,
+      `--url (DOCFLOW_URL) must be an http:// or https:// URL, e.g. http://127.0.0.1:8080; got ${JSON.stringify(url)}`,
+    );
+  return url.replace(/\/+$/, '');
 }
 
 /** Writes an answer to stdout as JSON. */
