@@ -30,6 +30,12 @@ export const PUBLISHED_REVISION_HEADER = 'x-docflow-published-rev';
 /** workflow: `POST /internal/v1/workflows/{docId}/commands` — one command, with the document's registration. */
 export const WorkflowCommandRequest = z.strictObject({
   registration: z.object({ form: z.string(), author: UsrId, workflow: WorkflowConfig }),
+  /**
+   * The revision of `workflow-<docId>` the caller's copy of the document reflects (an `If-Match` on
+   * the document): checked on the state the command is decided on, so of concurrent commands sent with
+   * the same one, one is appended and the others are refused with 412.
+   */
+  expectedRevision: z.number().int().min(0).optional(),
   command: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('create'), taskstatus: z.number().int() }),
     z.object({ kind: z.literal('manage'), taskstatus: z.number().int() }),

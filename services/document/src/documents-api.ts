@@ -244,11 +244,14 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   app.post('/api/v2/docForm/:id/docResponse', async (c) => {
     const doc = await readableDoc(c, c.req.param('id'));
     const { docResponse } = await readJson(c, ManageRequest);
-    requireIfMatch(c.req.header('if-match'), doc.rev);
-    const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
-      kind: 'manage',
-      taskstatus: docResponse.taskstatus,
-    });
+    const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
+    const facts = await runWorkflowCommand(
+      calls,
+      { principal: c.var.principal, ids: c.var },
+      doc,
+      { kind: 'manage', taskstatus: docResponse.taskstatus },
+      pinned,
+    );
     const after = await recordWorkflowFacts(store, doc.id, facts, commandMetadata(c.var.principal, c.var));
     return c.json(toDocForm(after));
   });
@@ -257,16 +260,17 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const doc = await readableDoc(c, c.req.param('id'));
     const respId = parseWith('path', Hex24Id, c.req.param('respId'));
     const { docForm, docResponse } = await readJson(c, AnswerRequest);
-    requireIfMatch(c.req.header('if-match'), doc.rev);
+    const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
     const form = docForm ? (await loadForm(store, doc.form)).definition : null;
     // Values are checked before the answer, so a bad value changes nothing at all.
     if (docForm && form) checkValuesAgainstForm(docForm.valuesByTags ?? {}, form);
-    const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
-      kind: 'answer',
-      respId,
-      taskstatus: docResponse.taskstatus,
-      content: docResponse.content,
-    });
+    const facts = await runWorkflowCommand(
+      calls,
+      { principal: c.var.principal, ids: c.var },
+      doc,
+      { kind: 'answer', respId, taskstatus: docResponse.taskstatus, content: docResponse.content },
+      pinned,
+    );
     const metadata = commandMetadata(c.var.principal, c.var);
     let after = await recordWorkflowFacts(store, doc.id, facts, metadata);
     if (docForm && form) {

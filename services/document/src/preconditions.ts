@@ -1,7 +1,8 @@
 /**
  * Conditional requests on a document (RFC 9110, section 13): its entity tag is the strong tag of its
  * revision, `"<_meta._rev>"`. `If-None-Match` on a read answers 304 when the caller holds that
- * revision; `If-Match` on a write refuses with 412 once the document has moved on.
+ * revision; `If-Match` on a write refuses with 412 once the document has moved on, also when it moves
+ * on while the write runs.
  */
 import { problems } from '@docflow/kit/http';
 
@@ -27,12 +28,16 @@ export function notModified(ifNoneMatch: string | undefined, rev: number): boole
 
 /**
  * If-Match (strong comparison; a weak tag never matches): throws 412 unless the document is still at
- * a revision the caller names. Without the header nothing is checked.
+ * a revision the caller names. Answers whether the header pins that revision (a tag names it, not
+ * just `*`): the write must then hold at its append too, not only here, or a concurrent request with
+ * the same tag would slip in between. Without the header nothing is checked.
  */
-export function requireIfMatch(ifMatch: string | undefined, rev: number): void {
-  if (ifMatch === undefined) return;
+export function requireIfMatch(ifMatch: string | undefined, rev: number): boolean {
+  if (ifMatch === undefined) return false;
   const tag = etagOf(rev);
-  if (members(ifMatch).some((m) => m === '*' || m === tag)) return;
+  const named = members(ifMatch);
+  if (named.includes(tag)) return true;
+  if (named.includes('*')) return false;
   throw problems.preconditionFailed(
     `the document is at revision ${rev} (ETag ${tag}), not the one If-Match names: read it again`,
   );

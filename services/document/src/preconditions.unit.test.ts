@@ -39,4 +39,11 @@ describe('document preconditions', () => {
     assert.equal(refused('"bogus"', 3), 412);
     assert.equal(refused('bogus', 3), 412);
   });
+
+  it('If-Match pins the revision when a tag names it; not when absent or only *', () => {
+    assert.equal(requireIfMatch(undefined, 3), false);
+    assert.equal(requireIfMatch('"3"', 3), true);
+    assert.equal(requireIfMatch('*', 3), false);
+    assert.equal(requireIfMatch('*, "3"', 3), true);
+  });
 });

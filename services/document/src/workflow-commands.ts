@@ -65,16 +65,25 @@ export interface WorkflowCalls {
   internalToken: string;
 }
 
-/** Sends one command to the workflow service; its problems (400/403/404/422) become ours. */
+/**
+ * Sends one command to the workflow service; its problems (400/403/404/412/422) become ours.
+ *
+ * `pinned` (an If-Match naming `doc`'s revision): the workflow service decides and appends the move,
+ * so the precondition is held there, as the expected revision of its stream — the revision `doc`
+ * reflects, one per fact it recorded. Once that stream moved on (a concurrent command won, or facts
+ * this copy has not recorded yet were appended) the command is refused with 412 and nothing changes.
+ */
 export async function runWorkflowCommand(
   calls: WorkflowCalls,
   ctx: CallContext,
   doc: DocState,
   command: WorkflowCommandRequest['command'],
+  pinned = false,
 ): Promise<WorkflowFact[]> {
   const body: WorkflowCommandRequest = {
     registration: { form: doc.form, author: doc.author, workflow: doc.workflowConfig ?? {} },
     command,
+    ...(pinned ? { expectedRevision: doc.workflowSourceIds.length } : {}),
   };
   const res = await callService(calls.workflow, {
     method: 'POST',

@@ -61,7 +61,7 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
   app.post('/internal/v1/workflows/:docId/commands', async (c) => {
     const docId = c.req.param('docId');
     if (!HEX24_PATTERN.test(docId)) throw problems.badRequest('docId must be 24 hex characters');
-    const { registration, command } = await readJson(c, WorkflowCommandRequest);
+    const { registration, command, expectedRevision } = await readJson(c, WorkflowCommandRequest);
     const stream = workflowStream(docId);
     const now = new Date();
     const at = now.toISOString();
@@ -87,7 +87,12 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
       store,
       stream,
       workflowAggregate,
-      (state) => {
+      (state, revision) => {
+        // On the state the events are appended to: a concurrent command that won makes this one 412.
+        if (expectedRevision !== undefined && revision !== expectedRevision)
+          throw problems.preconditionFailed(
+            'the document moved on since the revision If-Match names: read it again',
+          );
         const registered = decideRegister({ docId, ...registration, at }, state);
         const current = foldWorkflow(registered, state);
         const decided =
