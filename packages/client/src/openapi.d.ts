@@ -923,7 +923,7 @@ export interface components {
             time: string;
             /**
              * Format: date-time
-             * @description When the store recorded the event (what `asOf` goes by); `time` is when it was decided.
+             * @description When the store recorded the event; `time` is when it was decided (what `asOf` goes by).
              * @example 2026-11-22T19:20:51.000Z
              */
             recordedAt?: string;
@@ -931,6 +931,8 @@ export interface components {
             runAs?: string;
             correlationId?: string;
             causationId?: string;
+            /** @description The W3C trace id of the request that caused the event (its `traceparent`, or the one the service started): where its spans and log lines are found. */
+            traceId?: string;
             data: {
                 [key: string]: unknown;
             };
@@ -2622,7 +2624,7 @@ export interface operations {
                 embed?: string;
                 /** @description The document as it was at this `_meta._rev`. */
                 rev?: number;
-                /** @description The document as the store held it at this instant (ISO 8601; by each event’s `recordedAt`); 404 before it was created. */
+                /** @description The document as it was at this instant (ISO 8601; by the time each event was decided, the history’s `time`, so `_meta._created` gives revision 1); 404 before it was created. */
                 asOf?: string;
             };
             header?: {

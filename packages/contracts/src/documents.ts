@@ -180,7 +180,7 @@ export const DocQuery = z.object({
     .openapi({ description: 'The document as it was at this `_meta._rev`.' }),
   asOf: z.iso.datetime({ offset: true }).optional().openapi({
     description:
-      'The document as the store held it at this instant (ISO 8601; by each event\u2019s `recordedAt`); 404 before it was created.',
+      'The document as it was at this instant (ISO 8601; by the time each event was decided, the history\u2019s `time`, so `_meta._created` gives revision 1); 404 before it was created.',
   }),
 });
 export type DocQuery = z.infer<typeof DocQuery>;
@@ -243,12 +243,16 @@ export const HistoryEntry = z
     type: z.string(),
     time: Timestamp,
     recordedAt: Timestamp.optional().openapi({
-      description: 'When the store recorded the event (what `asOf` goes by); `time` is when it was decided.',
+      description: 'When the store recorded the event; `time` is when it was decided (what `asOf` goes by).',
     }),
     actor: z.string().optional(),
     runAs: z.string().optional(),
     correlationId: z.string().optional(),
     causationId: z.string().optional(),
+    traceId: z.string().optional().openapi({
+      description:
+        'The W3C trace id of the request that caused the event (its `traceparent`, or the one the service started): where its spans and log lines are found.',
+    }),
     data: z.record(z.string(), z.unknown()),
     hash: z
       .string()

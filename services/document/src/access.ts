@@ -21,6 +21,10 @@ export function participantsOf(doc: DocState): string[] {
   return [...new Set(Object.values(doc.workflow.tasks).map((t) => t.assignee))];
 }
 
+/** Whether the principal's roles let it read every (live) document: view `all` then lists them all. */
+export const readsEveryDocument = (principal: AccessPrincipal): boolean =>
+  principal.roles.includes(ACT_ON_ANY_DOCUMENT) || principal.roles.includes(AUDIT_ANY_DOCUMENT);
+
 /**
  * Readers: the author, the workflow participants and their enabled deputies, holders of svcAdminDocsRW
  * or svcAuditR.
@@ -30,8 +34,7 @@ export function participantsOf(doc: DocState): string[] {
 export function canRead(principal: AccessPrincipal, doc: DocState, deputiesOf: DeputiesOf = {}): boolean {
   if (!doc.exists || isDeleted(doc.workflow)) return false;
   if (doc.author === principal.subject) return true;
-  if (principal.roles.includes(ACT_ON_ANY_DOCUMENT) || principal.roles.includes(AUDIT_ANY_DOCUMENT))
-    return true;
+  if (readsEveryDocument(principal)) return true;
   return participantsOf(doc).some(
     (p) => p === principal.subject || isEnabledDeputy(deputiesOf, p, principal.subject),
   );

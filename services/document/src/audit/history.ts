@@ -17,6 +17,10 @@ function visible(state: DocState): Record<string, unknown> {
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
+/** The trace id of a stored W3C `traceparent` (`version-traceid-parentid-flags`). */
+const traceIdOf = (traceparent: unknown): string | undefined =>
+  typeof traceparent === 'string' ? /^[\da-f]{2}-([\da-f]{32})-/.exec(traceparent)?.[1] : undefined;
+
 /**
  * Folds the events oldest first into history entries and the state after the last; an event that no
  * longer parses (altered in the store) shows no changes and changes nothing.
@@ -33,6 +37,7 @@ export function foldHistory(events: readonly RecordedEvent[]): { entries: Entry[
     }
     if (event) state = docAggregate.evolve(state, event, { revision: e.revision, metadata: e.metadata });
     const { metadata: m } = e;
+    const traceId = traceIdOf(m.traceparent);
     return {
       rev: e.revision,
       type: e.type,
@@ -42,6 +47,7 @@ export function foldHistory(events: readonly RecordedEvent[]): { entries: Entry[
       ...(m.runAs ? { runAs: m.runAs } : {}),
       ...(m.correlationId ? { correlationId: m.correlationId } : {}),
       ...(m.causationId ? { causationId: m.causationId } : {}),
+      ...(traceId ? { traceId } : {}),
       data: e.data,
       hash: text(m.hash),
       prevHash: text(m.prevHash),

@@ -30,6 +30,7 @@
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { Principal } from '@docflow/kit/http';
+import { readsEveryDocument } from '../access';
 import {
   ALL_COUNT_KEY,
   FACET_PREFIX,
@@ -120,9 +121,12 @@ interface Driver {
   condition?: Condition;
 }
 
-/** Whether the listing counts what the caller sees as a deputy (inbox; `all` without svcAdminDocsRW). */
+/**
+ * Whether the listing counts what the caller sees as a deputy (inbox; `all` for a caller who does not
+ * read every document: without svcAdminDocsRW and svcAuditR).
+ */
 export function readsAsDeputy(view: ViewId, principal: Principal): boolean {
-  return view === 'inbox' || (view === 'all' && !principal.roles.includes('svcAdminDocsRW'));
+  return view === 'inbox' || (view === 'all' && !readsEveryDocument(principal));
 }
 
 function conditionsOf({ view, query, principal, standsInFor }: ListingRequest): Condition[] {
