@@ -20,7 +20,9 @@ export const problemResponses = {
     'A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body).',
   ),
   415: problem('The request body is not `application/json`.'),
-  429: problem('Too many failed authentications from this client; retry after the `Retry-After` seconds.'),
+  429: problem(
+    'Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds.',
+  ),
   503: problem('A dependency is down; retry after the `Retry-After` seconds.'),
 } as const;
 
@@ -71,6 +73,6 @@ export const ifMatchHeader = optionalHeader(
 
 export const idempotencyKeyHeader = optionalHeader(
   'Idempotency-Key',
-  'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. 1 to 255 printable ASCII characters, bare or as a quoted string.',
+  'Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. A service account holds at most 20,000 keys (8 MiB) within 24 hours: past that a new key is 429 with `Retry-After`, and nothing runs. 1 to 255 printable ASCII characters, bare or as a quoted string.',
   { minLength: 1, maxLength: 257 },
 );

@@ -110,12 +110,16 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     internalToken: deps.internalToken,
   };
   const app = new Hono<ServiceEnv>();
-  // Before the routes they guard: a retry with a used key is answered here.
-  const idempotentJson = idempotent({ store: deps.idempotency, fingerprint: jsonFingerprint });
+  // Before the routes they guard: a retry with a used key is answered here, with the document as the
+  // first answer had it (each of these routes answers it with c.json).
+  const documentAt = async (id: string, rev: number) =>
+    JSON.stringify(toDocForm((await loadAggregate(store, docFormStream(id), docAggregate, rev)).state));
+  const idempotentJson = idempotent({ store: deps.idempotency, documentAt, fingerprint: jsonFingerprint });
   app.post(
     '/api/v2/docForm/form/:formName',
     idempotent({
       store: deps.idempotency,
+      documentAt,
       handlerRecords: true,
       fingerprint: async (c) =>
         createFingerprint(

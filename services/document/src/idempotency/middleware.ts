@@ -1,10 +1,13 @@
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) on the document service's writes: the
- * first request with a key from a principal runs and its answer (status, headers, body) is kept with
- * the fingerprint of its body; a retry with the same key and body gets that answer again and writes
- * nothing (`Idempotent-Replayed: true`); while the first still runs, a retry gets 409 with
- * `Retry-After`; the same key with another body is 422. Only a success is kept: after a refusal or a
- * failure the key is free again, so a corrected or later retry can run.
+ * first request with a key from a principal runs and its answer is kept with the fingerprint of its
+ * body; a retry with the same key and body gets that answer again and writes nothing
+ * (`Idempotent-Replayed: true`); while the first still runs, a retry gets 409 with `Retry-After`; the
+ * same key with another body is 422. Only a success is kept: after a refusal or a failure the key is
+ * free again, so a corrected or later retry can run. Every keyed route answers the document, so what
+ * is kept is its status, a few headers and the document's id and revision; a replay answers the
+ * document at that revision, the same bytes. A caller holding its bound of keys (store.ts) gets 429
+ * with `Retry-After` for a new key, before anything runs.
  */
 import { createHash } from 'node:crypto';
 import { ProblemError, problems, type ServiceEnv } from '@docflow/kit/http';
@@ -43,6 +46,8 @@ export function recordFingerprint(c: Context, fingerprint: string): void {
 
 export interface IdempotentOptions {
   store: IdempotencyStore;
+  /** The body the routes answer for the document `id` at revision `rev`: what a replay sends. */
+  documentAt(id: string, rev: number): Promise<string>;
   /** Reads the body and fingerprints it (for a JSON route before the handler, else for a retry only). */
   fingerprint(c: Context<ServiceEnv>): Promise<string>;
   /** The handler reads the body and calls `recordFingerprint`: the first request is not read twice. */
@@ -54,6 +59,12 @@ export async function jsonFingerprint(c: Context<ServiceEnv>): Promise<string> {
   const url = new URL(c.req.url);
   const body = Buffer.from(await c.req.arrayBuffer()).toString('base64');
   return fingerprintOf([c.req.method, url.pathname + url.search, body]);
+}
+
+/** The document an answer holds: every keyed route answers one (`_id`, `_meta._rev`). */
+function documentOf(body: string): StoredAnswer['doc'] {
+  const doc = JSON.parse(body) as { _id: string; _meta: { _rev: number } };
+  return { id: doc._id, rev: doc._meta._rev };
 }
 
 function kept(headers: Headers): Record<string, string> {
@@ -73,7 +84,13 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Servic
     if (key === undefined) return next();
     const principal = c.var.principal;
     const scope = `${principal.account} ${principal.runAs ?? ''}`;
-    const begun = store.begin(scope, key);
+    // Bounded per service account, whoever it acts for.
+    const begun = store.begin(principal.account, scope, key);
+    if (begun.kind === 'full')
+      throw problems.tooManyRequests(
+        'this account holds as many Idempotency-Keys as it may for now: retry after the Retry-After seconds, or send the request without a key',
+        begun.retryAfterSeconds,
+      );
     if (begun.kind === 'running')
       throw new ProblemError(
         409,
@@ -91,8 +108,11 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Servic
           'Idempotency-Key reused',
           'this Idempotency-Key was used with another request: use a new key for a new request',
         );
-      const { status, headers, body } = begun.answer;
-      return new Response(body, { status, headers: { ...headers, [REPLAYED_HEADER]: 'true' } });
+      const { status, headers, doc } = begun.answer;
+      return new Response(await options.documentAt(doc.id, doc.rev), {
+        status,
+        headers: { ...headers, [REPLAYED_HEADER]: 'true' },
+      });
     }
     let finished = false;
     try {
@@ -103,7 +123,7 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Servic
         const answer: StoredAnswer = {
           status: c.res.status,
           headers: kept(c.res.headers),
-          body: await c.res.clone().text(),
+          doc: documentOf(await c.res.clone().text()),
         };
         store.finish(scope, key, fingerprint, answer);
         finished = true;
