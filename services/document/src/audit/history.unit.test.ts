@@ -1,7 +1,7 @@
 /**
  * The recognised text (64 Ki characters a file) is kept in the document state for search only: the
  * DocForm a reader gets and the `changes` of a history entry do not carry it (the entry's `data` is the
- * event as recorded).
+ * event as recorded). An entry shows the trace id of the event's stored `traceparent`.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -63,5 +63,21 @@ describe('recognised text', () => {
     assert.ok(recognized.changes.length > 0, 'the recognition still shows as changes');
     assert.ok(!JSON.stringify(recognized.changes).includes('Quokka'));
     assert.ok(JSON.stringify(recognized.changes).length < 2_000);
+  });
+});
+
+describe('trace id', () => {
+  it('an entry shows the trace id of its stored traceparent; none when absent or malformed', () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const [traced, untraced, malformed] = [`00-${traceId}-00f067aa0ba902b7-01`, undefined, 'garbage'].map(
+      (traceparent) => {
+        const [created] = EVENTS;
+        const metadata = { ...created!.metadata, ...(traceparent ? { traceparent } : {}) };
+        return foldHistory([{ ...created!, metadata }]).entries[0]!;
+      },
+    );
+    assert.equal(traced!.traceId, traceId);
+    assert.equal('traceId' in untraced!, false);
+    assert.equal('traceId' in malformed!, false);
   });
 });
