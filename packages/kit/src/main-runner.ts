@@ -1,14 +1,21 @@
 /** The shared shape of every service's `main.ts`: config, log, serve, start, graceful stop. */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ConfigError, loadConfig } from './config';
 import { makeDataDirPrivate } from './data-dir';
 import { DataDirInUse } from './data-dir-lock';
 import { createLogger, type Logger } from './logger';
-import { onShutdownSignal, startServer } from './serve';
+import { startServer } from './serve';
+import { onShutdownSignal } from './shutdown-signal';
 import { createStartGate, startBlocker } from './start-gate';
 import { startWithRetry } from './start-retry';
 import { setTelemetry } from './telemetry';
 import { startTracing } from './tracing';
+
+/** How a process stops, read by every runner next to its service's own variables. */
+export const StopEnv = z.object({
+  /** How long requests in flight at a stop may take to be answered; the connections still busy then are closed. */
+  DOCFLOW_STOP_DRAIN_MS: z.coerce.number().int().min(0).default(8_000),
+});
 
 export interface RunnableService {
   fetch(request: Request, env?: unknown): Response | Promise<Response>;
@@ -28,7 +35,8 @@ export interface RunnableService {
  * background: until the start succeeded `/readyz` answers 503 `starting` with what it waits for and
  * the API 503, and a failed start is retried with capped back-off (only a ConfigError stops the
  * process), so no start order of services and engines kills a service. Stops gracefully on
- * SIGTERM/SIGINT.
+ * SIGTERM/SIGINT (shutdown-signal.ts): no new connections, the requests in flight answered within
+ * DOCFLOW_STOP_DRAIN_MS, then the service stopped and its stores closed; exit 0.
  */
 export async function runService<
   S extends z.ZodType<{
@@ -48,8 +56,10 @@ export async function runService<
   // adapter sets a mode for: the data holds key and password hashes.
   process.umask(0o077);
   let config: z.infer<S>;
+  let stopConfig: z.infer<typeof StopEnv>;
   try {
     config = loadConfig(schema);
+    stopConfig = loadConfig(StopEnv);
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(`${name}: ${err.message}`);
@@ -96,7 +106,13 @@ export async function runService<
     onShutdownSignal(
       async () => {
         stopping.abort();
-        await server.close();
+        const drainMs = stopConfig.DOCFLOW_STOP_DRAIN_MS;
+        const cut = await server.close(drainMs);
+        if (cut > 0)
+          log.warn(
+            { connections: cut, drainMs },
+            `requests still running after ${drainMs} ms: their connections closed`,
+          );
         await service.stop();
         await tracing.shutdown();
         log.info(`${name} stopped`);

@@ -1,14 +1,21 @@
 /** Serves a fetch handler on a port and stops it gracefully: no new connections, in-flight ones finish. */
 import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 
 export interface RunningServer {
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and waits for the requests in flight to be answered; connections
+   * still busy after `drainMs` (default: no bound) are closed. Resolves with how many were.
+   */
+  close(drainMs?: number): Promise<number>;
 }
 
 type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Response>;
+
+/** How often idle keep-alive connections are closed while the server drains. */
+const IDLE_SWEEP_MS = 50;
 
 export function startServer(
   fetchHandler: FetchHandler,
@@ -16,42 +23,37 @@ export function startServer(
   hostname = '0.0.0.0',
 ): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
+    const open = new Set<Socket>();
     // The node adapter serves plain HTTP/1.1 here, so this is an http.Server.
     const server = serve({ fetch: fetchHandler, port, hostname }, (info: AddressInfo) => {
       resolve({
         port: info.port,
-        close: () =>
-          new Promise<void>((done) => {
+        close: (drainMs = Number.POSITIVE_INFINITY) =>
+          new Promise<number>((done) => {
+            let cut = 0;
             // Idle keep-alive sockets would hold close() open; busy ones finish their response first
             // and are closed as soon as they turn idle.
-            const sweep = setInterval(() => (server as HttpServer).closeIdleConnections(), 50);
+            const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+            const bound = Number.isFinite(drainMs)
+              ? setTimeout(() => {
+                  server.closeIdleConnections();
+                  cut = open.size;
+                  server.closeAllConnections();
+                }, drainMs)
+              : undefined;
             server.close(() => {
               clearInterval(sweep);
-              done();
+              clearTimeout(bound);
+              done(cut);
             });
-            (server as HttpServer).closeIdleConnections();
+            server.closeIdleConnections();
           }),
       });
+    }) as HttpServer;
+    server.on('connection', (socket: Socket) => {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
     });
     server.once('error', reject);
   });
-}
-
-/** Runs `stop` once on SIGTERM or SIGINT, then exits; a second signal exits at once. */
-export function onShutdownSignal(stop: () => Promise<void>, log: (msg: string, err?: unknown) => void): void {
-  let stopping = false;
-  const handler = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    log(`${signal}: shutting down`);
-    stop().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        log('shutdown failed', err);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', handler);
-  process.on('SIGINT', handler);
 }

@@ -12,5 +12,6 @@ export * from '../request-context';
 export * from '../serve';
 export * from '../service-app';
 export * from '../service-client';
+export * from '../shutdown-signal';
 export * from '../streams';
 export * from '../validation';
