@@ -27,6 +27,8 @@ export interface ProcessOptions {
    * load generator then does not spend its time reading the server's logs).
    */
   logFile?: string;
+  /** Start it as the leader of a process group of its own, as a terminal or a service manager does. */
+  detached?: boolean;
 }
 
 const LOG_FILE_POLL_MS = 20;
@@ -37,11 +39,22 @@ export function startTsProcess(
   name = entry,
   options: ProcessOptions = {},
 ): Proc {
+  return startProcess([process.execPath, '--import', 'tsx', entry], env, name, options);
+}
+
+/** `command` (program and arguments) run from the repository's root with `env` added. */
+export function startProcess(
+  command: string[],
+  env: Record<string, string>,
+  name = command.join(' '),
+  options: ProcessOptions = {},
+): Proc {
   const logFd = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', logFd ?? 'pipe', logFd ?? 'pipe'],
+    detached: options.detached,
   });
   if (logFd !== undefined) closeSync(logFd);
   let piped = '';
