@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { type Proc, startProcess } from '../support/process';
+import { type Proc, startProcess, startTsProcess } from '../support/process';
 import { newAdminKey, startEmbedded } from '../support/targets';
 import { converge, describeAnswers, startWriteLoad } from '../support/write-load';
 
@@ -148,5 +148,28 @@ describe('graceful stop under write load', { timeout: 600_000 }, () => {
 
   it('SIGTERM to the node process alone: the same', async () => {
     await stopUnderLoad('node SIGTERM', nodeStart, (proc) => proc.child.kill('SIGTERM'));
+  });
+
+  it('SIGTERM during start-up: what was started is stopped the same way, exit 0, no WAL left', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'docflow-graceful-stop-'));
+    const proc = startTsProcess(
+      'services/embedded/src/main.ts',
+      { PORT: '0', HOST: '127.0.0.1', DOCFLOW_DATA_DIR: dataDir, DOCFLOW_ADMIN_KEY: newAdminKey() },
+      'docflow starting',
+    );
+    try {
+      // The relays start while the embedded system is built, before the process listens.
+      await proc.waitForLog((l) => l.msg === 'relay starting');
+      proc.child.kill('SIGTERM');
+      const overdue = setTimeout(() => proc.child.kill('SIGKILL'), STOP_BOUND_MS);
+      const code = await proc.exited;
+      clearTimeout(overdue);
+      assert.equal(code, 0, `exit code 0:\n${proc.output().slice(-3000)}`);
+      assert.match(proc.output(), /"msg":"docflow stopped"/, 'the stopped line is logged');
+      assert.deepEqual(walFilesBelow(dataDir), [], 'every SQLite store was closed and checkpointed');
+    } finally {
+      await proc.kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

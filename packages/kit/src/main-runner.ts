@@ -70,7 +70,28 @@ export async function runService<
   setTelemetry(config.DOCFLOW_TELEMETRY);
   const tracing = startTracing(name);
   const log = createLogger(name, config.LOG_LEVEL);
-  try {
+  const stopping = new AbortController();
+  const serving = buildAndServe();
+  // Installed before anything is built: a signal during start-up stops what was built once it is.
+  onShutdownSignal(
+    async () => {
+      stopping.abort();
+      const { service, server } = await serving;
+      const drainMs = stopConfig.DOCFLOW_STOP_DRAIN_MS;
+      const cut = await server.close(drainMs);
+      if (cut > 0)
+        log.warn(
+          { connections: cut, drainMs },
+          `requests still running after ${drainMs} ms: their connections closed`,
+        );
+      await service.stop();
+      await tracing.shutdown();
+      log.info(`${name} stopped`);
+    },
+    (msg, err) => (err ? log.error({ err }, msg) : log.info(msg)),
+  );
+
+  async function buildAndServe() {
     const dataDir = config.DOCFLOW_DATA_DIR;
     const openMode = makeDataDirPrivate(dataDir);
     if (openMode !== undefined)
@@ -83,8 +104,12 @@ export async function runService<
     // Nothing to start: ready with the first request (the embedded system starts while it is built).
     if (!service.start) gate.open();
     const server = await startServer(gate.guard(service.fetch), config.PORT, config.HOST);
+    return { service, gate, server };
+  }
+
+  try {
+    const { service, gate, server } = await serving;
     log.info({ port: server.port, mode: config.DOCFLOW_MODE }, `${name} listening`);
-    const stopping = new AbortController();
     const start = service.start?.bind(service) ?? (async () => {});
     startWithRetry(start, {
       signal: stopping.signal,
@@ -102,22 +127,6 @@ export async function runService<
         log.fatal({ err }, `${name} failed to start`);
         process.exit(2);
       },
-    );
-    onShutdownSignal(
-      async () => {
-        stopping.abort();
-        const drainMs = stopConfig.DOCFLOW_STOP_DRAIN_MS;
-        const cut = await server.close(drainMs);
-        if (cut > 0)
-          log.warn(
-            { connections: cut, drainMs },
-            `requests still running after ${drainMs} ms: their connections closed`,
-          );
-        await service.stop();
-        await tracing.shutdown();
-        log.info(`${name} stopped`);
-      },
-      (msg, err) => (err ? log.error({ err }, msg) : log.info(msg)),
     );
   } catch (err) {
     // Another process on the data directory: like a configuration error, retrying does not fix it.
