@@ -29,7 +29,11 @@ export interface Edge {
 /** The one unit allowed to import services: it builds each service's app and mounts them. */
 const COMPOSITION_ROOT = 'embedded';
 /** Packages that may depend on the listed packages only. */
-const ONLY_ON: Record<string, readonly string[]> = { contracts: [], 'workflow-model': ['contracts'] };
+const ONLY_ON: Record<string, readonly string[]> = {
+  contracts: [],
+  'workflow-model': ['contracts'],
+  'document-model': ['contracts', 'workflow-model'],
+};
 /** Files of decisions and access rules: pure, so they name no HTTP status nor import the package that does. */
 const PURE_FILE = /(^|\/)(businessLogic|access)\.ts$/;
 const HTTP_LAYER = 'kit';

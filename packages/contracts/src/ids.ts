@@ -17,3 +17,16 @@ export const Hex24Id = z
   .openapi({ example: '65a1f0c2b3d4e5f601234567' });
 
 export const Timestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T19:20:51.000Z' });
+
+/** `_id_web`: the same 12 bytes in base64url, 16 URL-safe characters, so no lookup table is needed. */
+export function webIdFromHexId(id: string): string {
+  return Buffer.from(id, 'hex').toString('base64url');
+}
+
+const WEB_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
+
+/** The 24-hex id for a `_id_web`, or undefined when the string is not a web id. */
+export function hexIdFromWebId(webId: string): string | undefined {
+  if (!WEB_ID_PATTERN.test(webId)) return undefined;
+  return Buffer.from(webId, 'base64url').toString('hex');
+}

@@ -9,18 +9,8 @@ export function newHexId(now = Date.now()): string {
   return buf.toString('hex');
 }
 
-/** `_id_web`: the same 12 bytes in base64url, 16 URL-safe characters, so no lookup table is needed. */
-export function webIdFromHexId(id: string): string {
-  return Buffer.from(id, 'hex').toString('base64url');
-}
-
-const WEB_ID_PATTERN = /^[A-Za-z0-9_-]{16}$/;
-
-/** The 24-hex id for a `_id_web`, or undefined when the string is not a web id. */
-export function hexIdFromWebId(webId: string): string | undefined {
-  if (!WEB_ID_PATTERN.test(webId)) return undefined;
-  return Buffer.from(webId, 'base64url').toString('hex');
-}
+/** The `_id_web` codec is part of the contract (its shape is), kept in contracts for the pure packages. */
+export { hexIdFromWebId, webIdFromHexId } from '@docflow/contracts';
 
 /** A new principal id: `usr-` and a random UUID. */
 export function newUsrId(): string {

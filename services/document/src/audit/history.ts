@@ -1,10 +1,15 @@
 /** A document's history as auditors read it: each event with its chain hashes, ids and changes. */
-import type { DocumentEvent, HistoryEntry } from '@docflow/contracts';
+import type { HistoryEntry } from '@docflow/contracts';
+import {
+  type DocState,
+  diffFields,
+  evolveRecorded,
+  initialDoc,
+  toDocForm,
+  toRecoData,
+} from '@docflow/document-model';
 import type { RecordedEvent } from '@docflow/eventstore';
 import type { z } from 'zod';
-import { type DocState, docAggregate } from '../docForm';
-import { toDocForm, toRecoData } from '../representation';
-import { diffFields } from './changes';
 
 type Entry = z.infer<typeof HistoryEntry>;
 
@@ -26,16 +31,11 @@ const traceIdOf = (traceparent: unknown): string | undefined =>
  * longer parses (altered in the store) shows no changes and changes nothing.
  */
 export function foldHistory(events: readonly RecordedEvent[]): { entries: Entry[]; state: DocState } {
-  let state = docAggregate.initial;
+  let state = initialDoc;
   const entries = events.map((e): Entry => {
     const before = visible(state);
-    let event: DocumentEvent | undefined;
-    try {
-      event = docAggregate.parse(e.type, e.data);
-    } catch {
-      event = undefined;
-    }
-    if (event) state = docAggregate.evolve(state, event, { revision: e.revision, metadata: e.metadata });
+    const after = evolveRecorded(state, e);
+    if (after) state = after;
     const { metadata: m } = e;
     const traceId = traceIdOf(m.traceparent);
     return {
@@ -51,7 +51,7 @@ export function foldHistory(events: readonly RecordedEvent[]): { entries: Entry[
       data: e.data,
       hash: text(m.hash),
       prevHash: text(m.prevHash),
-      changes: event ? diffFields(before, visible(state)) : [],
+      changes: after ? diffFields(before, visible(state)) : [],
     };
   });
   return { entries, state };

@@ -1,0 +1,178 @@
+/**
+ * The DocForm's state and `evolve`, folded from a `docForm-<id>` stream's events: shared by the document
+ * service (which appends and reads them) and the offline verifier (which re-folds a bundle's history).
+ * Nothing here does I/O.
+ */
+import {
+  type DocPhase,
+  type DocStatus,
+  type DocumentEvent,
+  parseWorkflowEvent,
+  type RecognizedPart,
+  type StoredFile,
+  type TagValue,
+  type ValuesByTags,
+  type WorkflowConfig,
+} from '@docflow/contracts';
+import { foldWorkflow, initialWorkflow, type WorkflowState } from '@docflow/workflow-model';
+
+export interface RecoEntry extends RecognizedPart {
+  fileId: string;
+  validated: boolean;
+}
+
+export interface DocState {
+  exists: boolean;
+  id: string;
+  form: string;
+  formsystype: number;
+  author: string;
+  phase: DocPhase;
+  status: DocStatus;
+  step: number;
+  iteration: number;
+  valuesByTags: ValuesByTags;
+  tags: string[];
+  files: StoredFile[];
+  created: string;
+  datedue: string;
+  /** The form's workflow configuration at creation; undefined when the form has none. */
+  workflowConfig?: WorkflowConfig;
+  /** The workflow as its recorded facts tell it (registered once a workflow command ran). */
+  workflow: WorkflowState;
+  /** Workflow event ids already recorded, so that no fact is recorded twice. */
+  workflowSourceIds: string[];
+  /** Recognised parts of the attachments (recoData), in the order they were recorded. */
+  recoData: RecoEntry[];
+  /** Attachments whose recognition has not been recorded yet. */
+  recoPending: string[];
+  /** Attachments that could not be recognised. */
+  recoFailed: string[];
+  /** Recognition event ids already recorded. */
+  recoSourceIds: string[];
+  /** The recognised text of each recognised attachment, as recorded (searched by the views). */
+  recoText: string[];
+  lastModified: string;
+  rev: number;
+  /** The hash of the newest event (its metadata's `hash`): the next event's `prevHash`. */
+  headHash: string;
+}
+
+export const initialDoc: DocState = {
+  exists: false,
+  id: '',
+  form: '',
+  formsystype: 0,
+  author: '',
+  phase: 'registration',
+  status: 'draft',
+  step: 0,
+  iteration: 0,
+  valuesByTags: {},
+  tags: [],
+  files: [],
+  created: '',
+  datedue: '',
+  workflow: initialWorkflow,
+  workflowSourceIds: [],
+  recoData: [],
+  recoPending: [],
+  recoFailed: [],
+  recoSourceIds: [],
+  recoText: [],
+  lastModified: '',
+  rev: 0,
+  headHash: '',
+};
+
+function apply(state: DocState, event: DocumentEvent, at: string): DocState {
+  switch (event.type) {
+    case 'DocumentCreated': {
+      const { id, form, formsystype, author, valuesByTags, tags, files, datedue, workflow, recognition } =
+        event.data;
+      return {
+        ...state,
+        exists: true,
+        ...{ id, form, formsystype, author, valuesByTags, tags, files, datedue },
+        workflowConfig: workflow,
+        recoPending: recognition ? files.map((f) => f.id) : [],
+        created: at,
+      };
+    }
+    case 'RecognitionRecorded': {
+      const { fileId, parts, sourceId, text } = event.data;
+      return {
+        ...state,
+        recoText: text ? [...state.recoText, text] : state.recoText,
+        recoData: [...state.recoData, ...parts.map((p) => ({ ...p, fileId, validated: false }))],
+        valuesByTags: fillEmpty(
+          state.valuesByTags,
+          parts.map((p) => p.valuesByTags),
+        ),
+        recoPending: state.recoPending.filter((f) => f !== fileId),
+        recoSourceIds: [...state.recoSourceIds, sourceId],
+      };
+    }
+    case 'RecognitionFailed': {
+      const { fileId, sourceId } = event.data;
+      return {
+        ...state,
+        recoPending: state.recoPending.filter((f) => f !== fileId),
+        recoFailed: [...state.recoFailed, fileId],
+        recoSourceIds: [...state.recoSourceIds, sourceId],
+      };
+    }
+    case 'RecoDataValidated': {
+      const { recoId, valuesByTags } = event.data;
+      return {
+        ...state,
+        recoData: state.recoData.map((e) => (e._id === recoId ? { ...e, valuesByTags, validated: true } : e)),
+      };
+    }
+    case 'DocumentFieldsUpdated':
+      return { ...state, valuesByTags: event.data.valuesByTags, tags: event.data.tags };
+    case 'WorkflowChanged': {
+      const facts = event.data.events.map((e) => parseWorkflowEvent(e.type, e.data));
+      const workflow = foldWorkflow(facts, state.workflow);
+      return {
+        ...state,
+        workflow,
+        phase: workflow.phase,
+        status: workflow.status,
+        step: workflow.step,
+        iteration: workflow.iteration,
+        workflowSourceIds: [...state.workflowSourceIds, ...event.data.sourceIds],
+      };
+    }
+  }
+}
+
+const isEmpty = (v: TagValue | undefined) =>
+  v === undefined || v === '' || (Array.isArray(v) && v.length === 0);
+
+/** Extracted values go into the document's own values only where those are still empty. */
+function fillEmpty(values: ValuesByTags, extracted: ValuesByTags[]): ValuesByTags {
+  const out = { ...values };
+  for (const part of extracted)
+    for (const [tag, value] of Object.entries(part))
+      if (isEmpty(out[tag]) && !isEmpty(value)) out[tag] = value;
+  return out;
+}
+
+/** What `evolveDoc` reads of an event besides its data (the event store's context satisfies it). */
+export interface DocEventContext {
+  /** Revision of the stream after this event (1-based). */
+  revision: number;
+  metadata: { timestamp: string; hash?: unknown };
+}
+
+export function evolveDoc(state: DocState, event: DocumentEvent, context: DocEventContext): DocState {
+  const at = context.metadata.timestamp;
+  const hash = context.metadata.hash;
+  return {
+    ...apply(state, event, at),
+    lastModified: at,
+    rev: context.revision,
+    headHash: typeof hash === 'string' ? hash : '',
+  };
+}

@@ -1,0 +1,9 @@
+/**
+ * The DocForm as its events make it: the state and `evolve`, the contract's representation, and what an
+ * event changed. Pure; depends on contracts and workflow-model only, so the offline verifier (the CLI)
+ * folds a bundle exactly as the document service folds its stream.
+ */
+export { diffFields } from './changes';
+export { type DocEventContext, type DocState, evolveDoc, initialDoc, type RecoEntry } from './docForm';
+export { evolveRecorded, type RecordedDocEvent } from './fold';
+export { toDocForm, toRecoData } from './representation';
