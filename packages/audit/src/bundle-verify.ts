@@ -1,7 +1,8 @@
 /**
- * Verifies an export bundle with nothing but the bundle: the manifest's history as a hash chain, its
+ * Verifies an export bundle with nothing but the bundle: the archive's entries (regular files the
+ * manifest lists, each once; see bundle-entries), the manifest's history as a hash chain, its
  * attachment list against what the chain records, each attachment's bytes against its SHA-256 and
- * size, and the document's revision against the history. Reports the first bad entry.
+ * size, and the document against its history re-folded. Reports the first bad entry.
  */
 import { createReadStream } from 'node:fs';
 import {
@@ -12,6 +13,8 @@ import {
 } from '@docflow/contracts';
 import { extract } from 'tar-stream';
 import { attachmentMismatch, digestOf, recordedAttachments } from './attachments';
+import { documentMismatch } from './bundle-document';
+import { entryProblem, nextHeaderOffset } from './bundle-entries';
 import { verifyChain } from './chain';
 
 export interface BundleVerdict {
@@ -20,7 +23,10 @@ export interface BundleVerdict {
   revisions: number;
   head: string | null;
   firstBadRevision: number | null;
-  /** The first bad entry: `history/<rev>`, `attachments/<id>`, `document` or the bundle itself. */
+  /**
+   * The first bad entry: `history/<rev>`, `attachments/<id>`, `document`, `bundle` (the archive as a
+   * whole), or the name of an archive entry that may not be there (then checked before anything else).
+   */
   firstBadEntry: string | null;
   reason: string | null;
 }
@@ -36,14 +42,23 @@ export async function verifyBundle(path: string): Promise<BundleVerdict> {
   let manifest: BundleManifest | undefined;
   let problem: ReturnType<typeof bad> | undefined;
   const found = new Map<string, { sha256: string; size: number }>();
+  let expected = new Set([BUNDLE_MANIFEST]);
+  const seen = new Set<string>();
+  let offset = 0;
   for await (const entry of createReadStream(path).pipe(extract())) {
     const name = entry.header.name;
+    const why =
+      manifest || name === BUNDLE_MANIFEST
+        ? entryProblem(entry, expected, seen, offset)
+        : `the first entry must be ${BUNDLE_MANIFEST}`;
+    if (why) {
+      problem = bad(name, `entry ${JSON.stringify(name)}: ${why}`);
+      entry.resume();
+      break;
+    }
+    seen.add(name);
+    offset = nextHeaderOffset(entry);
     if (!manifest) {
-      if (name !== BUNDLE_MANIFEST) {
-        problem = bad('bundle', `the first entry is ${name}, not ${BUNDLE_MANIFEST}`);
-        entry.resume();
-        break;
-      }
       const chunks: Buffer[] = [];
       for await (const chunk of entry as AsyncIterable<Buffer>) chunks.push(chunk);
       const parsed = BundleManifest.safeParse(safeJson(Buffer.concat(chunks).toString('utf8')));
@@ -52,6 +67,7 @@ export async function verifyBundle(path: string): Promise<BundleVerdict> {
         break;
       }
       manifest = parsed.data;
+      expected = new Set([BUNDLE_MANIFEST, ...manifest.attachments.map((a) => a.path)]);
     } else {
       found.set(name, await digestOf(entry as AsyncIterable<Buffer>));
     }
@@ -96,26 +112,28 @@ function firstProblem(
   const problems: Problem[] = [];
   if (!chain.valid)
     problems.push(bad(`history/${chain.firstBadRevision}`, chain.reason ?? '', chain.firstBadRevision));
-  const listed = new Map(manifest.attachments.map((a) => [a.id, a]));
-  for (const recorded of recordedAttachments(events)) {
-    const where = `${BUNDLE_ATTACHMENTS_DIR}${recorded.id}`;
-    const entry = listed.get(recorded.id);
+  const recorded = recordedAttachments(events);
+  const listed = new Map<string, BundleAttachment>();
+  for (const a of manifest.attachments) {
+    const where = `${BUNDLE_ATTACHMENTS_DIR}${a.id}`;
+    if (listed.has(a.id)) problems.push(bad(where, 'the manifest lists it twice'));
+    else if (!recorded.some((r) => r.id === a.id))
+      problems.push(bad(where, 'the manifest lists it, the history does not record it'));
+    listed.set(a.id, a);
+  }
+  for (const file of recorded) {
+    const where = `${BUNDLE_ATTACHMENTS_DIR}${file.id}`;
+    const entry = listed.get(file.id);
     const reason = !entry
       ? 'the history records it, the manifest does not list it'
-      : (listedMismatch(entry, recorded) ??
+      : (listedMismatch(entry, file, where) ??
         (found.has(entry.path)
-          ? attachmentMismatch(recorded, found.get(entry.path)!)
+          ? attachmentMismatch(file, found.get(entry.path)!)
           : 'the bundle lacks its bytes'));
-    if (reason) problems.push(bad(where, reason, recorded.revision));
+    if (reason) problems.push(bad(where, reason, file.revision));
   }
-  const rev = (manifest.document._meta as { _rev?: unknown } | undefined)?._rev;
-  if (rev !== manifest.history.length)
-    problems.push(
-      bad(
-        'document',
-        `the document is at revision ${String(rev)}, the history has ${manifest.history.length}`,
-      ),
-    );
+  const document = documentMismatch(manifest);
+  if (document) problems.push(bad('document', document));
   // The earliest revision first; among equals, the history before the attachments before the document.
   const first = problems.sort(
     (a, b) => (a.firstBadRevision ?? Infinity) - (b.firstBadRevision ?? Infinity),
@@ -123,7 +141,12 @@ function firstProblem(
   return first ?? { valid: true, firstBadRevision: null, firstBadEntry: null, reason: null };
 }
 
-function listedMismatch(listed: BundleAttachment, recorded: { sha256: string; size: number }): string | null {
+function listedMismatch(
+  listed: BundleAttachment,
+  recorded: { sha256: string; size: number },
+  where: string,
+): string | null {
+  if (listed.path !== where) return `the manifest lists it at ${JSON.stringify(listed.path)}, not ${where}`;
   return listed.sha256 === recorded.sha256 && listed.size === recorded.size
     ? null
     : 'the manifest lists another SHA-256 or size than the history records';

@@ -1,54 +1,13 @@
 /** An export bundle written by bundleStream verifies offline; a lie anywhere names its first bad entry. */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { BUNDLE_FORMAT, type BundleManifest } from '@docflow/contracts';
+import type { BundleManifest } from '@docflow/contracts';
 import { bundleStream } from './bundle';
 import { verifyBundle } from './bundle-verify';
-import { eventHash, GENESIS_HASH, HASHING } from './chain';
-
-const FILE = Buffer.from('the attachment');
-const SHA = createHash('sha256').update(FILE).digest('hex');
-const ID = '6b04e41bbb86ad8e68ce8569';
-
-function manifest(): BundleManifest {
-  const file = { id: ID, fileName: 'a.txt', size: FILE.length, sha256: SHA, contentType: 'text/plain' };
-  const events = [
-    {
-      revision: 1,
-      type: 'DocumentCreated',
-      data: { id: 'd', files: [file] },
-      time: '2026-11-24T01:00:00.000Z',
-    },
-    { revision: 2, type: 'DocumentFieldsUpdated', data: { n: 2 }, time: '2026-11-24T01:00:01.000Z' },
-  ];
-  let prev = GENESIS_HASH;
-  const history = events.map((e) => {
-    const hash = eventHash(prev, e);
-    const entry = {
-      rev: e.revision,
-      type: e.type,
-      time: e.time,
-      data: e.data,
-      hash,
-      prevHash: prev,
-      changes: [],
-    };
-    prev = hash;
-    return entry;
-  });
-  return {
-    format: BUNDLE_FORMAT,
-    exportedAt: '2026-11-24T02:00:00.000Z',
-    hashing: HASHING,
-    document: { _id: 'd', _meta: { _rev: 2 } },
-    history,
-    attachments: [{ ...file, revision: 1, path: `attachments/${ID}` }],
-  };
-}
+import { FILE, FILE_ID, FILE_PATH, manifest } from './test-fixtures';
 
 async function* bytesOf(buffer: Buffer) {
   yield new Uint8Array(buffer);
@@ -62,7 +21,7 @@ async function written(m: BundleManifest, content: Buffer | null = FILE): Promis
   const path = join(dir, `${Math.random()}.tar`);
   const files = [
     {
-      path: `attachments/${ID}`,
+      path: FILE_PATH,
       size: FILE.length,
       open: async () => (content ? bytesOf(content) : undefined),
     },
@@ -76,7 +35,7 @@ describe('export bundle', () => {
     const verdict = await verifyBundle(await written(manifest()));
     assert.deepEqual(verdict, {
       valid: true,
-      documentId: 'd',
+      documentId: manifest().document._id,
       revisions: 2,
       head: manifest().history[1]!.hash,
       firstBadRevision: null,
@@ -87,7 +46,7 @@ describe('export bundle', () => {
 
   it('an edited history entry is the first bad entry', async () => {
     const m = manifest();
-    m.history[1]!.data = { n: 3 };
+    m.history[1]!.data = { valuesByTags: { total: '999.00' }, tags: ['invoice'] };
     const verdict = await verifyBundle(await written(m));
     assert.equal(verdict.firstBadEntry, 'history/2');
     assert.equal(verdict.firstBadRevision, 2);
@@ -95,20 +54,22 @@ describe('export bundle', () => {
 
   it('changed attachment bytes name the attachment and the revision recording it', async () => {
     const verdict = await verifyBundle(await written(manifest(), Buffer.from('the attachmenT')));
-    assert.equal(verdict.firstBadEntry, `attachments/${ID}`);
+    assert.equal(verdict.firstBadEntry, `attachments/${FILE_ID}`);
     assert.equal(verdict.firstBadRevision, 1);
     assert.match(verdict.reason!, /SHA-256/);
   });
 
   it('missing attachment bytes are named', async () => {
     const verdict = await verifyBundle(await written(manifest(), null));
-    assert.equal(verdict.firstBadEntry, `attachments/${ID}`);
+    assert.equal(verdict.firstBadEntry, `attachments/${FILE_ID}`);
     assert.match(verdict.reason!, /lacks its bytes/);
   });
 
   it('a document whose revision is not the history’s length is named', async () => {
     const m = manifest();
-    m.document = { _id: 'd', _meta: { _rev: 1 } };
-    assert.equal((await verifyBundle(await written(m))).firstBadEntry, 'document');
+    m.document._meta = { ...(m.document._meta as object), _rev: 1 };
+    const verdict = await verifyBundle(await written(m));
+    assert.equal(verdict.firstBadEntry, 'document');
+    assert.match(verdict.reason!, /\/_meta\/_rev/);
   });
 });

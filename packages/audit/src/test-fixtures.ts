@@ -1,0 +1,110 @@
+/**
+ * An export bundle's parts for the audit package's tests: a chained two-event history (a document
+ * created with one attachment, then its total corrected), the document it folds to (written out by
+ * hand, so the fold is checked too), and archives written entry by entry, forged ones included.
+ */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { BUNDLE_FORMAT, BUNDLE_MANIFEST, type BundleManifest } from '@docflow/contracts';
+import { type Header, pack } from 'tar-stream';
+import { eventHash, GENESIS_HASH, HASHING } from './chain';
+
+export const FILE = Buffer.from('the attachment');
+export const FILE_ID = '6b04e41bbb86ad8e68ce8569';
+export const FILE_PATH = `attachments/${FILE_ID}`;
+const SHA = createHash('sha256').update(FILE).digest('hex');
+const DOC_ID = '6b04e41bbb86ad8e68ce8560';
+const CREATED = '2026-11-24T01:00:00.000Z';
+const CORRECTED = '2026-11-24T01:00:01.000Z';
+
+/** A fresh manifest (tests change their copy). */
+export function manifest(): BundleManifest {
+  const file = { id: FILE_ID, fileName: 'a.txt', size: FILE.length, sha256: SHA, contentType: 'text/plain' };
+  const events = [
+    {
+      revision: 1,
+      type: 'DocumentCreated',
+      data: {
+        id: DOC_ID,
+        form: 'invoice',
+        formsystype: 1,
+        author: 'usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01',
+        valuesByTags: { total: '100.00' },
+        tags: ['invoice'],
+        files: [file],
+        datedue: '',
+      },
+      time: CREATED,
+    },
+    {
+      revision: 2,
+      type: 'DocumentFieldsUpdated',
+      data: { valuesByTags: { total: '120.00' }, tags: ['invoice'] },
+      time: CORRECTED,
+    },
+  ];
+  let prev = GENESIS_HASH;
+  const history = events.map((e) => {
+    const hash = eventHash(prev, e);
+    const entry = {
+      rev: e.revision,
+      type: e.type,
+      time: e.time,
+      data: e.data,
+      hash,
+      prevHash: prev,
+      changes: [],
+    };
+    prev = hash;
+    return entry;
+  });
+  return {
+    format: BUNDLE_FORMAT,
+    exportedAt: '2026-11-24T02:00:00.000Z',
+    hashing: HASHING,
+    document: {
+      _id: DOC_ID,
+      _id_web: Buffer.from(DOC_ID, 'hex').toString('base64url'),
+      _meta: { _created: CREATED, _lastmodified: CORRECTED, _rev: 2 },
+      form: 'invoice',
+      author: 'usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01',
+      state: 0,
+      step: 0,
+      iteration: 0,
+      status: 1,
+      formsystype: 1,
+      datecreated: CREATED,
+      datedue: '',
+      valuesByTags: { total: '120.00' },
+      _tags: ['invoice'],
+      filesList: [{ id: FILE_ID, fileName: 'a.txt' }],
+      recoStatus: 'none',
+    },
+    history,
+    attachments: [{ ...file, revision: 1, path: FILE_PATH }],
+  };
+}
+
+export interface TarEntry {
+  header: Partial<Header> & Pick<Header, 'name'>;
+  content?: Buffer | string;
+}
+
+/** The manifest's entry and the attachment's, as a bundle holds them. */
+export const bundleEntries = (m: BundleManifest = manifest()): TarEntry[] => [
+  { header: { name: BUNDLE_MANIFEST }, content: JSON.stringify(m, null, 2) },
+  { header: { name: FILE_PATH }, content: FILE },
+];
+
+/** Writes `entries` as a tar archive to `path`, headers as given (links, devices, any name). */
+export async function writeTar(path: string, entries: readonly TarEntry[]): Promise<string> {
+  const archive = pack();
+  for (const { header, content } of entries)
+    if (content === undefined) archive.entry(header);
+    else archive.entry(header, content);
+  archive.finalize();
+  const chunks: Buffer[] = [];
+  for await (const chunk of archive) chunks.push(chunk as Buffer);
+  writeFileSync(path, Buffer.concat(chunks));
+  return path;
+}
