@@ -971,6 +971,11 @@ export interface components {
             size: number;
             revision: number;
             valid: boolean;
+            /**
+             * @description `valid`: the bytes are those recorded; `missing`: the blob store has no bytes for it; `changed`: other bytes (SHA-256 or size); `unreadable`: they could not be read now (try again).
+             * @enum {string}
+             */
+            status: "valid" | "missing" | "changed" | "unreadable";
             reason: string | null;
         };
         ManageRequest: {

@@ -9,6 +9,10 @@ import { Timestamp } from './ids';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 
+/** What verification found of an attachment's bytes. */
+export const ATTACHMENT_STATUSES = ['valid', 'missing', 'changed', 'unreadable'] as const;
+export type AttachmentStatus = (typeof ATTACHMENT_STATUSES)[number];
+
 export const AttachmentVerdict = z
   .object({
     id: z.string(),
@@ -18,6 +22,11 @@ export const AttachmentVerdict = z
     /** The revision of the event that records the attachment. */
     revision: z.number().int().min(1),
     valid: z.boolean(),
+    status: z.enum(ATTACHMENT_STATUSES).openapi({
+      description:
+        '`valid`: the bytes are those recorded; `missing`: the blob store has no bytes for it; ' +
+        '`changed`: other bytes (SHA-256 or size); `unreadable`: they could not be read now (try again).',
+    }),
     reason: z.string().nullable(),
   })
   .openapi('AttachmentVerdict');

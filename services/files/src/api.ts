@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { BlobStore } from '@docflow/blobstore';
+import { BlobNotFound, type BlobStore } from '@docflow/blobstore';
 import { fileStream, Hex24Id, StoredFile } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { newHexId } from '@docflow/kit';
@@ -88,7 +88,13 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
     };
     // Hono answers HEAD with this GET route and drops the body: a blob opened for it would never be read.
     if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-    const content = await blobs.get(state.stored.blobKey);
+    const content = await blobs.get(state.stored.blobKey).catch((err: unknown) => {
+      // A recorded file whose bytes are gone (the blob store lost or lost track of them): a 404 that
+      // says so, for the caller to name the file (`/verify` reports it missing); not a failure of ours.
+      if (!(err instanceof BlobNotFound)) throw err;
+      c.var.log.warn({ fileId: id }, 'a stored file has no blob');
+      throw problems.notFound("the file's content is missing from the blob store");
+    });
     return c.body(Readable.toWeb(content) as ReadableStream<Uint8Array>, 200, headers);
   });
 
