@@ -99,9 +99,10 @@ export const bundleEntries = (m: BundleManifest = manifest()): TarEntry[] => [
 /** Writes `entries` as a tar archive to `path`, headers as given (links, devices, any name). */
 export async function writeTar(path: string, entries: readonly TarEntry[]): Promise<string> {
   const archive = pack();
+  // A copy of each header: pack() writes the size into the one it is given.
   for (const { header, content } of entries)
-    if (content === undefined) archive.entry(header);
-    else archive.entry(header, content);
+    if (content === undefined) archive.entry({ ...header });
+    else archive.entry({ ...header }, content);
   archive.finalize();
   const chunks: Buffer[] = [];
   for await (const chunk of archive) chunks.push(chunk as Buffer);
