@@ -2,7 +2,8 @@
  * Forged bundles do not verify (issue 29): the verifier refuses what `tar -x` or Python's tarfile
  * would extract differently from what it checked (a second manifest, entries the manifest does not
  * list, paths outside the folder, links, directories, devices, entries hidden after an end-of-archive
- * block), and re-folds the document from the history, naming the offending entry each time.
+ * block), and re-folds the document from the history (the snapshot and each entry's changes), naming
+ * the offending entry each time.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,6 +114,29 @@ describe('forged bundles', () => {
     assert.equal(verdict.valid, false);
     assert.equal(verdict.firstBadEntry, 'document');
     assert.match(verdict.reason!, /not what its history folds to: \/valuesByTags\/total differ/);
+  });
+
+  it('a history entry whose changes were edited (no hash covers them) is refused, the entry named', async () => {
+    const m = manifest();
+    m.history[1]!.changes = [{ path: '/valuesByTags/total', before: '100.00', after: '999999.00' }];
+    const verdict = await verify([
+      { header: { name: BUNDLE_MANIFEST }, content: JSON.stringify(m) },
+      bundleEntries()[1]!,
+    ]);
+    assert.equal(verdict.firstBadEntry, 'history/2');
+    assert.equal(verdict.firstBadRevision, 2);
+    assert.match(verdict.reason!, /its changes are not what the event changed/);
+  });
+
+  it('an attachment listed under another name than the history records is refused', async () => {
+    const m = manifest();
+    m.attachments[0]!.fileName = 'contract-signed.pdf';
+    const verdict = await verify([
+      { header: { name: BUNDLE_MANIFEST }, content: JSON.stringify(m) },
+      bundleEntries()[1]!,
+    ]);
+    assert.equal(verdict.firstBadEntry, FILE_PATH);
+    assert.match(verdict.reason!, /lists another fileName than the history records/);
   });
 
   it('an attachment the manifest lists but the history does not record is refused', async () => {

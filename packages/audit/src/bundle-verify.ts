@@ -12,8 +12,8 @@ import {
   BundleManifest,
 } from '@docflow/contracts';
 import { extract } from 'tar-stream';
-import { attachmentMismatch, digestOf, recordedAttachments } from './attachments';
-import { documentMismatch } from './bundle-document';
+import { attachmentMismatch, digestOf, type RecordedAttachment, recordedAttachments } from './attachments';
+import { foldMismatches } from './bundle-document';
 import { entryProblem, nextHeaderOffset } from './bundle-entries';
 import { verifyChain } from './chain';
 
@@ -132,8 +132,7 @@ function firstProblem(
           : 'the bundle lacks its bytes'));
     if (reason) problems.push(bad(where, reason, file.revision));
   }
-  const document = documentMismatch(manifest);
-  if (document) problems.push(bad('document', document));
+  for (const m of foldMismatches(manifest)) problems.push(bad(m.entry, m.reason, m.revision));
   // The earliest revision first; among equals, the history before the attachments before the document.
   const first = problems.sort(
     (a, b) => (a.firstBadRevision ?? Infinity) - (b.firstBadRevision ?? Infinity),
@@ -141,13 +140,14 @@ function firstProblem(
   return first ?? { valid: true, firstBadRevision: null, firstBadEntry: null, reason: null };
 }
 
+const LISTED_AS_RECORDED = ['sha256', 'size', 'fileName', 'contentType', 'revision'] as const;
+
 function listedMismatch(
   listed: BundleAttachment,
-  recorded: { sha256: string; size: number },
+  recorded: RecordedAttachment,
   where: string,
 ): string | null {
   if (listed.path !== where) return `the manifest lists it at ${JSON.stringify(listed.path)}, not ${where}`;
-  return listed.sha256 === recorded.sha256 && listed.size === recorded.size
-    ? null
-    : 'the manifest lists another SHA-256 or size than the history records';
+  const differ = LISTED_AS_RECORDED.filter((field) => listed[field] !== recorded[field]);
+  return differ.length ? `the manifest lists another ${differ.join(', ')} than the history records` : null;
 }

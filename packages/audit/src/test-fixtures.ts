@@ -16,6 +16,7 @@ const SHA = createHash('sha256').update(FILE).digest('hex');
 const DOC_ID = '6b04e41bbb86ad8e68ce8560';
 const CREATED = '2026-11-24T01:00:00.000Z';
 const CORRECTED = '2026-11-24T01:00:01.000Z';
+const AUTHOR = 'usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01';
 
 /** A fresh manifest (tests change their copy). */
 export function manifest(): BundleManifest {
@@ -28,7 +29,7 @@ export function manifest(): BundleManifest {
         id: DOC_ID,
         form: 'invoice',
         formsystype: 1,
-        author: 'usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01',
+        author: AUTHOR,
         valuesByTags: { total: '100.00' },
         tags: ['invoice'],
         files: [file],
@@ -43,8 +44,31 @@ export function manifest(): BundleManifest {
       time: CORRECTED,
     },
   ];
+  const webId = Buffer.from(DOC_ID, 'hex').toString('base64url');
+  // What each event changed in the document as a reader sees it (GET plus recoData), keys sorted.
+  const changes = [
+    [
+      { path: '/_id', after: DOC_ID },
+      { path: '/_id_web', after: webId },
+      { path: '/_tags', after: ['invoice'] },
+      { path: '/author', after: AUTHOR },
+      { path: '/datecreated', after: CREATED },
+      { path: '/datedue', after: '' },
+      { path: '/filesList', after: [{ id: FILE_ID, fileName: 'a.txt' }] },
+      { path: '/form', after: 'invoice' },
+      { path: '/formsystype', after: 1 },
+      { path: '/iteration', after: 0 },
+      { path: '/recoData', after: [] },
+      { path: '/recoStatus', after: 'none' },
+      { path: '/state', after: 0 },
+      { path: '/status', after: 1 },
+      { path: '/step', after: 0 },
+      { path: '/valuesByTags/total', after: '100.00' },
+    ],
+    [{ path: '/valuesByTags/total', before: '100.00', after: '120.00' }],
+  ];
   let prev = GENESIS_HASH;
-  const history = events.map((e) => {
+  const history = events.map((e, i) => {
     const hash = eventHash(prev, e);
     const entry = {
       rev: e.revision,
@@ -53,7 +77,7 @@ export function manifest(): BundleManifest {
       data: e.data,
       hash,
       prevHash: prev,
-      changes: [],
+      changes: changes[i]!,
     };
     prev = hash;
     return entry;
@@ -64,10 +88,10 @@ export function manifest(): BundleManifest {
     hashing: HASHING,
     document: {
       _id: DOC_ID,
-      _id_web: Buffer.from(DOC_ID, 'hex').toString('base64url'),
+      _id_web: webId,
       _meta: { _created: CREATED, _lastmodified: CORRECTED, _rev: 2 },
       form: 'invoice',
-      author: 'usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01',
+      author: AUTHOR,
       state: 0,
       step: 0,
       iteration: 0,

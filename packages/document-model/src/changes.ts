@@ -3,7 +3,8 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FieldChange } from '@docflow/contracts';
 import type { z } from 'zod';
 
-type Change = z.infer<typeof FieldChange>;
+/** One changed leaf: its JSON Pointer, and the value before and after (absent when there was none). */
+export type Change = z.infer<typeof FieldChange>;
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === 'object' && !Array.isArray(v);

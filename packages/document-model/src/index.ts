@@ -3,7 +3,7 @@
  * event changed. Pure; depends on contracts and workflow-model only, so the offline verifier (the CLI)
  * folds a bundle exactly as the document service folds its stream.
  */
-export { diffFields } from './changes';
+export { type Change, diffFields } from './changes';
 export { type DocEventContext, type DocState, evolveDoc, initialDoc, type RecoEntry } from './docForm';
-export { evolveRecorded, type RecordedDocEvent } from './fold';
+export { foldWithChanges, type RecordedDocEvent } from './fold';
 export { toDocForm, toRecoData } from './representation';

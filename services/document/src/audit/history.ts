@@ -1,24 +1,10 @@
 /** A document's history as auditors read it: each event with its chain hashes, ids and changes. */
 import type { HistoryEntry } from '@docflow/contracts';
-import {
-  type DocState,
-  diffFields,
-  evolveRecorded,
-  initialDoc,
-  toDocForm,
-  toRecoData,
-} from '@docflow/document-model';
+import { type DocState, foldWithChanges } from '@docflow/document-model';
 import type { RecordedEvent } from '@docflow/eventstore';
 import type { z } from 'zod';
 
 type Entry = z.infer<typeof HistoryEntry>;
-
-/** What a reader sees of the document, bar `_meta` (which every event changes). */
-function visible(state: DocState): Record<string, unknown> {
-  if (!state.exists) return {};
-  const { _meta, ...doc } = toDocForm(state);
-  return { ...doc, recoData: toRecoData(state) };
-}
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 
@@ -31,11 +17,8 @@ const traceIdOf = (traceparent: unknown): string | undefined =>
  * longer parses (altered in the store) shows no changes and changes nothing.
  */
 export function foldHistory(events: readonly RecordedEvent[]): { entries: Entry[]; state: DocState } {
-  let state = initialDoc;
-  const entries = events.map((e): Entry => {
-    const before = visible(state);
-    const after = evolveRecorded(state, e);
-    if (after) state = after;
+  const { state, changes } = foldWithChanges(events);
+  const entries = events.map((e, i): Entry => {
     const { metadata: m } = e;
     const traceId = traceIdOf(m.traceparent);
     return {
@@ -51,7 +34,7 @@ export function foldHistory(events: readonly RecordedEvent[]): { entries: Entry[
       data: e.data,
       hash: text(m.hash),
       prevHash: text(m.prevHash),
-      changes: after ? diffFields(before, visible(state)) : [],
+      changes: changes[i] ?? [],
     };
   });
   return { entries, state };
