@@ -1,4 +1,7 @@
-/** `docflow verify <bundle>`: checks an export bundle offline (hash chain, attachments' SHA-256). */
+/**
+ * `docflow verify <bundle>`: checks an export bundle offline (its archive entries, the hash chain, the
+ * attachments' SHA-256, the document re-folded from its history; @docflow/audit's verifyBundle).
+ */
 import { existsSync } from 'node:fs';
 import { verifyBundle } from '@docflow/audit';
 import { Command } from 'commander';
