@@ -189,7 +189,7 @@ for (const factory of targets()) {
       assert.match(verdict.reason, /not what its history folds to: \/valuesByTags\/total differ/);
     });
 
-    it('/verify of a document whose blob is gone: 200, the file named missing, no error logged; its download 404', async () => {
+    it('/verify of a lost blob: 200, the file named missing, no error logged; its download 404', async () => {
       const doc = await createdDoc('lost');
       const file = doc.filesList[0]!;
       const created = await api('GET', `/api/v2/docForm/${doc._id}/history`, { key: admin });

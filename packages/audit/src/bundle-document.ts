@@ -18,7 +18,7 @@ export interface FoldMismatch {
 const listed = (paths: string[]) =>
   `${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ` and ${paths.length - 3} more` : ''}`;
 
-/** Where the manifest disagrees with its history re-folded: the first entry whose changes do, and the document. */
+/** Where the manifest disagrees with its history re-folded: the first entry's changes, the document. */
 export function foldMismatches(manifest: BundleManifest): FoldMismatch[] {
   const { history } = manifest;
   const { state, changes } = foldWithChanges(

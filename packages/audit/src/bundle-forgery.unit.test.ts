@@ -116,7 +116,7 @@ describe('forged bundles', () => {
     assert.match(verdict.reason!, /not what its history folds to: \/valuesByTags\/total differ/);
   });
 
-  it('a history entry whose changes were edited (no hash covers them) is refused, the entry named', async () => {
+  it('a history entry whose changes were edited (no hash covers them) is refused', async () => {
     const m = manifest();
     m.history[1]!.changes = [{ path: '/valuesByTags/total', before: '100.00', after: '999999.00' }];
     const verdict = await verify([

@@ -12,7 +12,7 @@ export interface RecordedDocEvent {
   metadata: DocEventContext['metadata'];
 }
 
-/** The state after one more recorded event; undefined when the event no longer parses (altered), which changes nothing. */
+/** The state after one more recorded event; undefined when it no longer parses (altered). */
 function evolveRecorded(state: DocState, event: RecordedDocEvent): DocState | undefined {
   let parsed: DocumentEvent;
   try {

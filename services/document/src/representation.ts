@@ -1,4 +1,4 @@
-/** The contract's DocForm shape of a document (@docflow/document-model), and `fields` / `embed` applied to it (DESIGN.md). */
+/** The DocForm shape (@docflow/document-model), and `fields` / `embed` applied to it (DESIGN.md). */
 export { toDocForm, toRecoData } from '@docflow/document-model';
 
 const ALWAYS_KEPT = ['_id', '_id_web'];
