@@ -26,6 +26,8 @@ describe('the rules', () => {
     ['contracts imports itself', edge(pkg('contracts'), pkg('contracts')), false],
     ['workflow-model imports contracts', edge(pkg('workflow-model'), pkg('contracts')), false],
     ['workflow-model imports kit', edge(pkg('workflow-model'), pkg('kit')), true],
+    ['document-model imports workflow-model', edge(pkg('document-model'), pkg('workflow-model')), false],
+    ['document-model imports kit', edge(pkg('document-model'), pkg('kit')), true],
     ['a businessLogic.ts imports kit', edge(svc('workflow'), pkg('kit'), 'businessLogic.ts'), true],
     ['an access.ts imports kit', edge(svc('document'), pkg('kit'), 'access.ts'), true],
     [

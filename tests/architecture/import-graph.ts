@@ -1,7 +1,8 @@
 /**
  * The workspace's import graph and the rules it must keep (DESIGN.md, "Shape"): services never import
  * one another (`services/embedded`, the composition root, composes them all), packages never import a
- * service, `contracts` imports no other package, and `workflow-model` imports `contracts` only; pure
+ * service, `contracts` imports no other package, `workflow-model` imports `contracts` only and
+ * `document-model` those two only (the offline verifier folds with it, outside any service); pure
  * files (a service's `businessLogic.ts` and `access.ts`) do not import `kit`, its HTTP layer: they throw
  * the domain's rejections (`contracts`), which kit maps to problem+json at the edge.
  * Edges come from every import specifier of every source file (static, dynamic and `export … from`),
