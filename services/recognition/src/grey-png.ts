@@ -21,15 +21,20 @@ export function encodeGreyPng(grey: Uint8Array, width: number, height: number): 
     raw[y * (width + 1)] = FILTER_NONE;
     raw.set(grey.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
   }
+  return greyPngFile(width, height, 8, deflateSync(raw));
+}
+
+/** A grey PNG of `bitDepth` bits per pixel around `idat`, the deflated, filtered rows. */
+export function greyPngFile(width: number, height: number, bitDepth: 1 | 8, idat: Buffer): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
-  header[8] = 8;
+  header[8] = bitDepth;
   header[9] = COLOUR_TYPE_GREY;
   return Buffer.concat([
     SIGNATURE,
     chunk('IHDR', header),
-    chunk('IDAT', deflateSync(raw)),
+    chunk('IDAT', idat),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

@@ -16,6 +16,7 @@ export { RecognitionEnv } from './config';
 export { extractValues } from './extract';
 export { declaredFileKind, type FileKind, sniffFileKind } from './file-kind';
 export { encodeGreyPng, rgbaToGrey } from './grey-png';
+export { declaredImageSize, type ImageSize, MAX_IMAGE_PIXELS } from './image-header';
 export {
   DEFAULT_LANGUAGES,
   INSTALLED_LANGUAGES,
@@ -34,7 +35,16 @@ export {
   OcrUnavailableError,
 } from './ocr-pool';
 export { MAX_PAGE_TEXT } from './patterns';
-export { hasTextLayer, OCR_DPI, openPdf, type PdfFile, type PdfOptions, PdfUnreadableError } from './pdf';
+export {
+  hasTextLayer,
+  MAX_RENDER_PIXELS,
+  MIN_RENDER_DPI,
+  OCR_DPI,
+  type PdfFile,
+  PdfTooLargeError,
+  PdfUnreadableError,
+} from './pdf';
+export { openPdfInWorker, type PdfThreadOptions } from './pdf-thread';
 export {
   type Attachment,
   type RecoFailure,
@@ -58,3 +68,4 @@ export {
   imagePdf,
   textPdf,
 } from './testing/fixtures';
+export { deepPageTreePdf, hugePagePdf, pngBomb } from './testing/hostile';

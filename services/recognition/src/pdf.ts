@@ -1,34 +1,41 @@
-/** PDFs: page count, the text layer per page, and pages rasterised for OCR (pdfjs-dist legacy build). */
+/**
+ * PDFs: page count, the text layer per page, and pages rasterised for OCR (pdfjs-dist legacy build).
+ * This runs pdf.js where it is called and cannot be interrupted: recognition calls it only inside a
+ * worker thread (pdf-thread.ts), whose time and memory the main thread bounds.
+ */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { withTimeout } from '@docflow/timing';
 import { createCanvas } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { encodeGreyPng, rgbaToGrey } from './grey-png';
 
 /** 300 dpi: what tesseract reads best (ocr.md); a PDF user unit is 1/72 inch. */
 export const OCR_DPI = 300;
-/** A3 at 300 dpi; a larger page is rendered at a lower resolution so one page cannot exhaust memory. */
-const MAX_RENDER_PIXELS = 35_000_000;
+/** A2 at 300 dpi; a larger page is rendered at a lower resolution so one page cannot exhaust memory. */
+export const MAX_RENDER_PIXELS = 35_000_000;
+/** Below this a page is not rendered: it is larger than about A0 and refused as too large. */
+export const MIN_RENDER_DPI = 150;
 /** A page with fewer visible characters than this in its text layer is treated as a scan. */
 const MIN_TEXT_LAYER_CHARS = 8;
-const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The bytes are not a PDF pdf.js can read (corrupt, truncated, encrypted, ...). */
 export class PdfUnreadableError extends Error {
   override readonly name = 'PdfUnreadableError';
 }
-
-export interface PdfOptions {
-  /** Bound on opening the document and on each page operation. Default 30 s. */
-  timeoutMs?: number;
+/** A page (by its declared size) or the whole file (by the memory it takes) is beyond the limits. */
+export class PdfTooLargeError extends Error {
+  override readonly name = 'PdfTooLargeError';
 }
 
 export interface PdfFile {
   readonly pageCount: number;
   /** The text layer of a page (0-based), lines separated by `\n`; empty for a scanned page. */
   pageText(pageIdx: number): Promise<string>;
-  /** The page as an 8-bit grey PNG at `dpi` (lowered for pages larger than A3). */
+  /**
+   * The page as an 8-bit grey PNG at `dpi`, lowered (down to MIN_RENDER_DPI) for pages larger than A2.
+   * Rejects with PdfTooLargeError, before rendering anything, for a page that would still exceed
+   * MAX_RENDER_PIXELS at MIN_RENDER_DPI.
+   */
   renderPage(pageIdx: number, dpi?: number): Promise<Buffer>;
   close(): Promise<void>;
 }
@@ -46,8 +53,7 @@ export function hasTextLayer(text: string): boolean {
  * Opens a PDF held in memory. Rejects with PdfUnreadableError when pdf.js cannot read it, and every
  * page operation of the result rejects with PdfUnreadableError on a broken page.
  */
-export async function openPdf(bytes: Uint8Array, options: PdfOptions = {}): Promise<PdfFile> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+export async function openPdf(bytes: Uint8Array): Promise<PdfFile> {
   // Loaded on first use: the legacy build is the one that runs on Node 20 (ocr.md).
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const task = getDocument({
@@ -60,35 +66,35 @@ export async function openPdf(bytes: Uint8Array, options: PdfOptions = {}): Prom
   });
   let doc: PDFDocumentProxy;
   try {
-    doc = await withTimeout(task.promise, timeoutMs, 'opening the PDF', () => void task.destroy());
+    doc = await task.promise;
   } catch (err) {
     await task.destroy();
     throw unreadable(err);
   }
 
-  const guarded = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
-      return await withTimeout(work(), timeoutMs, what);
+      return await work();
     } catch (err) {
-      throw unreadable(err);
+      throw err instanceof PdfTooLargeError ? err : unreadable(err);
     }
   };
 
   return {
     pageCount: doc.numPages,
     pageText: (pageIdx) =>
-      guarded(`reading the text of page ${pageIdx}`, async () => {
+      guarded(async () => {
         const page = await doc.getPage(pageIdx + 1);
         const content = await page.getTextContent();
         page.cleanup();
         return joinTextItems(content.items.filter((i): i is TextItem => 'str' in i));
       }),
     renderPage: (pageIdx, dpi = OCR_DPI) =>
-      guarded(`rendering page ${pageIdx}`, async () => {
+      guarded(async () => {
         const page = await doc.getPage(pageIdx + 1);
-        const natural = page.getViewport({ scale: dpi / 72 });
-        const shrink = Math.min(1, Math.sqrt(MAX_RENDER_PIXELS / (natural.width * natural.height)));
-        const viewport = page.getViewport({ scale: (dpi / 72) * shrink });
+        const viewport = page.getViewport({
+          scale: renderDpi(page.getViewport({ scale: 1 }), pageIdx, dpi) / 72,
+        });
         const width = Math.ceil(viewport.width);
         const height = Math.ceil(viewport.height);
         const canvas = createCanvas(width, height);
@@ -109,6 +115,22 @@ export async function openPdf(bytes: Uint8Array, options: PdfOptions = {}): Prom
       }),
     close: () => doc.destroy(),
   };
+}
+
+/**
+ * The resolution a page is rendered at: `dpi`, or lower for a page whose box (CropBox within MediaBox,
+ * as pdf.js reads it; `size` in points) would exceed MAX_RENDER_PIXELS. Decided from the declared size
+ * alone, so an oversized page costs nothing.
+ */
+export function renderDpi(size: { width: number; height: number }, pageIdx: number, dpi = OCR_DPI): number {
+  const squareInches = (size.width / 72) * (size.height / 72);
+  const fitting = Math.min(dpi, Math.sqrt(MAX_RENDER_PIXELS / squareInches));
+  if (!(fitting >= MIN_RENDER_DPI))
+    throw new PdfTooLargeError(
+      `page ${pageIdx + 1} is ${Math.round(size.width / 72)} × ${Math.round(size.height / 72)} inches; ` +
+        `pages are rendered up to ${MAX_RENDER_PIXELS} pixels at ${MIN_RENDER_DPI} dpi at least (about A0)`,
+    );
+  return fitting;
 }
 
 /** Items on one baseline are concatenated (pdf.js inserts the spaces it detects); a new line starts a row. */

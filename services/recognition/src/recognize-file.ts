@@ -3,22 +3,24 @@
  * without a text layer (all pages when `idpFrpr`), classification, extraction. A file that cannot be
  * read, or OCR that cannot run, is a returned failure, never a throw.
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { type FormDefinition, RECOGNIZED_TEXT_MAX_CHARS, type ValuesByTags } from '@docflow/contracts';
 import { ProblemError, problems } from '@docflow/kit/http';
 import { TimeoutError } from '@docflow/timing';
 import { type ClassifyOptions, classifyPagesSteps, type PageText } from './classify';
 import { extractValuesSteps } from './extract';
-import { declaredFileKind, sniffFileKind } from './file-kind';
+import { declaredFileKind, type FileKind, sniffFileKind } from './file-kind';
+import { declaredImageSize, MAX_IMAGE_PIXELS } from './image-header';
 import { resolveIdpLangs } from './languages';
 import { OcrImageError, OcrOverloadedError, type OcrPool, OcrUnavailableError } from './ocr-pool';
 import { PatternBudget } from './pattern-steps';
 import { patternText } from './patterns';
-import { hasTextLayer, openPdf, PdfUnreadableError } from './pdf';
+import { hasTextLayer, PdfTooLargeError, PdfUnreadableError } from './pdf';
+import { openPdfInWorker } from './pdf-thread';
 
 const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 const DEFAULT_MAX_PAGES = 200;
 const DEFAULT_PATTERN_BUDGET_MS = 30_000;
+const DEFAULT_FILE_TIMEOUT_MS = 10 * 60_000;
 /** The text of a text-layer page is exact: it counts as fully confident. */
 const TEXT_LAYER_CONFIDENCE = 100;
 
@@ -40,6 +42,10 @@ export interface RecognizeFileOptions extends ClassifyOptions {
   maxPages?: number;
   /** Bound on opening a PDF and on each page's text or rendering; default 30 s. */
   pdfTimeoutMs?: number;
+  /** The PDF thread's JS heap, MiB; default 256 (pdf-thread.ts). */
+  pdfHeapMiB?: number;
+  /** Wall time of the whole file (reading, PDF pages, OCR); default 10 minutes, then `timeout`. */
+  fileTimeoutMs?: number;
   /** Time the recognition forms' patterns may take over the whole file (classification and
    * extraction); default 30 s, then the file fails with `timeout`. */
   patternBudgetMs?: number;
@@ -107,12 +113,13 @@ export async function recognizeFile(
   pool: OcrPool,
   options: RecognizeFileOptions = {},
 ): Promise<RecognizeFileResult> {
+  const deadline = Date.now() + (options.fileTimeoutMs ?? DEFAULT_FILE_TIMEOUT_MS);
   try {
     checkLanguages(options.idpLangs, pool);
     const recoForms = form.recognition?.forms ?? [];
     if (recoForms.length === 0) return { ok: true, parts: [], pageCount: 0, ocrPageCount: 0, text: '' };
     const bytes = await readAll(file.data, options.maxBytes ?? DEFAULT_MAX_BYTES);
-    const pages = (await pageTexts(bytes, file, pool, options)).map((p) => ({
+    const pages = (await pageTexts(bytes, file, pool, { ...options, deadline })).map((p) => ({
       ...p,
       text: patternText(p.text),
     }));
@@ -197,12 +204,13 @@ async function readAll(data: Attachment['data'], maxBytes: number): Promise<Uint
 }
 
 type RecoPage = PageText & { ocr: boolean };
+type PageOptions = RecognizeFileOptions & { deadline: number };
 
 async function pageTexts(
   bytes: Uint8Array,
   file: Attachment,
   pool: OcrPool,
-  options: RecognizeFileOptions,
+  options: PageOptions,
 ): Promise<RecoPage[]> {
   const kind = sniffFileKind(bytes);
   if (!kind) {
@@ -214,6 +222,7 @@ async function pageTexts(
     );
   }
   if (kind !== 'pdf') {
+    checkImageSize(bytes, kind);
     // The bytes go to tesseract as they are: it decodes them inside its worker thread, where a corrupt
     // image is a rejected job. Decoding with @napi-rs/canvas here (to hand tesseract faster grey pixels)
     // was measured to crash the whole process on a corrupt PNG (SIGSEGV). A TIFF gives its first page.
@@ -223,13 +232,30 @@ async function pageTexts(
   return pdfPageTexts(bytes, pool, options);
 }
 
-/** Text layer where there is one; other pages are rendered one by one while the pool OCRs earlier ones. */
-async function pdfPageTexts(
-  bytes: Uint8Array,
-  pool: OcrPool,
-  options: RecognizeFileOptions,
-): Promise<RecoPage[]> {
-  const pdf = await openPdf(bytes, { timeoutMs: options.pdfTimeoutMs });
+/**
+ * A decoder allocates for the size the header declares (a 0.6 MB PNG can declare 3.6 gigapixels):
+ * that size is checked before tesseract decodes anything.
+ */
+function checkImageSize(bytes: Uint8Array, kind: Exclude<FileKind, 'pdf'>): void {
+  const size = declaredImageSize(bytes, kind);
+  if (!size) throw new Failure('unreadable', `the ${kind.toUpperCase()} header cannot be read`);
+  if (size.width * size.height > MAX_IMAGE_PIXELS)
+    throw new Failure(
+      'too-large',
+      `the image declares ${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_PIXELS} are recognised`,
+    );
+}
+
+/**
+ * Text layer where there is one; other pages are rendered one by one (in the PDF's worker thread)
+ * while the pool OCRs earlier ones.
+ */
+async function pdfPageTexts(bytes: Uint8Array, pool: OcrPool, options: PageOptions): Promise<RecoPage[]> {
+  const pdf = await openPdfInWorker(bytes, {
+    opTimeoutMs: options.pdfTimeoutMs,
+    heapMiB: options.pdfHeapMiB,
+    deadline: options.deadline,
+  });
   try {
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
     if (pdf.pageCount > maxPages)
@@ -243,8 +269,9 @@ async function pdfPageTexts(
     const inFlight = new Set<Promise<void>>();
     let ocrError: unknown;
     for (let idx = 0; idx < pdf.pageCount && ocrError === undefined; idx++) {
-      // pdf.js answers a page's text without the event loop turning: 200 dense pages held it 2.3 s.
-      await nextTurn();
+      // The PDF thread bounds its own work by the deadline; pages waiting for OCR are bounded here.
+      if (Date.now() > options.deadline)
+        throw new TimeoutError(`recognising the file took longer than its time limit (at page ${idx + 1})`);
       if (!options.idpFrpr) {
         const text = await pdf.pageText(idx);
         if (hasTextLayer(text)) {
@@ -280,6 +307,7 @@ function toFailure(err: unknown): RecoFailure {
     return fail('unsupported-language', err.detail ?? err.title);
   if (err instanceof PdfUnreadableError || err instanceof OcrImageError)
     return fail('unreadable', err.message);
+  if (err instanceof PdfTooLargeError) return fail('too-large', err.message);
   if (err instanceof TimeoutError) return fail('timeout', err.message);
   if (err instanceof OcrOverloadedError) return fail('overloaded', err.message);
   if (err instanceof OcrUnavailableError) return fail('unavailable', err.message);

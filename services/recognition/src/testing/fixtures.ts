@@ -178,6 +178,11 @@ function writePdf(pages: PdfPageSpec[]): Buffer {
     'latin1',
   );
 
+  return assemblePdf(objects, catalog);
+}
+
+/** A PDF file of `objects` (object n is `objects[n - 1]`) with its cross-reference table; `root` is the catalog. */
+export function assemblePdf(objects: Buffer[], root: number): Buffer {
   const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
   const offsets: number[] = [];
   let size = parts[0]!.length;
@@ -193,7 +198,7 @@ function writePdf(pages: PdfPageSpec[]): Buffer {
     '0000000000 65535 f ',
     ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n `),
     'trailer',
-    `<< /Size ${objects.length + 1} /Root ${catalog} 0 R >>`,
+    `<< /Size ${objects.length + 1} /Root ${root} 0 R >>`,
     'startxref',
     String(size),
     '%%EOF\n',

@@ -1,0 +1,71 @@
+/**
+ * Hostile attachments made at run time (issue 29): small files that declare enormous work. Nothing
+ * here is committed as a binary; each generator is bounded by its arguments.
+ */
+import { createDeflate } from 'node:zlib';
+import { greyPngFile } from '../grey-png';
+import { assemblePdf } from './fixtures';
+
+const POINTS_PER_INCH = 72;
+
+/** `pages` blank pages of `inches` × `inches` each: a few hundred bytes that declare gigapixels at 300 dpi. */
+export function hugePagePdf(pages: number, inches: number): Buffer {
+  const side = inches * POINTS_PER_INCH;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${i + 4} 0 R`).join(' ')}] /Count ${pages} >>`,
+    '<< /Length 0 >>\nstream\n\nendstream',
+    ...Array.from(
+      { length: pages },
+      () =>
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${side} ${side}] /Resources << >> /Contents 3 0 R >>`,
+    ),
+  ];
+  return assemblePdf(
+    objects.map((o) => Buffer.from(o, 'latin1')),
+    1,
+  );
+}
+
+/**
+ * One blank A4 page under a page tree `depth` levels deep (each /Pages node has one kid): a reader
+ * walks every level to find page 1. 400,000 levels are about 32 MB.
+ */
+export function deepPageTreePdf(depth: number): Buffer {
+  // Objects: 1 catalog, 2 … depth + 1 the /Pages chain, depth + 2 the page, depth + 3 its contents.
+  const page = depth + 2;
+  const objects: Buffer[] = [Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1')];
+  for (let level = 0; level < depth; level++) {
+    const self = level + 2;
+    const parent = level === 0 ? '' : ` /Parent ${self - 1} 0 R`;
+    const kid = level === depth - 1 ? page : self + 1;
+    objects.push(Buffer.from(`<< /Type /Pages${parent} /Kids [${kid} 0 R] /Count 1 >>`, 'latin1'));
+  }
+  objects.push(
+    Buffer.from(
+      `<< /Type /Page /Parent ${depth + 1} 0 R /MediaBox [0 0 595 842] /Resources << >> /Contents ${page + 1} 0 R >>`,
+      'latin1',
+    ),
+    Buffer.from('<< /Length 0 >>\nstream\n\nendstream', 'latin1'),
+  );
+  return assemblePdf(objects, 1);
+}
+
+/**
+ * A grey PNG declaring `width` × `height` pixels of `bitDepth` bits, all white, compressed (a
+ * decompression bomb: 60000 × 60000 at 1 bit is about 0.44 MB and 3.6 gigapixels once decoded).
+ * The rows are deflated as a stream, so the decoded size is never held here.
+ */
+export async function pngBomb(width: number, height: number, bitDepth: 1 | 8): Promise<Buffer> {
+  const row = Buffer.alloc(1 + Math.ceil((width * bitDepth) / 8), 0xff);
+  row[0] = 0; // filter: none
+  const deflate = createDeflate({ level: 9 });
+  const compressed: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => compressed.push(chunk));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  for (let y = 0; y < height; y++)
+    if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
+  deflate.end();
+  await done;
+  return greyPngFile(width, height, bitDepth, Buffer.concat(compressed));
+}
