@@ -6,9 +6,11 @@
  * (bounded per page by MAX_RENDER_PIXELS, checked before rendering in pdf.ts). A thread whose file
  * ended well is kept for the next file (starting one and loading pdf.js takes seconds).
  */
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { TimeoutError } from '@docflow/timing';
 import { type PdfFile, PdfTooLargeError, PdfUnreadableError } from './pdf';
+import { Slots } from './slots';
 import { startWorkerModule } from './worker-module';
 
 type PdfCall =
@@ -27,6 +29,12 @@ export const DEFAULT_PDF_OP_TIMEOUT_MS = 30_000;
 export const DEFAULT_PDF_HEAP_MIB = 256;
 /** Threads kept warm between files. */
 const IDLE_THREADS = 1;
+/**
+ * PDFs read at once in one process; more wait (within their deadline). Each thread may take its heap
+ * bound plus one rendered page (pdf.ts), so this bounds what PDFs take in all.
+ */
+const PDF_THREADS = availableParallelism();
+const threadSlots = new Slots(PDF_THREADS);
 
 export interface PdfThreadOptions {
   /** Bound on opening the file (thread start included) and on each page's text or rendering. Default 30 s. */
@@ -38,7 +46,13 @@ export interface PdfThreadOptions {
 }
 
 const WORKER_MODULE = new URL('./pdf-worker.ts', import.meta.url);
-const idle: Array<{ worker: Worker; heapMiB: number }> = [];
+interface IdleThread {
+  worker: Worker;
+  heapMiB: number;
+  /** Drops it from the idle list should it end while idle. */
+  onExit: () => void;
+}
+const idle: IdleThread[] = [];
 
 /**
  * Opens `bytes` in a worker thread. Rejects, and every page operation of the result rejects, with
@@ -53,7 +67,9 @@ export async function openPdfInWorker(bytes: Uint8Array, options: PdfThreadOptio
   const opTimeoutMs = options.opTimeoutMs ?? DEFAULT_PDF_OP_TIMEOUT_MS;
   const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
   const heapMiB = options.heapMiB ?? DEFAULT_PDF_HEAP_MIB;
-  if (Date.now() >= deadline) throw new TimeoutError('recognising the file took longer than its time limit');
+  const late = () => new TimeoutError('recognising the file took longer than its time limit');
+  if (Date.now() >= deadline) throw late();
+  await threadSlots.acquire(deadline, late);
   const thread = leaseThread(heapMiB);
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (err: Error) => void }>();
   let lastId = 0;
@@ -67,6 +83,7 @@ export async function openPdfInWorker(bytes: Uint8Array, options: PdfThreadOptio
     thread.off('message', onMessage).off('error', onError).off('exit', onExit);
     if (keepThread) returnThread(thread, heapMiB);
     else void thread.terminate();
+    threadSlots.release();
   };
   const onMessage = (reply: PdfReply) => {
     const call = pending.get(reply.id);
@@ -146,25 +163,28 @@ export async function openPdfInWorker(bytes: Uint8Array, options: PdfThreadOptio
 
 function leaseThread(heapMiB: number): Worker {
   const at = idle.findIndex((t) => t.heapMiB === heapMiB);
-  const thread =
-    at >= 0
-      ? idle.splice(at, 1)[0]!.worker
-      : startWorkerModule(WORKER_MODULE, { resourceLimits: { maxOldGenerationSizeMb: heapMiB } });
-  thread.ref();
-  return thread;
+  if (at < 0)
+    return startWorkerModule(WORKER_MODULE, { resourceLimits: { maxOldGenerationSizeMb: heapMiB } });
+  const [kept] = idle.splice(at, 1);
+  kept!.worker.off('exit', kept!.onExit).ref();
+  return kept!.worker;
 }
 
-function returnThread(thread: Worker, heapMiB: number): void {
+function returnThread(worker: Worker, heapMiB: number): void {
   if (idle.length >= IDLE_THREADS) {
-    void thread.terminate();
+    void worker.terminate();
     return;
   }
-  // An idle thread does not keep the process alive; one that ends by itself is dropped.
-  const entry = { worker: thread, heapMiB };
-  thread.unref();
-  thread.once('exit', () => {
-    const at = idle.indexOf(entry);
-    if (at >= 0) idle.splice(at, 1);
-  });
+  // An idle thread does not keep the process alive.
+  const entry: IdleThread = {
+    worker,
+    heapMiB,
+    onExit: () => {
+      const at = idle.indexOf(entry);
+      if (at >= 0) idle.splice(at, 1);
+    },
+  };
+  worker.unref();
+  worker.once('exit', entry.onExit);
   idle.push(entry);
 }
