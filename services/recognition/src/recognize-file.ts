@@ -44,7 +44,9 @@ export interface RecognizeFileOptions extends ClassifyOptions {
   pdfTimeoutMs?: number;
   /** The PDF thread's JS heap, MiB; default 256 (pdf-thread.ts). */
   pdfHeapMiB?: number;
-  /** Wall time of the whole file (reading, PDF pages, OCR); default 10 minutes, then `timeout`. */
+  /** Wall time of the whole file from the call on: past it no PDF operation runs and no page starts,
+   * and the file fails with `timeout` (pages already in OCR end within the pool's page bound). Default
+   * 10 minutes. */
   fileTimeoutMs?: number;
   /** Time the recognition forms' patterns may take over the whole file (classification and
    * extraction); default 30 s, then the file fails with `timeout`. */
