@@ -2,7 +2,7 @@
 
 export const EXIT = {
   ok: 0,
-  /** The API refused (4xx), or a bundle does not verify. */
+  /** The API refused (4xx), a bundle or a backup does not verify. */
   refused: 1,
   usage: 2,
   /** No answer from the server, or a 5xx. */
@@ -15,10 +15,11 @@ export const EXIT_CODES_HELP = `
 Exit codes:
   0  done
   1  the API refused the request (4xx: the problem's title and detail on stderr);
-     verify: the bundle does not verify
+     verify: the bundle does not verify; restore: the backup does not verify (the file is named)
   2  usage: unknown command or option, missing argument, a file that cannot be read or written,
      bad JSON, no --url or --key, a --url that is no http:// or https:// URL;
-     views rebuild: not a data directory, or nothing to rebuild
+     views rebuild: not a data directory, or nothing to rebuild; backup: not a data directory;
+     restore: the target directory is not empty
   3  the server cannot be reached, or it failed (5xx)
   4  views rebuild: the data directory is in use by a running process`;
 

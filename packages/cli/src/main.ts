@@ -3,6 +3,7 @@ import { DocflowProblem } from '@docflow/client';
 import { Command, CommanderError } from 'commander';
 import manifest from '../package.json' with { type: 'json' };
 import { accountsCommand } from './accounts';
+import { backupCommand, restoreCommand } from './backup';
 import { documentsCommand } from './documents';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { formsCommand } from './forms';
@@ -24,6 +25,8 @@ for (const command of [
   documentsCommand(),
   viewsCommand(),
   verifyCommand(),
+  backupCommand(),
+  restoreCommand(),
 ])
   program.addCommand(command);
 // Commands built on their own inherit nothing: each throws its usage errors here, to exit with 2.
