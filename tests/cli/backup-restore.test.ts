@@ -67,7 +67,7 @@ describe('docflow backup and restore', { timeout: 600_000 }, () => {
     acknowledgedBefore = result.acknowledged.slice(0, before);
     t.diagnostic(
       `acknowledged: ${before} before the backup, ${during} while it ran, ${result.acknowledged.length} in all; ` +
-        `backup: ${JSON.stringify({ files: summary.files, bytes: summary.bytes, blobs: summary.blobs })}`,
+        `backup: ${JSON.stringify({ files: summary.files, bytes: summary.bytes, blobs: summary.blobs, snapshotWindowMs: summary.snapshotWindowMs })}`,
     );
 
     assert.ok(during > 0, 'writes were acknowledged while the backup ran');

@@ -45,8 +45,8 @@ export function blobHash(path: string): string {
 }
 
 /**
- * The order the stores' snapshots are taken in (all in one turn of the event loop, so within
- * microseconds of each other): read models, then event stores, then key stores.
+ * The order the stores' snapshots are taken in (one right after the other, within a fraction of a
+ * millisecond): read models, then event stores, then key stores.
  * - A read model's relay checkpoint and handled-message marks then never run ahead of the events of
  *   the copy: the restored relays publish again from the checkpoint (consumers drop repeats by event
  *   id) instead of skipping events the copy lacks.

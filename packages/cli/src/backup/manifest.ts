@@ -24,8 +24,9 @@ export interface Manifest {
   docflow: { version: string; commit: string | null };
   /** The data directory copied. */
   source: string;
-  /** The backup's point: every store's snapshot was taken at this instant (within the same tick). */
+  /** The backup's point: every store's snapshot was taken at this instant, all within `snapshotWindowMs`. */
   snapshotAt: string;
+  snapshotWindowMs: number;
   finishedAt: string;
   files: ManifestEntry[];
 }

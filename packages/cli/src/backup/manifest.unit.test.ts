@@ -13,6 +13,7 @@ const manifest = buildManifest({
   docflow: { version: '0.1.0', commit: null },
   source: '/srv/docflow',
   snapshotAt: '2026-11-26T12:00:00.000Z',
+  snapshotWindowMs: 0.2,
   finishedAt: '2026-11-26T12:00:05.000Z',
   files: entries,
 });

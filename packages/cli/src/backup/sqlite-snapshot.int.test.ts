@@ -39,7 +39,7 @@ describe('SQLite snapshots for an online backup', { timeout: 60_000 }, () => {
     const b = writer('b.db');
     a.insertMany(12_000);
     b.insertMany(10);
-    const snapshots = pinSnapshots([join(dir, 'a.db'), join(dir, 'b.db')]);
+    const { snapshots } = pinSnapshots([join(dir, 'a.db'), join(dir, 'b.db')]);
     a.insertMany(5);
     b.insertMany(5);
     // The writer commits between the backup's steps too.

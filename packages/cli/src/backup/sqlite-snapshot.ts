@@ -26,33 +26,41 @@ export interface Snapshot {
   release(): void;
 }
 
-/**
- * Pins every store of `files`, in that order, synchronously: no other work of this process runs in
- * between, so the snapshots are of (almost) one instant. All or none: a store that cannot be opened
- * lets the others go and throws.
- */
-export function pinSnapshots(files: readonly string[]): Snapshot[] {
-  const snapshots: Snapshot[] = [];
-  try {
-    for (const file of files) snapshots.push(pin(file));
-  } catch (error) {
-    for (const snapshot of snapshots) snapshot.release();
-    throw error;
-  }
-  return snapshots;
+export interface Pinned {
+  snapshots: Snapshot[];
+  /** From the first snapshot to the last (ms): how far apart in time the stores of the copy are. */
+  windowMs: number;
 }
 
-function pin(file: string): Snapshot {
-  const db = new Database(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
-  let pages: number;
+/**
+ * Pins every store of `files`, in that order. Every connection is opened first; then the snapshots
+ * are taken one after the other synchronously, so they lie within a fraction of a millisecond of
+ * each other. All or none: a store that cannot be opened or read lets the others go and throws.
+ */
+export function pinSnapshots(files: readonly string[]): Pinned {
+  const dbs: Database.Database[] = [];
   try {
-    db.exec('BEGIN');
+    for (const file of files) {
+      const db = new Database(file, { readonly: true, fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+      dbs.push(db);
+      // A first read maps the WAL index and loads the schema, so the pinning reads below are quick.
+      db.pragma('page_count');
+    }
+    const started = performance.now();
     // The read transaction (and its snapshot) starts with the first read.
-    pages = db.pragma('page_count', { simple: true }) as number;
+    const pages = dbs.map((db) => {
+      db.exec('BEGIN');
+      return db.pragma('page_count', { simple: true }) as number;
+    });
+    const windowMs = Math.round((performance.now() - started) * 1000) / 1000;
+    return { snapshots: dbs.map((db, i) => snapshotOf(db, files[i]!, pages[i]!)), windowMs };
   } catch (error) {
-    db.close();
+    for (const db of dbs) db.close();
     throw error;
   }
+}
+
+function snapshotOf(db: Database.Database, file: string, pages: number): Snapshot {
   let pinned = true;
   const release = () => {
     if (!pinned) return;
