@@ -109,13 +109,15 @@ describe('README examples', { timeout: SESSION_TIMEOUT_MS + 120_000 }, () => {
     const session = sessionScript(blocks);
     const scriptFile = join(scratch, '.readme-session.sh');
     writeFileSync(scriptFile, session.script);
-    // What a reader's shell has, plus the two variables the README asks for; nothing of this process.
+    // What a reader's shell has, plus the variables the README asks for; nothing of this process.
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? scratch,
       LANG: 'C.UTF-8',
       DOCFLOW_URL: target.baseUrl,
       KEY: target.adminKey,
+      // Backup and restore: the data directory of the server.
+      DOCFLOW_DATA_DIR: target.dataDir,
     };
     const outcome = await runBash(scriptFile, scratch, env);
     if (outcome.code !== 0) assert.fail(failureReport(blocks, session, outcome));
