@@ -11,8 +11,7 @@
  * Every write acknowledged before step 1 is in the copy: its events are in the snapshots, and its
  * blobs were stored before its events. The copy is what a crash of the server at that instant would
  * have left (every commit whole), which a start recovers from: relays publish again from their
- * checkpoints, read models catch up. No lock of the server's is taken; nothing in the data directory
- * is written.
+ * checkpoints, read models catch up. No lock of the server's is taken, and no store is written.
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -55,7 +54,7 @@ export async function backupDataDir(
   const entries: ManifestEntry[] = [];
 
   const snapshotAt = new Date().toISOString();
-  const stores = inOrder(source.data, SNAPSHOT_ORDER);
+  const stores = inOrder(source.stores, SNAPSHOT_ORDER);
   const pinned = pinSnapshots(stores.map((path) => join(dataDir, path)));
   const snapshots = new Map(pinned.snapshots.map((s, i) => [stores[i]!, s]));
   try {
@@ -97,7 +96,7 @@ export async function backupDataDir(
   };
 }
 
-/** The data directory's files to copy, and those that are no data docflow knows. */
+/** The data directory's SQLite stores, and the files in it that are no data docflow knows. */
 async function sourceFiles(dataDir: string) {
   const isDir = await stat(dataDir).then(
     (s) => s.isDirectory(),
@@ -105,10 +104,10 @@ async function sourceFiles(dataDir: string) {
   );
   if (!isDir) throw new CliError(EXIT.usage, `no data directory ${dataDir}`);
   const all = await listFiles(dataDir);
-  const data = all.filter((path) => kindOf(path) !== undefined && kindOf(path) !== 'blob');
-  if (data.length === 0)
+  const stores = all.filter((path) => kindOf(path) !== undefined && kindOf(path) !== 'blob');
+  if (stores.length === 0)
     throw new CliError(EXIT.usage, `${dataDir} holds no docflow store: not a data directory`);
-  return { data, skipped: all.filter((path) => kindOf(path) === undefined && !isNotData(path)) };
+  return { stores, skipped: all.filter((path) => kindOf(path) === undefined && !isNotData(path)) };
 }
 
 /**

@@ -24,7 +24,10 @@ export interface Manifest {
   docflow: { version: string; commit: string | null };
   /** The data directory copied. */
   source: string;
-  /** The backup's point: every store's snapshot was taken at this instant, all within `snapshotWindowMs`. */
+  /**
+   * The backup's point: every write acknowledged before it is in the copy. The stores' snapshots were
+   * taken just after it, all within `snapshotWindowMs` of each other.
+   */
   snapshotAt: string;
   snapshotWindowMs: number;
   finishedAt: string;

@@ -1,7 +1,7 @@
 /**
  * Consistent copies of SQLite stores that a running service keeps writing. Each store is opened on a
- * connection of its own (read-only: no lock of the service's is taken, and nothing is written to its
- * directory), and a read transaction is begun on it: in WAL mode that pins the store as it is at that
+ * connection of its own (read-only: no lock of the service's is taken and no store is written; beside
+ * a stopped store SQLite makes its empty WAL and WAL-index files), and a read transaction is begun on it: in WAL mode that pins the store as it is at that
  * instant while the service goes on writing. SQLite's online backup API then copies the pinned
  * snapshot page by page; since the source connection keeps its read transaction, the copy is never
  * restarted by the writer's commits, however long it takes.
