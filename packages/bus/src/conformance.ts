@@ -11,6 +11,11 @@ export interface BusContractOptions {
   skip?: string;
   /** Longest wait for a delivery to arrive (default 10 s; Kafka needs more for a group to join). */
   deliveryTimeoutMs?: number;
+  /**
+   * Skips the case "a stuck message delays only its own partition" with this reason, for an adapter
+   * whose consumer fetches nothing new until every message of its last fetch is handled.
+   */
+  partitionsShareAFetch?: string;
 }
 
 export type MakeBus = () => Promise<{ bus: Bus; cleanup: () => Promise<void> }>;
@@ -19,6 +24,14 @@ const POLL_MS = 20;
 
 function unique(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
+}
+
+function gate(): { opened: Promise<void>; open: () => void } {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
 }
 
 function message(key: string, seq: number): BusMessage {
@@ -145,6 +158,76 @@ export function describeBusContract(adapterName: string, makeBus: MakeBus, optio
         }
       },
     );
+
+    it('lets a stuck group delay neither publish nor another group', testTimeout, async () => {
+      const topic = unique('contract-stuck-group');
+      const release = gate();
+      const stuckStarted = gate();
+      const stuck: string[] = [];
+      const other: string[] = [];
+      await subscribe(bus, { groupId: unique('stuck'), topics: [topic] }, async (m) => {
+        stuckStarted.open();
+        await release.opened;
+        stuck.push(m.id);
+      });
+      await subscribe(bus, { groupId: unique('other'), topics: [topic] }, async (m) => {
+        other.push(m.id);
+      });
+      const first = message('doc-1', 0);
+      let accepted = 0;
+      const publish = (messages: BusMessage[]) =>
+        bus.publish(topic, messages).then(() => {
+          accepted++;
+        });
+      const firstAccepted = publish([first]);
+      await stuckStarted.opened;
+      const later = Array.from({ length: 10 }, (_, i) => message(`doc-${i % 4}`, i + 1));
+      const laterAccepted = publish(later);
+      try {
+        await waitFor('publish to return while a group is stuck', () => accepted === 2);
+        await waitFor('the other group to get every message', () => other.length === later.length + 1);
+      } finally {
+        release.open();
+      }
+      await Promise.all([firstAccepted, laterAccepted]);
+      await waitFor('the stuck group to catch up', () => stuck.length === later.length + 1);
+      assert.deepEqual(stuck.sort(), [first, ...later].map((m) => m.id).sort());
+    });
+
+    it("lets a stuck message delay only its own partition's messages in its group", {
+      ...testTimeout,
+      skip: options.partitionsShareAFetch,
+    }, async () => {
+      const topic = unique('contract-stuck-partition');
+      const release = gate();
+      const stuckStarted = gate();
+      const handled: BusMessage[] = [];
+      const stuck = message('stuck-doc', 0);
+      await subscribe(bus, { groupId: unique('g'), topics: [topic] }, async (m) => {
+        if (m.id === stuck.id) {
+          stuckStarted.open();
+          await release.opened;
+        }
+        handled.push(m);
+      });
+      await bus.publish(topic, [stuck]);
+      await stuckStarted.opened;
+      // Twenty keys spread over every partition, so some land beside the stuck one's.
+      const others = Array.from({ length: 20 }, (_, i) => message(`doc-${i}`, 1));
+      const sameKey = message('stuck-doc', 1);
+      try {
+        await bus.publish(topic, [sameKey, ...others]);
+        await waitFor('messages of other partitions while one message is stuck', () => handled.length > 0);
+        assert.ok(!handled.some((m) => m.key === 'stuck-doc'), 'a later message of the stuck key went first');
+      } finally {
+        release.open();
+      }
+      await waitFor('every message', () => handled.length === others.length + 2);
+      assert.deepEqual(
+        handled.filter((m) => m.key === 'stuck-doc').map((m) => m.id),
+        [stuck.id, sameKey.id],
+      );
+    });
 
     it('keeps the publish order of each key', testTimeout, async () => {
       const topic = unique('contract-order');

@@ -38,7 +38,7 @@ function gate(): { opened: Promise<void>; open: () => void } {
 }
 
 describe('in-process bus', () => {
-  it('resolves publish only after every group handled the messages, dead letters included', async () => {
+  it('resolves durable only after every group handled the messages, dead letters included', async () => {
     const bus = createInProcessBus({ retry: { attempts: 2, initialMs: 5 } });
     const handled = { a: [] as string[], b: [] as string[], dlq: [] as string[] };
     await bus.subscribe({ groupId: 'a', topics: ['t'] }, async (m) => {
@@ -52,7 +52,7 @@ describe('in-process bus', () => {
     await bus.subscribe({ groupId: 'dlq', topics: [deadLetterTopic('t')] }, async (m) => {
       handled.dlq.push(m.id);
     });
-    await bus.publish('t', [message(0), message(1), message(2)]);
+    await (await bus.publish('t', [message(0), message(1), message(2)])).durable;
     assert.deepEqual(handled.a.sort(), ['m-0', 'm-1', 'm-2']);
     assert.deepEqual(handled.b.sort(), ['m-0', 'm-2']);
     assert.deepEqual(handled.dlq, ['m-1']);
@@ -73,7 +73,7 @@ describe('in-process bus', () => {
     await bus.subscribe({ groupId: 'late', topics: ['t'], fromBeginning: false }, async (m) => {
       late.push(m.id);
     });
-    await bus.publish('t', [message(25)]);
+    await (await bus.publish('t', [message(25)])).durable;
     const retained = Array.from({ length: 10 }, (_, i) => `m-${15 + i}`);
     assert.deepEqual(early.sort(), [...retained, 'm-25'].sort());
     assert.deepEqual(late, ['m-25']);
@@ -90,28 +90,73 @@ describe('in-process bus', () => {
       await release.opened;
       finished = true;
     });
-    const published = bus.publish('t', [message(0)]);
+    const { durable } = await bus.publish('t', [message(0)]);
     await started.opened;
     const stopped = consumer.stop().then(() => finished);
     setTimeout(release.open, 20);
     assert.equal(await stopped, true);
-    await published;
+    await durable;
     await bus.close();
   });
 
-  it('rejects a publish still waiting when the bus closes, and refuses work afterwards', async () => {
+  it('rejects a durable still waiting when the bus closes, and refuses work afterwards', async () => {
     const bus = createInProcessBus({ retry: { initialMs: 60_000 } });
     const called = gate();
     await bus.subscribe({ groupId: 'g', topics: ['t'] }, async () => {
       called.open();
       throw new Error('down');
     });
-    const published = bus.publish('t', [message(0)]);
+    const { durable } = await bus.publish('t', [message(0)]);
     await called.opened;
     await bus.close();
-    await assert.rejects(published, BusUnavailable);
+    await assert.rejects(durable, BusUnavailable);
     await assert.rejects(bus.ping(), BusUnavailable);
     await assert.rejects(bus.publish('t', [message(1)]), BusUnavailable);
+  });
+
+  it('makes publish wait while a stuck group owes the most it may, and go on once it moves', async () => {
+    const bus = createInProcessBus({ retainedPerTopic: 2, maxOwedPerTopic: 3 });
+    const release = gate();
+    const stuck: string[] = [];
+    await bus.subscribe({ groupId: 'stuck', topics: ['t'] }, async (m) => {
+      await release.opened;
+      stuck.push(m.id);
+    });
+    const accepted: string[] = [];
+    const publishing = (async () => {
+      for (let seq = 0; seq < 8; seq++) {
+        await bus.publish('t', [message(seq, 'doc-1')]);
+        accepted.push(`m-${seq}`);
+      }
+    })();
+    // Held: the 2 retained and the 3 owed beyond them; the sixth waits for room.
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    while (accepted.length < 5) await turn();
+    // An accepted publish would have resolved within this turn of the event loop.
+    await turn();
+    assert.equal(accepted.length, 5);
+    release.open();
+    await publishing;
+    const { durable } = await bus.publish('t', [message(8, 'doc-1')]);
+    await durable;
+    assert.deepEqual(
+      stuck,
+      Array.from({ length: 9 }, (_, seq) => `m-${seq}`),
+    );
+    await bus.close();
+  });
+
+  it('rejects a publish waiting for room when the bus closes', async () => {
+    const bus = createInProcessBus({ retainedPerTopic: 1, maxOwedPerTopic: 1 });
+    const release = gate();
+    await bus.subscribe({ groupId: 'stuck', topics: ['t'] }, () => release.opened);
+    await bus.publish('t', [message(0)]);
+    await bus.publish('t', [message(1)]);
+    const waiting = bus.publish('t', [message(2)]);
+    const closed = bus.close();
+    await assert.rejects(waiting, BusUnavailable);
+    release.open();
+    await closed;
   });
 
   it('does not deadlock when handlers publish to each other', { timeout: 5_000 }, async () => {

@@ -18,16 +18,25 @@ import {
   type ConsumerOptions,
   type DeliveredMessage,
   type MessageHandler,
+  type Published,
 } from './port.js';
 
 const DEFAULT_PARTITIONS = 16;
 const DEFAULT_RETAINED_PER_TOPIC = 100_000;
+const DEFAULT_MAX_OWED_PER_TOPIC = 10_000;
+const DURABLE_NOW: Published = { durable: Promise.resolve() };
 
 export interface InProcessBusOptions {
   /** Lanes per topic: a key hashes to one lane, and a group handles a lane in order (default 16). */
   partitions?: number;
   /** Messages kept per topic for groups that join later or resume after a stop (default 100 000). */
   retainedPerTopic?: number;
+  /**
+   * Messages a topic holds beyond its retention because a group still owes them (default 10 000):
+   * at that bound `publish()` waits until the slowest group has handled some (back-pressure), so
+   * memory stays bounded however slow a group is.
+   */
+  maxOwedPerTopic?: number;
   retry?: Partial<HandlerRetryOptions>;
   observer?: DeliveryObserver;
 }
@@ -42,17 +51,22 @@ interface Entry {
   headers?: Record<string, string>;
 }
 
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
 interface TopicLog {
   name: string;
   /** Offset of entries[0]. */
   base: number;
   entries: Entry[];
+  /** Publishers waiting for the log to have room, first come first served. */
+  roomWaiters: Waiter[];
 }
 
-interface Waiter {
+interface OffsetWaiter extends Waiter {
   offset: number;
-  resolve: () => void;
-  reject: (error: Error) => void;
 }
 
 interface Lane {
@@ -61,7 +75,7 @@ interface Lane {
   /** Offset of the next entry to look at; every entry of this lane below it is handled. */
   next: number;
   running: boolean;
-  waiters: Waiter[];
+  waiters: OffsetWaiter[];
 }
 
 /** One consumer group's position in one topic. */
@@ -96,11 +110,14 @@ function hashKey(key: string): number {
  *
  * Every consumer group gets every message of its topics; inside a group a message goes to the member
  * chosen by the hash of its key, and the messages of one key are handled one after the other in publish
- * order (messages of different keys may be handled concurrently, also by one member). `publish()`
- * resolves once every group that has members has handled the messages, so a relay that advances its
- * checkpoint after `publish()` gets at-least-once delivery across a crash; stop relays before consumers.
- * A publish from inside a handler does not wait, so handlers publishing to each other cannot deadlock.
- * A failing handler is retried with back-off, then the message goes to `<topic>.dlq`.
+ * order (messages of different keys may be handled concurrently, also by one member). As on Kafka, each
+ * group reads the topic's log at its own pace per partition: `publish()` appends and resolves, so a slow
+ * group delays neither publication, nor other groups, nor its own other partitions. The log lives in
+ * memory, so `durable` resolves only once every group that has members has handled the messages: a
+ * relay that saves its checkpoint then gets at-least-once delivery across a crash; stop relays before
+ * consumers. A topic holding `maxOwedPerTopic` messages that a group still owes makes `publish()` wait
+ * for room. A publish from inside a handler never waits, so handlers publishing to each other cannot
+ * deadlock. A failing handler is retried with back-off, then the message goes to `<topic>.dlq`.
  *
  * @example
  * const bus = createInProcessBus();
@@ -110,12 +127,15 @@ function hashKey(key: string): number {
 export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   const partitions = options.partitions ?? DEFAULT_PARTITIONS;
   const retained = options.retainedPerTopic ?? DEFAULT_RETAINED_PER_TOPIC;
+  const maxOwed = options.maxOwedPerTopic ?? DEFAULT_MAX_OWED_PER_TOPIC;
   if (!Number.isInteger(partitions) || partitions < 1) throw new RangeError('partitions must be >= 1');
   if (!Number.isInteger(retained) || retained < 1) throw new RangeError('retainedPerTopic must be >= 1');
+  if (!Number.isInteger(maxOwed) || maxOwed < 1) throw new RangeError('maxOwedPerTopic must be >= 1');
   const retry = resolveRetry(options.retry);
   const { observer } = options;
-  // Trimming in chunks keeps publish O(1) amortised; the log holds at most retained + chunk entries.
-  const trimChunk = Math.max(1, Math.ceil(retained / 10));
+  // Trimming in chunks keeps publish O(1) amortised; a chunk no larger than the owed bound, so a full
+  // log always has a chunk to drop once the slowest group moves on.
+  const trimChunk = Math.min(maxOwed, Math.max(1, Math.ceil(retained / 10)));
 
   const logs = new Map<string, TopicLog>();
   const groupsByTopic = new Map<string, Map<string, GroupTopic>>();
@@ -130,7 +150,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   function topicLog(topic: string): TopicLog {
     let log = logs.get(topic);
     if (!log) {
-      log = { name: topic, base: 0, entries: [] };
+      log = { name: topic, base: 0, entries: [], roomWaiters: [] };
       logs.set(topic, log);
     }
     return log;
@@ -186,6 +206,23 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     log.base += count;
   }
 
+  function full(log: TopicLog): boolean {
+    return log.entries.length >= retained + maxOwed;
+  }
+
+  /** Resolves once the log has room, after the publishers that were waiting before. */
+  function room(log: TopicLog): Promise<void> {
+    if (log.roomWaiters.length === 0 && !full(log)) return Promise.resolve();
+    return new Promise((resolve, reject) => log.roomWaiters.push({ resolve, reject }));
+  }
+
+  /** Lets the next waiting publisher append; it wakes the one after it once it has appended. */
+  function freeRoom(log: TopicLog): void {
+    if (log.roomWaiters.length === 0) return;
+    trim(log);
+    if (!full(log)) log.roomWaiters.shift()!.resolve();
+  }
+
   function wake(lane: Lane): void {
     if (!lane.running) void drain(lane);
   }
@@ -193,6 +230,7 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   function advance(lane: Lane, next: number): void {
     lane.next = next;
     while (lane.waiters.length > 0 && lane.waiters[0]!.offset < next) lane.waiters.shift()!.resolve();
+    freeRoom(lane.group.log);
   }
 
   function nextEntry(lane: Lane): Entry | undefined {
@@ -272,12 +310,12 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
   function releaseWaiters(group: GroupTopic): void {
     const error = closing.signal.aborted ? new BusUnavailable('the in-process bus was closed') : undefined;
-    for (const lane of group.lanes) {
-      for (const waiter of lane.waiters.splice(0)) {
-        if (error) waiter.reject(error);
-        else waiter.resolve();
-      }
+    for (const waiter of group.lanes.flatMap((lane) => lane.waiters.splice(0))) {
+      if (error) waiter.reject(error);
+      else waiter.resolve();
     }
+    // What it owed no longer holds the log: a publisher waiting for room may go on.
+    if (!error) freeRoom(group.log);
   }
 
   function joinGroup(groupId: string, topic: string, fromBeginning: boolean): GroupTopic {
@@ -320,22 +358,32 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
   }
 
   return {
-    async publish(topic: string, messages: BusMessage[]): Promise<void> {
+    async publish(topic: string, messages: BusMessage[]): Promise<Published> {
       assertOpen();
-      if (messages.length === 0) return;
-      const last = append(topicLog(topic), messages.map(prepare));
+      if (messages.length === 0) return DURABLE_NOW;
+      const entries = messages.map(prepare);
+      const log = topicLog(topic);
+      const fromHandler = insideHandler.getStore() === true;
+      if (!fromHandler) await room(log);
+      assertOpen();
+      const last = append(log, entries);
+      freeRoom(log);
       const waits: Promise<void>[] = [];
       for (const group of groupsOf(topic).values()) {
         if (group.members.length === 0) continue;
         for (const [partition, offset] of last) {
           const lane = group.lanes[partition]!;
-          if (!insideHandler.getStore()) {
+          if (!fromHandler) {
             waits.push(new Promise((resolve, reject) => lane.waiters.push({ offset, resolve, reject })));
           }
           wake(lane);
         }
       }
-      await Promise.all(waits);
+      if (waits.length === 0) return DURABLE_NOW;
+      const durable = Promise.all(waits).then(() => {});
+      // A caller that never looks at `durable` must not see an unhandled rejection when the bus closes.
+      durable.catch(() => {});
+      return { durable };
     },
 
     async subscribe(consumer: ConsumerOptions, handler: MessageHandler): Promise<Consumer> {
@@ -363,6 +411,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
 
     async close(): Promise<void> {
       closing.abort();
+      const closed = new BusUnavailable('the in-process bus was closed');
+      for (const log of logs.values()) for (const waiter of log.roomWaiters.splice(0)) waiter.reject(closed);
       await Promise.all([...members].map(stopMember));
       for (const groups of groupsByTopic.values()) for (const group of groups.values()) releaseWaiters(group);
     },

@@ -16,4 +16,5 @@ export {
   type ConsumerOptions,
   type DeliveredMessage,
   type MessageHandler,
+  type Published,
 } from './port.js';

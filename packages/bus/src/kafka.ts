@@ -31,7 +31,10 @@ import {
   type ConsumerOptions,
   type DeliveredMessage,
   type MessageHandler,
+  type Published,
 } from './port.js';
+
+const DURABLE: Published = { durable: Promise.resolve() };
 
 export interface KafkaBusOptions {
   /** `host:port` of the bootstrap brokers. */
@@ -391,15 +394,17 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   }
 
   return {
-    async publish(topic: string, messages: BusMessage[]): Promise<void> {
+    async publish(topic: string, messages: BusMessage[]): Promise<Published> {
       assertOpen();
-      if (messages.length === 0) return;
+      if (messages.length === 0) return DURABLE;
       const encoded = messages.map((message) => encode(message));
       try {
         await send(topic, encoded);
       } catch (error) {
         throw toBusError(error, `publishing to ${topic}`);
       }
+      // Sent with acks=all: the brokers hold them.
+      return DURABLE;
     },
 
     async subscribe(subscription: ConsumerOptions, handler: MessageHandler): Promise<Consumer> {

@@ -42,9 +42,22 @@ export interface ConsumerLag {
   lag: number;
 }
 
+/** What `publish()` resolves to once the bus has accepted the messages, in order. */
+export interface Published {
+  /**
+   * Resolves once no crash can lose the messages any more: Kafka at once (acks=all); the in-memory
+   * bus once every group has handled them. A relay saves its checkpoint only then. Rejects with
+   * BusUnavailable when the bus closes first.
+   */
+  durable: Promise<void>;
+}
+
 export interface Bus {
-  /** Resolves once the bus has accepted every message durably (Kafka: acks=all). */
-  publish(topic: string, messages: BusMessage[]): Promise<void>;
+  /**
+   * Resolves once the bus has accepted every message, without waiting for any consumer; waits while
+   * the bus has no room for them (back-pressure). Messages of one key are delivered in publish order.
+   */
+  publish(topic: string, messages: BusMessage[]): Promise<Published>;
   subscribe(options: ConsumerOptions, handler: MessageHandler): Promise<Consumer>;
   /** The lag of every group this bus has subscribed, per partition (a stopped member's group too). */
   consumerLag(): Promise<ConsumerLag[]>;

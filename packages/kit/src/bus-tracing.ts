@@ -42,7 +42,7 @@ export function traceBus(bus: Bus, service: string): Bus {
         }),
       );
       try {
-        await bus.publish(topic, traced);
+        return await bus.publish(topic, traced);
       } catch (error) {
         for (const span of spans) markFailed(span, error);
         throw error;

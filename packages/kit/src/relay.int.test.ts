@@ -76,6 +76,46 @@ describe('relay', () => {
     db.close();
   });
 
+  it('publishes on while a consumer is stuck, and saves no checkpoint past what it has not handled', async () => {
+    const store = createSqliteEventStore({ file: join(dir, 'stuck-events.db') });
+    const db = openLocalDb(join(dir, 'stuck-local.db'));
+    const bus = createInProcessBus();
+    const checkpoints = checkpointStore(db);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const stuck: string[] = [];
+    const other: string[] = [];
+    await bus.subscribe({ groupId: 'stuck', topics: ['t'] }, async (m) => {
+      await released;
+      stuck.push(m.id);
+    });
+    await bus.subscribe({ groupId: 'other', topics: ['t'] }, async (m) => {
+      other.push(m.id);
+    });
+    for (const doc of ['doc-1', 'doc-2', 'doc-3']) await store.append(doc, [event('A')], 0);
+    const relay = startRelay({
+      name: 'stuck',
+      store,
+      bus,
+      checkpoints,
+      streamPrefixes: ['doc-'],
+      route: (e) => ({ topic: 't', key: e.streamId }),
+      log,
+    });
+    await until(() => other.length === 3);
+    assert.equal(checkpoints.load('stuck'), undefined, 'a checkpoint past an event a group still owes');
+    release();
+    const head = await store.headPosition({ streamPrefixes: ['doc-'] });
+    await until(() => checkpoints.load('stuck') === head);
+    assert.equal(stuck.length, 3);
+    await relay.stop();
+    await bus.close();
+    await store.close();
+    db.close();
+  });
+
   it('applyOnce applies a message id once, however often it is delivered', () => {
     const db = openLocalDb(':memory:');
     let count = 0;

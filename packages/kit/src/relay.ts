@@ -1,7 +1,9 @@
 /**
  * The relay: follows the event store from a stored checkpoint and publishes each event to the bus,
- * saving the checkpoint only after the bus accepted it. A crash re-publishes at most the event in
- * hand (consumers dedupe by event id); nothing is lost and nothing is dual-written.
+ * saving the checkpoint, in event order, only once the bus holds the event durably. Publishing never
+ * waits for a consumer (on the in-memory bus `durable` waits for them instead), so a slow consumer
+ * holds back no other. A crash re-publishes what was not yet durable (consumers dedupe by event id);
+ * nothing is lost and nothing is dual-written.
  */
 import type { Bus } from '@docflow/bus';
 import type { EventEnvelope } from '@docflow/contracts';
@@ -61,25 +63,41 @@ export function startRelay(options: RelayOptions): Subscription {
     name,
     streamPrefixes: options.streamPrefixes,
   });
+  let stopped = false;
+  // The checkpoint of each event is saved after the one before it, once this event is durable: a
+  // rejected `durable` (the bus closed) stops every later save, so the relay resumes before it.
+  let saved: Promise<void> = Promise.resolve();
+  function saveWhenDurable(position: string, durable: Promise<void>): void {
+    const previous = saved;
+    saved = (async () => {
+      await previous;
+      await durable;
+      if (!stopped) checkpoints.save(name, position);
+    })();
+    saved.catch(() => {});
+  }
   const subscription = store.subscribeAll(
     { after, streamPrefixes: options.streamPrefixes },
     async (event) => {
       const target = route(event);
+      let durable = Promise.resolve();
       if (target) {
         const started = performance.now();
         // In the trace the event was appended in (an event without one starts its own).
-        await context.with(contextFromTraceparent(event.metadata.traceparent), () =>
+        const published = await context.with(contextFromTraceparent(event.metadata.traceparent), () =>
           bus.publish(target.topic, [
             { id: event.id, key: target.key, value: toEnvelope(event) as unknown as Record<string, unknown> },
           ]),
         );
         publishDuration.observe({ service }, (performance.now() - started) / 1000);
+        durable = published.durable;
       }
-      checkpoints.save(name, event.position);
+      saveWhenDurable(event.position, durable);
     },
   );
   return {
     stop() {
+      stopped = true;
       untrack();
       return subscription.stop();
     },
