@@ -1,20 +1,26 @@
 /**
- * One recognition job per attachment of a new document whose form recognises something: the file is
- * streamed from the files service, recognised, and the result (or the failure) appended to
- * `recognition-<docId>`. A result already there is not produced again (redelivery, another instance).
+ * One recognition job per attachment of a new document whose form recognises something. The bus
+ * handler only queues the jobs (durably, in the service's own queue) and acknowledges; a job runner
+ * streams the file from the files service, recognises it, and appends the result (or the failure) to
+ * `recognition-<docId>`. A result already there is not produced again (redelivery, a job run twice
+ * after a crash, another instance).
  */
 import { randomUUID } from 'node:crypto';
 import {
-  type DocumentEvent,
   DocumentEvents,
   EventEnvelope,
+  EventMetadataSchema,
   type RecognitionEvent,
   recognitionStream,
+  StoredFile,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
 import { type Logger, newHexId } from '@docflow/kit';
+import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 import { callService, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
+import { z } from 'zod';
+import type { JobQueue } from './job-queue';
 import type { OcrPool } from './ocr-pool';
 import { recognizeFile } from './recognize-file';
 
@@ -27,52 +33,98 @@ export interface JobDeps {
   log: Logger;
 }
 
-type Created = Extract<DocumentEvent, { type: 'DocumentCreated' }>['data'];
+/** What a queued job carries: the part of `DocumentCreated` that recognising one of its files needs. */
+const RecognitionJob = z.object({
+  docId: z.string(),
+  author: z.string(),
+  recognition: DocumentEvents.DocumentCreated.shape.recognition.unwrap(),
+  file: StoredFile,
+  /** The metadata of the results: the event's, caused by it. */
+  metadata: EventMetadataSchema,
+});
+type RecognitionJob = z.infer<typeof RecognitionJob>;
+
+const QUEUE_CONSUMER = 'recognition.jobs';
 
 async function recordedFiles(store: EventStore, docId: string) {
   const events = await store.readStream(recognitionStream(docId));
   return { revision: events.length, files: new Set(events.map((e) => String(e.data.fileId))) };
 }
 
-/** Bus handler for the document topic. */
-export function documentCreatedHandler(deps: JobDeps) {
+/**
+ * Bus handler for the document topic: queues a job per file of a document to recognise and returns
+ * once the queue holds them durably, so the bus may forget the message however long the jobs take.
+ */
+export function queueJobsHandler(deps: { db: LocalDb; queue: JobQueue; queued: () => void }) {
   return async function handleDocumentEvent(message: { value: Record<string, unknown> }): Promise<void> {
     const envelope = EventEnvelope.parse(message.value);
     if (envelope.type !== 'DocumentCreated' || !envelope.streamId.startsWith('docForm-')) return;
     // Most documents ask for no recognition: their event is not validated whole only to be passed by.
     if (envelope.data.recognition === undefined) return;
     const doc = DocumentEvents.DocumentCreated.parse(envelope.data);
-    if (!doc.recognition) return;
-    for (const file of doc.files) {
-      if ((await recordedFiles(deps.store, doc.id)).files.has(file.id)) continue;
-      const started = performance.now();
-      const result = await recognizeOne(deps, doc, file, envelope.metadata.actor);
-      await append(deps.store, doc.id, file.id, result, { ...envelope.metadata, causationId: envelope.id });
-      deps.log.info(
-        { docId: doc.id, fileId: file.id, result: result.type, ms: Math.round(performance.now() - started) },
-        'file recognized',
-      );
-    }
+    const { recognition } = doc;
+    if (!recognition) return;
+    const metadata = { ...envelope.metadata, causationId: envelope.id };
+    const jobs = doc.files.map((file) => {
+      const job: RecognitionJob = { docId: doc.id, author: doc.author, recognition, file, metadata };
+      return { docId: doc.id, fileId: file.id, job: JSON.stringify(job) };
+    });
+    await applyOnceDurably(deps.db, QUEUE_CONSUMER, envelope.id, () => deps.queue.enqueue(jobs));
+    deps.queued();
   };
 }
 
-async function recognizeOne(
-  deps: JobDeps,
-  doc: Created,
-  file: Created['files'][number],
-  actor: string | undefined,
-): Promise<RecognitionEvent> {
-  const system = actor ?? doc.author;
+/** Runs one queued job; throws when it should be tried again later (the file could not be fetched). */
+export function jobRunner(deps: JobDeps) {
+  return async function runJob(queued: string, stopping: AbortSignal): Promise<void> {
+    const job = RecognitionJob.parse(JSON.parse(queued));
+    if ((await recordedFiles(deps.store, job.docId)).files.has(job.file.id)) return;
+    const started = performance.now();
+    const result = await recognizeOne(deps, job);
+    // A stop ends the OCR pool under the job: its failure would be the stop's, not the file's.
+    stopping.throwIfAborted();
+    await append(deps.store, job.docId, job.file.id, result, job.metadata);
+    deps.log.info(
+      {
+        docId: job.docId,
+        fileId: job.file.id,
+        result: result.type,
+        ms: Math.round(performance.now() - started),
+      },
+      'file recognized',
+    );
+  };
+}
+
+/** Records that a job kept failing (the file could not be read), so its document does not stay pending. */
+export function jobAbandoner(deps: JobDeps) {
+  return async function abandonJob(queued: string, attempts: number): Promise<void> {
+    const job = RecognitionJob.parse(JSON.parse(queued));
+    const failed: RecognitionEvent = {
+      type: 'FileRecognitionFailed',
+      data: {
+        fileId: job.file.id,
+        reason: 'unavailable',
+        detail: `the file could not be read for recognition (${attempts} attempts)`,
+      },
+    };
+    await append(deps.store, job.docId, job.file.id, failed, job.metadata);
+  };
+}
+
+async function recognizeOne(deps: JobDeps, job: RecognitionJob): Promise<RecognitionEvent> {
+  const { file } = job;
+  const system = job.metadata.actor ?? job.author;
   const res = await callService(deps.files, {
     method: 'GET',
     path: `/internal/v1/files/${file.id}`,
     internalToken: deps.internalToken,
     principal: { account: system, subject: system, roles: [] },
-    ids: { requestId: randomUUID(), correlationId: doc.id },
+    ids: { requestId: randomUUID(), correlationId: job.docId },
   });
-  // Not a recognition failure: the file could not be fetched now, so the bus delivers the job again.
+  // Not a recognition failure: the file could not be fetched now, so the job is run again later.
   if (!res.ok || !res.body) throw await problemFromResponse(res);
-  const { form, idpLangs, idpFrpr } = doc.recognition!;
+  const { form, idpLangs, idpFrpr } = job.recognition;
   const result = await recognizeFile(
     {
       data: res.body as unknown as AsyncIterable<Uint8Array>,

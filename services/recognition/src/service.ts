@@ -9,7 +9,9 @@ import {
   type ServiceClient,
 } from '@docflow/kit/http';
 import type { Hono } from 'hono';
-import { documentCreatedHandler } from './jobs';
+import { createJobQueue } from './job-queue';
+import { type JobRunner, startJobRunner } from './job-runner';
+import { jobAbandoner, jobRunner, queueJobsHandler } from './jobs';
 import { instrumentOcrPool } from './ocr-metrics';
 import { createOcrPool, type OcrPool } from './ocr-pool';
 import { traceOcrPool } from './ocr-tracing';
@@ -18,7 +20,11 @@ export interface RecognitionServiceDeps extends ServiceBaseDeps {
   files: ServiceClient;
   /** Tesseract workers (default: the number of cores). */
   ocrWorkers?: number;
+  /** Files recognised at once (default 4): a large file holds one of them, the others go on. */
+  jobConcurrency?: number;
 }
+
+const DEFAULT_JOB_CONCURRENCY = 4;
 
 export interface RecognitionService {
   app: Hono;
@@ -35,8 +41,11 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
     return pool;
   };
   const app = createServiceApp(deps, { guarded: ['/internal/*'] });
+  const queue = createJobQueue(deps.db);
+  const jobDeps = { store, files: deps.files, internalToken: deps.internalToken, pool: lazyPool, log };
   let relay: Subscription | undefined;
   let consumer: Consumer | undefined;
+  let runner: JobRunner | undefined;
   return {
     app,
     async start() {
@@ -46,20 +55,23 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
         prefixes: ['recognition-'],
         topic: topics.recognition,
       });
-      // Every recognition instance joins one group: they share the documents' work.
+      runner ??= startJobRunner({
+        queue,
+        concurrency: deps.jobConcurrency ?? DEFAULT_JOB_CONCURRENCY,
+        run: jobRunner(jobDeps),
+        abandon: jobAbandoner(jobDeps),
+        log,
+      });
+      // Every recognition instance joins one group: they share the documents' work. The handler only
+      // queues the jobs, so no bus consumer waits for a file to be recognised.
       consumer ??= await bus.subscribe(
         { groupId: `${deps.namespace}.recognition`, topics: [topics.document] },
-        documentCreatedHandler({
-          store,
-          files: deps.files,
-          internalToken: deps.internalToken,
-          pool: lazyPool,
-          log,
-        }),
+        queueJobsHandler({ db: deps.db, queue, queued: () => runner?.wake() }),
       );
     },
     async stop() {
       await consumer?.stop();
+      await runner?.stop();
       await relay?.stop();
       await (await pool)?.terminate();
     },
