@@ -19,10 +19,12 @@ describe('two files instances on one bus', () => {
       const events = Array.from({ length: 16 }, () =>
         documentCreated(newHexId(), [{ id: newHexId(), sha256: 'e'.repeat(64) }]),
       );
-      await bus.publish(
+      const published = await bus.publish(
         topicsOf(NAMESPACE).document,
         events.map((e) => ({ id: e.id, key: String(e.data.id), value: e })),
       );
+      // Durable on the in-process bus: every group has handled the events.
+      await published.durable;
       for (const [name, h] of [
         ['a', a],
         ['b', b],
