@@ -158,7 +158,8 @@ export interface DistributedTarget extends Target {
   procs: Record<string, Proc>;
   /** Base URL of every gateway, `baseUrl` (the first) included. */
   gatewayUrls: string[];
-  restart(service: DistributedService, options?: { kill?: boolean }): Promise<void>;
+  /** `name`: an extra instance of the service (`recognition-2`); default the service's first. */
+  restart(service: DistributedService, options?: { kill?: boolean; name?: string }): Promise<void>;
   /** Resolves once every process answers `/readyz` 200. */
   untilReady(timeoutMs?: number): Promise<void>;
   /** The environment every process shares: the engines, the namespace of the topics, the bucket. */
@@ -303,11 +304,12 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     tamperBlob: (sha256, how) => tamperMinioBlob(common, sha256, how),
     processUrls: () => Object.fromEntries(Object.keys(procs).map((name) => [name, url(name)])),
     async restart(service, restartOptions = {}) {
-      const proc = procs[service]!;
+      const name = restartOptions.name ?? service;
+      const proc = procs[name]!;
       outputs.push(proc.output());
       if (restartOptions.kill) await proc.kill();
       else await proc.stop();
-      await launch(service);
+      await launch(service, name);
       await untilReady();
     },
     untilReady,
