@@ -16,7 +16,15 @@ import {
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
-import { type Logger, newHexId } from '@docflow/kit';
+import {
+  contextFromTraceparent,
+  inSpan,
+  type Logger,
+  newHexId,
+  SERVICE_ATTRIBUTE,
+  TRACEPARENT_HEADER,
+  traceHeaders,
+} from '@docflow/kit';
 import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 import { callService, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
 import { z } from 'zod';
@@ -41,6 +49,8 @@ const RecognitionJob = z.object({
   file: StoredFile,
   /** The metadata of the results: the event's, caused by it. */
   metadata: EventMetadataSchema,
+  /** The span of the bus consumer that queued the job: the job goes on in its trace. */
+  traceparent: z.string().optional(),
 });
 type RecognitionJob = z.infer<typeof RecognitionJob>;
 
@@ -65,8 +75,16 @@ export function queueJobsHandler(deps: { db: LocalDb; queue: JobQueue; queued: (
     const { recognition } = doc;
     if (!recognition) return;
     const metadata = { ...envelope.metadata, causationId: envelope.id };
+    const traceparent = traceHeaders()[TRACEPARENT_HEADER];
     const jobs = doc.files.map((file) => {
-      const job: RecognitionJob = { docId: doc.id, author: doc.author, recognition, file, metadata };
+      const job: RecognitionJob = {
+        docId: doc.id,
+        author: doc.author,
+        recognition,
+        file,
+        metadata,
+        traceparent,
+      };
       return { docId: doc.id, fileId: file.id, job: JSON.stringify(job) };
     });
     await applyOnceDurably(deps.db, QUEUE_CONSUMER, envelope.id, () => deps.queue.enqueue(jobs));
@@ -78,21 +96,27 @@ export function queueJobsHandler(deps: { db: LocalDb; queue: JobQueue; queued: (
 export function jobRunner(deps: JobDeps) {
   return async function runJob(queued: string, stopping: AbortSignal): Promise<void> {
     const job = RecognitionJob.parse(JSON.parse(queued));
-    if ((await recordedFiles(deps.store, job.docId)).files.has(job.file.id)) return;
-    const started = performance.now();
-    const result = await recognizeOne(deps, job);
-    // A stop ends the OCR pool under the job: its failure would be the stop's, not the file's.
-    stopping.throwIfAborted();
-    await append(deps.store, job.docId, job.file.id, result, job.metadata);
-    deps.log.info(
-      {
-        docId: job.docId,
-        fileId: job.file.id,
-        result: result.type,
-        ms: Math.round(performance.now() - started),
-      },
-      'file recognized',
-    );
+    const span = {
+      parent: contextFromTraceparent(job.traceparent),
+      attributes: { [SERVICE_ATTRIBUTE]: 'recognition' },
+    };
+    await inSpan('recognition.job', span, async () => {
+      if ((await recordedFiles(deps.store, job.docId)).files.has(job.file.id)) return;
+      const started = performance.now();
+      const result = await recognizeOne(deps, job);
+      // A stop ends the OCR pool under the job: its failure would be the stop's, not the file's.
+      stopping.throwIfAborted();
+      await append(deps.store, job.docId, job.file.id, result, job.metadata);
+      deps.log.info(
+        {
+          docId: job.docId,
+          fileId: job.file.id,
+          result: result.type,
+          ms: Math.round(performance.now() - started),
+        },
+        'file recognized',
+      );
+    });
   };
 }
 
