@@ -72,7 +72,11 @@ describe('recognition job queue', () => {
       output += chunk;
     });
     const exited = once(child, 'exit');
-    await until('the child to take the job', () => output.includes('taken') || child.exitCode !== null, 50_000);
+    await until(
+      'the child to take the job',
+      () => output.includes('taken') || child.exitCode !== null,
+      50_000,
+    );
     assert.equal(output, 'taken\n');
     child.kill('SIGKILL');
     await exited;
