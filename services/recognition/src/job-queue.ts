@@ -17,7 +17,10 @@ export interface QueuedJob {
 export interface JobQueue {
   /** Queues the jobs, in order; a job already queued for the same document and file is kept as it is. */
   enqueue(jobs: readonly { docId: string; fileId: string; job: string }[]): void;
-  /** Takes the oldest job due at `nowMs`, or undefined. */
+  /**
+   * Takes the oldest job due at `nowMs` that is the first left of its document, or undefined: a
+   * document's files are recognised one after the other, in order, as before the queue.
+   */
   take(nowMs: number): QueuedJob | undefined;
   finish(seq: number): void;
   /** Puts a job whose run failed back, to be taken again from `notBeforeMs` on. */
@@ -41,6 +44,7 @@ export function createJobQueue(db: LocalDb): JobQueue {
       UNIQUE (doc_id, file_id)
     );
     CREATE INDEX IF NOT EXISTS recognition_jobs_waiting ON recognition_jobs (taken, not_before, seq);
+    CREATE INDEX IF NOT EXISTS recognition_jobs_by_doc ON recognition_jobs (doc_id, seq);
   `);
   const insert = db.prepare('INSERT OR IGNORE INTO recognition_jobs (doc_id, file_id, job) VALUES (?, ?, ?)');
   const enqueueAll = db.transaction((jobs: readonly { docId: string; fileId: string; job: string }[]) => {
@@ -49,7 +53,10 @@ export function createJobQueue(db: LocalDb): JobQueue {
   const takeOldest = db.prepare<[number], QueuedJob>(`
     UPDATE recognition_jobs SET taken = 1
     WHERE seq = (
-      SELECT seq FROM recognition_jobs WHERE taken = 0 AND not_before <= ? ORDER BY seq LIMIT 1
+      SELECT seq FROM recognition_jobs j
+      WHERE taken = 0 AND not_before <= ?
+        AND NOT EXISTS (SELECT 1 FROM recognition_jobs e WHERE e.doc_id = j.doc_id AND e.seq < j.seq)
+      ORDER BY seq LIMIT 1
     )
     RETURNING seq, job, attempts`);
   const remove = db.prepare('DELETE FROM recognition_jobs WHERE seq = ?');

@@ -127,6 +127,36 @@ describe('recognition job queue', () => {
     db.close();
   });
 
+  it('runs the files of one document one after the other, in order', async () => {
+    const db = openLocalDb(join(dir, 'one-doc.db'));
+    const queue = createJobQueue(db);
+    const release = gate();
+    const started: string[] = [];
+    const runner = startJobRunner({
+      queue,
+      concurrency: 3,
+      log,
+      abandon: async () => assert.fail('nothing failed'),
+      run: async (job) => {
+        started.push(job);
+        if (job === 'first') await release.opened;
+      },
+    });
+    queue.enqueue([
+      { docId: 'doc-1', fileId: 'f1', job: 'first' },
+      { docId: 'doc-1', fileId: 'f2', job: 'second' },
+      { docId: 'doc-2', fileId: 'f1', job: 'other' },
+    ]);
+    runner.wake();
+    await until('the other document', () => started.includes('other'));
+    assert.deepEqual(started, ['first', 'other']);
+    release.open();
+    await until('the second file', () => started.length === 3);
+    assert.deepEqual(started, ['first', 'other', 'second']);
+    await runner.stop();
+    db.close();
+  });
+
   it('queues a failed job again with back-off, then abandons it, once', async () => {
     const db = openLocalDb(join(dir, 'failing.db'));
     const queue = createJobQueue(db);
