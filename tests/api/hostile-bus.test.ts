@@ -69,5 +69,8 @@ describe('a slow recognition job holds back no other document [embedded]', { tim
     assert.equal(otherDoc.body.recoStatus, 'done', JSON.stringify(otherDoc.body));
     assert.equal(otherDoc.body.recoData[0].valuesByTags.invoiceNo, 'INV-2026-001');
     assert.equal(slowDoc.body.recoStatus, 'pending', 'the other document waited for the slow job to end');
+    const metrics = await (await fetch(`${target.baseUrl}/metrics`)).text();
+    assert.match(metrics, /^docflow_recognition_jobs\{state="running"\} 1$/m, 'the slow job is in hand');
+    assert.match(metrics, /^docflow_recognition_jobs\{state="waiting"\} 0$/m, 'nothing waits behind it');
   });
 });

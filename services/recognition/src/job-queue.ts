@@ -29,6 +29,8 @@ export interface JobQueue {
   releaseTaken(): number;
   /** When the next waiting job is due (ms since the epoch), or undefined when none waits. */
   nextDue(): number | undefined;
+  /** Jobs waiting to be taken, and jobs taken and not finished. */
+  counts(): { waiting: number; taken: number };
 }
 
 export function createJobQueue(db: LocalDb): JobQueue {
@@ -67,6 +69,9 @@ export function createJobQueue(db: LocalDb): JobQueue {
   const due = db.prepare<[], { due: number | null }>(
     'SELECT MIN(not_before) AS due FROM recognition_jobs WHERE taken = 0',
   );
+  const count = db.prepare<[], { waiting: number; taken: number }>(
+    'SELECT COUNT(*) - COALESCE(SUM(taken), 0) AS waiting, COALESCE(SUM(taken), 0) AS taken FROM recognition_jobs',
+  );
   return {
     enqueue: (jobs) => enqueueAll(jobs),
     take: (nowMs) => takeOldest.get(nowMs),
@@ -78,5 +83,6 @@ export function createJobQueue(db: LocalDb): JobQueue {
     },
     releaseTaken: () => release.run().changes,
     nextDue: () => due.get()?.due ?? undefined,
+    counts: () => count.get()!,
   };
 }

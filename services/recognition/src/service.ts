@@ -9,6 +9,7 @@ import {
   type ServiceClient,
 } from '@docflow/kit/http';
 import type { Hono } from 'hono';
+import { trackJobQueue } from './job-metrics';
 import { createJobQueue } from './job-queue';
 import { type JobRunner, startJobRunner } from './job-runner';
 import { jobAbandoner, jobRunner, queueJobsHandler } from './jobs';
@@ -46,6 +47,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   let relay: Subscription | undefined;
   let consumer: Consumer | undefined;
   let runner: JobRunner | undefined;
+  let untrackJobs: (() => void) | undefined;
   return {
     app,
     async start() {
@@ -55,6 +57,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
         prefixes: ['recognition-'],
         topic: topics.recognition,
       });
+      untrackJobs ??= trackJobQueue(queue);
       runner ??= startJobRunner({
         queue,
         concurrency: deps.jobConcurrency ?? DEFAULT_JOB_CONCURRENCY,
@@ -72,6 +75,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
     async stop() {
       await consumer?.stop();
       await runner?.stop();
+      untrackJobs?.();
       await relay?.stop();
       await (await pool)?.terminate();
     },
