@@ -284,25 +284,103 @@ const CASES: Case[] = [
     },
   },
   {
+    name: 'mydocs as a reader, three tags: the rarest drives; counted by merging the ranges of those near its size, the page probing the others in one check',
+    view: 'mydocs',
+    caller: READER,
+    filters: { tags: ['t3', 't5', 't9'] },
+    count: {
+      sql: 'SELECT count(*) FROM (SELECT d.created, d.id FROM view_doc_tags d NOT INDEXED WHERE d.tag = ? AND d.author = ? AND EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = ?) INTERSECT SELECT created, id FROM view_doc_tags WHERE tag IN (?))',
+      params: ['t9', 'usr-b', 't3', 't5'],
+      plan: [
+        'CO-ROUTINE (subquery-3)',
+        'MERGE (INTERSECT)',
+        'LEFT',
+        'SEARCH d USING PRIMARY KEY (tag=?)',
+        'SEARCH m EXISTS USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+        'RIGHT',
+        'SEARCH view_doc_tags USING PRIMARY KEY (tag=?)',
+        'SCAN (subquery-3)',
+      ],
+    },
+    page: {
+      // The tags as one parameter: no tag of it lacks the row's `_doc` entry (stops at the first missing).
+      sql: 'SELECT d.id, d.created FROM view_doc_tags d NOT INDEXED WHERE d.tag = ? AND d.author = ? AND NOT EXISTS (SELECT 1 FROM json_each(?) vals WHERE NOT EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = vals.value))',
+      params: ['t9', 'usr-b', '["t3","t5"]'],
+      plan: [
+        'SEARCH d USING PRIMARY KEY (tag=?)',
+        'CORRELATED SCALAR SUBQUERY 2',
+        'SCAN vals VIRTUAL TABLE INDEX 1:',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+      ],
+    },
+  },
+  {
+    name: 'inbox as a deputy, two tags: the three task ranges merged, each arm checking the tags in one term of the same size',
+    view: 'inbox',
+    caller: DEPUTY,
+    filters: { tags: ['t3', 't5'] },
+    count: {
+      sql: 'SELECT count(DISTINCT d.id) FROM view_open_tasks d INDEXED BY view_open_tasks_count WHERE d.user_id IN (?, ?, ?) AND NOT EXISTS (SELECT 1 FROM json_each(?) vals WHERE NOT EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = vals.value))',
+      params: ['usr-d', 'usr-a', 'usr-b', '["t3","t5"]'],
+      plan: [
+        'USE TEMP B-TREE FOR count(DISTINCT)',
+        'SEARCH d USING COVERING INDEX view_open_tasks_count (user_id=?)',
+        'CORRELATED SCALAR SUBQUERY 2',
+        'SCAN vals VIRTUAL TABLE INDEX 1:',
+        'CORRELATED SCALAR SUBQUERY 1',
+        'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+      ],
+    },
+    page: {
+      sql: ['usr-d', 'usr-a', 'usr-b']
+        .map(
+          () =>
+            'SELECT d.id, d.created FROM view_open_tasks d NOT INDEXED WHERE d.user_id = ? AND NOT EXISTS (SELECT 1 FROM json_each(?) vals WHERE NOT EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = vals.value))',
+        )
+        .join(' UNION ')
+        .concat(' ORDER BY 2 DESC, 1 DESC LIMIT ? OFFSET ?'),
+      params: ['usr-d', '["t3","t5"]', 'usr-a', '["t3","t5"]', 'usr-b', '["t3","t5"]'],
+      plan: [
+        'MERGE (UNION)',
+        'LEFT',
+        'MERGE (UNION)',
+        'LEFT',
+        ...[2, 5, 8].flatMap((n) => [
+          ...(n === 2 ? [] : ['RIGHT']),
+          'SEARCH d USING PRIMARY KEY (user_id=?)',
+          `CORRELATED SCALAR SUBQUERY ${n}`,
+          'SCAN vals VIRTUAL TABLE INDEX 1:',
+          `CORRELATED SCALAR SUBQUERY ${n - 1}`,
+          'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
+        ]),
+      ],
+    },
+  },
+  {
     name: 'all as a deputy, a rare tag: the tag range, readership of any of the three probed per row',
     view: 'all',
     caller: DEPUTY,
     filters: { tags: ['t9'] },
     count: {
-      sql: 'SELECT count(*) FROM view_doc_tags d INDEXED BY view_doc_tags_count WHERE d.tag = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (?, ?, ?))',
-      params: ['t9', 'usr-d', 'usr-a', 'usr-b'],
+      sql: 'SELECT count(*) FROM view_doc_tags d INDEXED BY view_doc_tags_count WHERE d.tag = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (SELECT value FROM json_each(?) vals))',
+      params: ['t9', '["usr-d","usr-a","usr-b"]'],
       plan: [
         'SEARCH d USING COVERING INDEX view_doc_tags_count (tag=?)',
         'SEARCH m EXISTS USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+        'LIST SUBQUERY 1',
+        'SCAN vals VIRTUAL TABLE INDEX 1:',
       ],
     },
     page: {
-      sql: 'SELECT d.id, d.created FROM view_doc_tags d NOT INDEXED WHERE d.tag = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (?, ?, ?))',
-      params: ['t9', 'usr-d', 'usr-a', 'usr-b'],
+      sql: 'SELECT d.id, d.created FROM view_doc_tags d NOT INDEXED WHERE d.tag = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (SELECT value FROM json_each(?) vals))',
+      params: ['t9', '["usr-d","usr-a","usr-b"]'],
       plan: [
         'SEARCH d USING PRIMARY KEY (tag=?)',
-        'CORRELATED SCALAR SUBQUERY 1',
+        'CORRELATED SCALAR SUBQUERY 2',
         'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+        'LIST SUBQUERY 1',
+        'SCAN vals VIRTUAL TABLE INDEX 1:',
       ],
     },
   },
@@ -353,7 +431,8 @@ describe('listing planner', () => {
       const matches = plan.matches ? [{ ...plan.matches, params: [...plan.matches.params, 2_000] }] : [];
       for (const statement of [plan.page, ...(plan.count ? [plan.count] : []), ...matches]) {
         for (const step of explain(statement)) {
-          const scan = /^SCAN (?!\(subquery-)/.test(step);
+          // Not a table: a subquery's rows, or a list of values bound as one parameter (json_each).
+          const scan = /^SCAN (?!\(subquery-|vals VIRTUAL TABLE )/.test(step);
           assert.ok(
             !scan || (!narrowed && step === 'SCAN d USING COVERING INDEX view_docs_newest'),
             `${c.name}: ${step}`,
@@ -434,13 +513,15 @@ describe('listing planner', () => {
       { view: 'all', principal: DEPUTY, standsInFor: STANDS_IN_FOR },
       { q: 'budget', tags: ['t3'], state: 1 },
     );
-    const where = `${FROM} AND d.state = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (?, ?, ?)) AND EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = ?)`;
-    const params = ['"budget"*', 1, 'usr-d', 'usr-a', 'usr-b', 't3'];
+    const where = `${FROM} AND d.state = ? AND EXISTS (SELECT 1 FROM view_doc_readers m WHERE m.id = d.id AND m.user_id IN (SELECT value FROM json_each(?) vals)) AND EXISTS (SELECT 1 FROM view_doc_tags m WHERE m.id = d.id AND m.tag = ?)`;
+    const params = ['"budget"*', 1, '["usr-d","usr-a","usr-b"]', 't3'];
     assert.deepEqual(deputy.count, { sql: `SELECT count(*) ${where}`, params });
     assert.deepEqual(explain(deputy.count!), [
       MATCHES,
       JOINED,
       'SEARCH m EXISTS USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      'LIST SUBQUERY 1',
+      'SCAN vals VIRTUAL TABLE INDEX 1:',
       'SEARCH m EXISTS USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
     ]);
     assert.deepEqual(deputy.page, {
@@ -450,9 +531,11 @@ describe('listing planner', () => {
     assert.deepEqual(explain(deputy.page), [
       MATCHES,
       JOINED,
-      'CORRELATED SCALAR SUBQUERY 1',
-      'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
       'CORRELATED SCALAR SUBQUERY 2',
+      'SEARCH m USING COVERING INDEX view_doc_readers_doc (id=? AND user_id=?)',
+      'LIST SUBQUERY 1',
+      'SCAN vals VIRTUAL TABLE INDEX 1:',
+      'CORRELATED SCALAR SUBQUERY 3',
       'SEARCH m USING COVERING INDEX view_doc_tags_doc (id=? AND tag=?)',
       'USE TEMP B-TREE FOR ORDER BY',
     ]);

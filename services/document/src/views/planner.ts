@@ -25,6 +25,10 @@
  * created, id). When the driving range is the listing's only condition and holds each document once,
  * the total is its kept row count and no count statement runs.
  *
+ * A condition of several values checked on a row binds them as one parameter (a JSON array read by
+ * `json_each`), and several tags so checked are one term: the statements grow with the lists' sum,
+ * never their product, though a merged page repeats the checks in every arm (see checksSql).
+ *
  * A search (`q`) is driven by its FTS5 matches (planSearch), unless it has many matches and only common
  * terms: then by the listing's range as above, each row probed for the search (planListing).
  */
@@ -202,21 +206,58 @@ function facetTotal(conditions: Condition[], rowCounts: ReadonlyMap<string, numb
  * table): a column compared, a membership probed by its `_doc` index, a search by the row's rowid in
  * `view_docs` (a membership row's through its id).
  */
-function conditionSql(c: Condition, params: unknown[], onViewDocs = true): string {
-  if (c.kind === 'column') return `d.${c.column} ${inList(c.values, params)}`;
+function conditionSql(c: Condition, params: unknown[], onViewDocs: boolean): string {
+  if (c.kind === 'column') return `d.${c.column} ${oneOf(c.values, params)}`;
   if (c.kind === 'match') {
     params.push(c.expression);
     const rowid = onViewDocs ? 'd.rowid' : '(SELECT v.rowid FROM view_docs v WHERE v.id = d.id)';
     return `EXISTS (SELECT 1 FROM ${SEARCH_TABLE} s WHERE s.${SEARCH_TABLE} MATCH ? AND s.rowid = ${rowid})`;
   }
   const { table, column } = c.membership;
-  return `EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} ${inList(c.values, params)})`;
+  return `EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} ${oneOf(c.values, params)})`;
 }
 
-/** `= ?` or `IN (?, ...)` for the values, added to `params`. */
+const isTag = (c: Condition): c is Extract<Condition, { kind: 'member' }> =>
+  c.kind === 'member' && c.membership === MEMBERSHIPS.tags;
+
+/**
+ * The conditions checked on a row `d`, in their order, each a term of a WHERE. Several tags are one
+ * term (where the first was): none of the tags (one parameter) lacks its row, each probed by the
+ * `_doc` index, stopping at the first missing. Every term is of the same size whatever the number of
+ * values, so a page merged from one arm per driving key, each arm repeating the checks, grows with the
+ * keys, not with the keys times the other lists' values (issue 29: 100 authors × 100 tags took SQLite
+ * seconds to prepare, on the event loop).
+ */
+function checksSql(checked: Condition[], params: unknown[], onViewDocs = true): string[] {
+  const tags = checked.filter(isTag);
+  const terms: string[] = [];
+  for (const c of checked) {
+    if (!isTag(c) || tags.length === 1) terms.push(conditionSql(c, params, onViewDocs));
+    else if (c === tags[0]) {
+      const { table, column } = MEMBERSHIPS.tags;
+      params.push(JSON.stringify(tags.flatMap((t) => t.values)));
+      terms.push(
+        `NOT EXISTS (SELECT 1 FROM json_each(?) vals WHERE NOT EXISTS (SELECT 1 FROM ${table} m WHERE m.id = d.id AND m.${column} = vals.value))`,
+      );
+    }
+  }
+  return terms;
+}
+
+/** The keys of a range: `= ?` or `IN (?, ...)`, added to `params` (SQLite seeks each). */
 function inList(values: unknown[], params: unknown[]): string {
   params.push(...values);
   return values.length === 1 ? '= ?' : `IN (${values.map(() => '?').join(', ')})`;
+}
+
+/** Values a row is checked against: `= ?`, or for several, one parameter (a JSON array) of them all. */
+function oneOf(values: unknown[], params: unknown[]): string {
+  if (values.length === 1) {
+    params.push(values[0]);
+    return '= ?';
+  }
+  params.push(JSON.stringify(values));
+  return 'IN (SELECT value FROM json_each(?) vals)';
 }
 
 /**
@@ -244,7 +285,7 @@ function planSearch(request: ListingRequest, q: string, { commonTerms }: SearchE
   const order = 'd.created DESC, d.id DESC';
   const orderBy = rare.length > 0 ? `bm25(s.${T}, ${SEARCH_WEIGHTS.join(', ')}), ${order}` : order;
   const whereOf = (matches: string[], params: unknown[]) =>
-    [...matches, ...conditions.map((c) => conditionSql(c, params))].join(' AND ');
+    [...matches, ...checksSql(conditions, params)].join(' AND ');
 
   const countParams: unknown[] = [matchExpression(terms)];
   const countWhere = whereOf([`s.${T} MATCH ?`], countParams);
@@ -358,7 +399,7 @@ export function planListing(
     const where: string[] = [];
     const params: unknown[] = [];
     if (driver.column) where.push(`d.${driver.column} ${inList(keys, params)}`);
-    for (const c of checked) where.push(conditionSql(c, params, driver.table === 'view_docs'));
+    where.push(...checksSql(checked, params, driver.table === 'view_docs'));
     return {
       sql: `SELECT ${columns} FROM ${from}${where.length ? ` WHERE ${where.join(' AND ')}` : ''}`,
       params,
