@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { extract, type Header, pack } from 'tar-stream';
+import { type TarEntry, tarOf } from '@docflow/audit/testing';
+import { extract } from 'tar-stream';
 import { docflow } from '../cli/run-docflow';
 import { createDoc } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
@@ -26,10 +27,7 @@ const verifyForm = {
   tags: { total: 'string' },
 };
 
-interface Entry {
-  header: Partial<Header> & Pick<Header, 'name'>;
-  content?: Buffer;
-}
+type Entry = TarEntry & { content?: Buffer };
 
 /** The entries of a tar archive, headers and bytes, in order. */
 async function entriesOf(tar: Buffer): Promise<Entry[]> {
@@ -45,18 +43,6 @@ async function entriesOf(tar: Buffer): Promise<Entry[]> {
     });
   }
   return entries;
-}
-
-async function tarOf(entries: readonly Entry[]): Promise<Buffer> {
-  const archive = pack();
-  // A copy of each header: pack() writes the size into the one it is given.
-  for (const { header, content } of entries)
-    if (content === undefined) archive.entry({ ...header });
-    else archive.entry({ ...header }, content);
-  archive.finalize();
-  const chunks: Buffer[] = [];
-  for await (const chunk of archive) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** The manifest entry with its document's total changed, as a forger would write it. */

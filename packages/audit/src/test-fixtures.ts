@@ -120,8 +120,8 @@ export const bundleEntries = (m: BundleManifest = manifest()): TarEntry[] => [
   { header: { name: FILE_PATH }, content: FILE },
 ];
 
-/** Writes `entries` as a tar archive to `path`, headers as given (links, devices, any name). */
-export async function writeTar(path: string, entries: readonly TarEntry[]): Promise<string> {
+/** `entries` as a tar archive, headers as given (links, devices, any name). */
+export async function tarOf(entries: readonly TarEntry[]): Promise<Buffer> {
   const archive = pack();
   // A copy of each header: pack() writes the size into the one it is given.
   for (const { header, content } of entries)
@@ -130,6 +130,11 @@ export async function writeTar(path: string, entries: readonly TarEntry[]): Prom
   archive.finalize();
   const chunks: Buffer[] = [];
   for await (const chunk of archive) chunks.push(chunk as Buffer);
-  writeFileSync(path, Buffer.concat(chunks));
+  return Buffer.concat(chunks);
+}
+
+/** Writes `entries` as a tar archive to `path` (tarOf). */
+export async function writeTar(path: string, entries: readonly TarEntry[]): Promise<string> {
+  writeFileSync(path, await tarOf(entries));
   return path;
 }
