@@ -2,49 +2,30 @@
 import {
   AnswerRequest,
   CreateDocQuery,
-  CreateDocResponse,
-  DocFormCreate,
   DocQuery,
   docFormStream,
   FormName,
   Hex24Id,
   ManageRequest,
   RecoValidation,
-  type StoredFile,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { newHexId } from '@docflow/kit';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
-import {
-  parseWith,
-  problems,
-  readJson,
-  type ServiceClient,
-  type ServiceEnv,
-  toProblemError,
-} from '@docflow/kit/http';
+import { parseWith, problems, readJson, type ServiceClient, type ServiceEnv } from '@docflow/kit/http';
 import { openTaskFor, openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
-import type { z } from 'zod';
-import { authorOf, canDownload } from './access';
-import { requireAppendable } from './append-bound';
+import { canDownload } from './access';
 import { revisionAsOf } from './audit/as-of';
-import {
-  checkValuesAgainstForm,
-  decideCreate,
-  decideUpdateFields,
-  decideValidateReco,
-} from './businessLogic';
-import { appendWroteNothing, createFiles } from './create-files';
-import { type DocState, docAggregate, initialDoc } from './docForm';
+import { checkValuesAgainstForm, decideUpdateFields, decideValidateReco } from './businessLogic';
+import { createDocument, X_ERROR_HEADER } from './create-document';
+import { type DocState, docAggregate } from './docForm';
 import { downloadFile, filesCallAs } from './files-calls';
 import { loadForm } from './forms/api';
-import { createFingerprint, type FileIdentity, hashFile } from './idempotency/create-fingerprint';
-import { idempotent, jsonFingerprint, recordFingerprint } from './idempotency/middleware';
+import { createFingerprint, hashFile } from './idempotency/create-fingerprint';
+import { idempotent, jsonFingerprint } from './idempotency/middleware';
 import type { IdempotencyStore } from './idempotency/store';
-import { type IdentityCalls, requireAccount } from './identity-calls';
-import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from './multipart';
-import { withParticipantIds } from './participant-ids';
+import type { IdentityCalls } from './identity-calls';
+import { parseCreateMultipart } from './multipart';
 import { etagOf, notModified, requireIfMatch } from './preconditions';
 import type { DocReader } from './readable';
 import { selectFields, toDocForm, toRecoData } from './representation';
@@ -67,24 +48,6 @@ export interface DocumentsApiDeps {
   reader: DocReader;
   /** The answers kept for `Idempotency-Key`s. */
   idempotency: IdempotencyStore;
-}
-
-/** A JSON part of the multipart body, validated; an absent part stands for `fallback`. */
-function parseJsonPart<S extends z.ZodType>(
-  name: string,
-  text: string | undefined,
-  schema: S,
-  fallback: unknown,
-): z.infer<S> {
-  let value: unknown = fallback;
-  if (text !== undefined) {
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw problems.badRequest(`the ${name} part is not valid JSON`);
-    }
-  }
-  return parseWith(name, schema, value);
 }
 
 /**
@@ -123,7 +86,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       handlerRecords: true,
       fingerprint: async (c) =>
         createFingerprint(
-          c,
+          c.req.raw,
           await parseCreateMultipart(c.req.raw, hashFile, { maxBodyBytes: deps.maxCreateBytes }),
         ),
     }),
@@ -133,87 +96,18 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   const filesCall = (c: Context<ServiceEnv>) => filesCallAs(deps.files, deps.internalToken, c);
 
   app.post('/api/v2/docForm/form/:formName', async (c) => {
-    const formName = parseWith('path', FormName, c.req.param('formName'));
-    const query = parseWith('query', CreateDocQuery, c.req.query());
-    const form = (await loadForm(store, formName)).definition;
-    if (!form) throw problems.notFound(`no form ${formName}`);
-
-    const id = newHexId();
-    // Every file stored for this request and its claim, so that a create refused at any point keeps
-    // none of them (what a crash leaves behind, the files service's sweeper collects).
-    const files = createFiles(filesCall(c), id, query.allowDupl, c.var.log);
-    const identities: FileIdentity[] = [];
-    const upload = async (file: IncomingFile): Promise<StoredFile> => {
-      const storedFile = await files.store(file);
-      identities.push({ fileName: file.fileName, contentType: file.contentType, sha256: storedFile.sha256 });
-      return storedFile;
-    };
-    // One clock reading: datecreated (the event's timestamp) and datedue derive from it.
-    const now = new Date();
-    let appending = false;
-    let parts: ParsedCreate<StoredFile>;
-    let action: z.infer<typeof CreateDocResponse> | undefined;
-    let doc: DocState;
-    try {
-      parts = await parseCreateMultipart(c.req.raw, upload, { maxBodyBytes: deps.maxCreateBytes });
-      recordFingerprint(c, createFingerprint(c, { ...parts, files: identities }));
-      const docForm = parseJsonPart('docForm', parts.docForm, DocFormCreate, {});
-      action =
-        parts.docResponse === undefined
-          ? undefined
-          : parseJsonPart('docResponse', parts.docResponse, CreateDocResponse, {});
-      const author = authorOf(c.var.principal, docForm.author);
-      const callContext = { principal: c.var.principal, ids: c.var };
-      await requireAccount(calls, callContext, author, 'docForm.author');
-      const command = {
-        id,
-        // Resolved again: an account made after the form was defined is named by id, not e-mail.
-        form: await withParticipantIds(calls, callContext, form),
-        author,
-        valuesByTags: docForm.valuesByTags,
-        tags: docForm._tags,
-        files: parts.files,
-        now,
-        idp: { idpLangs: query.idpLangs, idpFrpr: query.idpFrpr },
-      };
-      // Decided, and held to the append's size bound, on the new document before its files are claimed.
-      requireAppendable(decideCreate(command, initialDoc));
-      // The claim is the last step before the append: the files service records the attachments
-      // (refusing a duplicate under allowDupl=false in the same decision), so its orphan sweeper
-      // never takes the files of a document whose service stopped before its relay published it.
-      await files.claim(parts.files);
-      appending = true;
-      const created = await executeCommand(
-        store,
-        docFormStream(id),
-        docAggregate,
-        (state) => decideCreate(command, state),
-        commandMetadata(c.var.principal, c.var, now),
-      );
-      doc = created.state;
-    } catch (err) {
-      // An append whose outcome is unknown may have created the document: its files stay attached.
-      const exists = async () => (await loadAggregate(store, docFormStream(id), docAggregate)).state.exists;
-      if (!appending || (await appendWroteNothing(err, exists))) await files.giveUp();
-      else c.var.log.warn({ docId: id }, 'a create append failed and may have been written; its files stay');
-      throw err;
-    }
-    if (action) {
-      // The document exists whatever happens to the action; a refused action is reported in X-Error.
-      try {
-        const facts = await runWorkflowCommand(calls, { principal: c.var.principal, ids: c.var }, doc, {
-          kind: 'create',
-          taskstatus: action.taskstatus,
-        });
-        doc = await recordWorkflowFacts(store, id, facts, commandMetadata(c.var.principal, c.var));
-      } catch (err) {
-        const problem = toProblemError(err);
-        c.header(
-          'x-error',
-          `workflow action ${action.taskstatus} not applied: ${problem.detail ?? problem.title}`,
-        );
-      }
-    }
+    const { doc, xError } = await createDocument(
+      { store, calls, files: filesCall(c), maxCreateBytes: deps.maxCreateBytes },
+      {
+        formName: parseWith('path', FormName, c.req.param('formName')),
+        query: parseWith('query', CreateDocQuery, c.req.query()),
+        request: c.req.raw,
+        principal: c.var.principal,
+        ids: c.var,
+        log: c.var.log,
+      },
+    );
+    if (xError) c.header(X_ERROR_HEADER, xError);
     return c.json(toDocForm(doc), 201);
   });
 

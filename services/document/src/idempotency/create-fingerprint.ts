@@ -4,8 +4,6 @@
  * same request. A retry's files are hashed as they stream by and kept nowhere.
  */
 import { createHash } from 'node:crypto';
-import type { ServiceEnv } from '@docflow/kit/http';
-import type { Context } from 'hono';
 import type { IncomingFile, ParsedCreate } from '../multipart';
 import { fingerprintOf } from './middleware';
 
@@ -22,10 +20,10 @@ export async function hashFile(file: IncomingFile): Promise<FileIdentity> {
   return { fileName: file.fileName, contentType: file.contentType, sha256: hash.digest('hex') };
 }
 
-export function createFingerprint(c: Context<ServiceEnv>, parts: ParsedCreate<FileIdentity>): string {
-  const url = new URL(c.req.url);
+export function createFingerprint(request: Request, parts: ParsedCreate<FileIdentity>): string {
+  const url = new URL(request.url);
   return fingerprintOf([
-    c.req.method,
+    request.method,
     url.pathname + url.search,
     parts.docForm ?? null,
     parts.docResponse ?? null,

@@ -40,8 +40,8 @@ export function fingerprintOf(parts: readonly unknown[]): string {
 const recorded = new WeakMap<Request, string>();
 
 /** For a route whose handler reads the body itself (the streamed create): the fingerprint it read. */
-export function recordFingerprint(c: Context, fingerprint: string): void {
-  recorded.set(c.req.raw, fingerprint);
+export function recordFingerprint(request: Request, fingerprint: string): void {
+  recorded.set(request, fingerprint);
 }
 
 export interface IdempotentOptions {

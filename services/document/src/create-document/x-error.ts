@@ -1,0 +1,13 @@
+/**
+ * The `X-Error` answer of a create (pure): the document was created, the workflow action asked with
+ * it was not applied, and why. The create still answers 201.
+ */
+import { toProblemError } from '@docflow/kit/http';
+
+export const X_ERROR_HEADER = 'x-error';
+
+/** @example c.header(X_ERROR_HEADER, workflowNotApplied(1, err)); */
+export function workflowNotApplied(taskstatus: number, err: unknown): string {
+  const problem = toProblemError(err);
+  return `workflow action ${taskstatus} not applied: ${problem.detail ?? problem.title}`;
+}
