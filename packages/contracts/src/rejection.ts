@@ -27,6 +27,9 @@ export const rejections = {
   forbidden: (message: string) => new Rejection('forbidden', message),
   notFound: (message: string) => new Rejection('notFound', message),
   conflict: (message: string) => new Rejection('conflict', message),
-  /** A valid command that the current state refuses: executed, nothing changed (the contract's 422). */
+  /**
+   * A valid command that the current state refuses: executed, nothing changed (the contract's 422,
+   * answered by kit's `problems.nothingChanged`, NOTHING_CHANGED_422 in packages/kit/src/problem.ts).
+   */
   notApplicable: (message: string) => new Rejection('notApplicable', message),
 };

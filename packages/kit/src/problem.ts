@@ -41,6 +41,20 @@ export class ProblemError extends Error {
   }
 }
 
+/**
+ * The contract's 422, in one place. The service API (shared spec, service-api.md, for
+ * `PUT docResponse/{respId}` and `POST docResponse`): "422: the request was executed but no data was
+ * updated." A valid request the current state makes a no-op — a task already answered, a suspend of a
+ * suspended workflow, a file recognition could not read, an Idempotency-Key reused with another body.
+ * Every 422 docflow answers is made here: domain code throws `rejections.notApplicable` (mapped to this
+ * below), the edge calls `problems.nothingChanged`; `slug` and `title` tell one 422 from another.
+ *
+ * @example throw problems.nothingChanged('the workflow is suspended already');
+ */
+export const NOTHING_CHANGED_422 = 422;
+const nothingChanged = (detail: string, slug = 'not-processed', title = 'Nothing was changed') =>
+  new ProblemError(NOTHING_CHANGED_422, slug, title, detail);
+
 export const problems = {
   badRequest: (detail: string, errors?: Problem['errors']) =>
     new ProblemError(400, 'validation', 'Invalid request', detail, errors),
@@ -63,7 +77,8 @@ export const problems = {
     new ProblemError(413, 'too-large', 'Payload too large', detail, undefined, { connection: 'close' }),
   unsupportedMediaType: (detail: string) =>
     new ProblemError(415, 'unsupported-media-type', 'Unsupported media type', detail),
-  unprocessable: (detail: string) => new ProblemError(422, 'not-processed', 'Nothing was changed', detail),
+  /** The contract's 422: executed, nothing changed (NOTHING_CHANGED_422). */
+  nothingChanged,
   tooManyRequests: (detail: string, retryAfterSeconds: number) =>
     new ProblemError(429, 'too-many-requests', 'Too many requests', detail, undefined, {
       'retry-after': String(retryAfterSeconds),
@@ -80,7 +95,7 @@ const REJECTION_PROBLEMS: Record<
   forbidden: problems.forbidden,
   notFound: problems.notFound,
   conflict: problems.conflict,
-  notApplicable: problems.unprocessable,
+  notApplicable: (detail) => problems.nothingChanged(detail),
 };
 
 /** Turns zod issues into the `errors` list, each pointing at `<where>.<path>`. */

@@ -48,7 +48,7 @@ describe('problem+json mapping', () => {
       [rejections.conflict('exists already'), problems.conflict('exists already'), 409],
       [
         rejections.notApplicable('the workflow is suspended'),
-        problems.unprocessable('the workflow is suspended'),
+        problems.nothingChanged('the workflow is suspended'),
         422,
       ],
     ] as const;

@@ -164,7 +164,7 @@ export function recoFailureProblem(failure: RecoFailure): ProblemError {
       return problems.tooLarge(failure.detail);
     case 'unreadable':
     case 'timeout':
-      return problems.unprocessable(failure.detail);
+      return problems.nothingChanged(failure.detail);
     case 'overloaded':
     case 'unavailable':
       return problems.unavailable(failure.detail);

@@ -102,11 +102,10 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Servic
       );
     if (begun.kind === 'done') {
       if ((await options.fingerprint(c)) !== begun.fingerprint)
-        throw new ProblemError(
-          422,
+        throw problems.nothingChanged(
+          'this Idempotency-Key was used with another request: use a new key for a new request',
           'idempotency-key-reused',
           'Idempotency-Key reused',
-          'this Idempotency-Key was used with another request: use a new key for a new request',
         );
       const { status, headers, doc } = begun.answer;
       return new Response(await options.documentAt(doc.id, doc.rev), {
