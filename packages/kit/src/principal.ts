@@ -74,7 +74,7 @@ export type InProcessEnv = { [IN_PROCESS_CALLER]?: InProcessCaller };
 
 /**
  * Service-side guard: 401 unless the internal token matches; then `c.get('principal')` is set.
- * @example app.use('/internal/*', trustGatewayPrincipal(config.DOCFLOW_INTERNAL_TOKEN));
+ * @example app.use(INTERNAL_PATHS, trustGatewayPrincipal(config.DOCFLOW_INTERNAL_TOKEN));
  */
 export function trustGatewayPrincipal(
   internalToken: string,

@@ -26,7 +26,7 @@ export interface ServiceAppOptions {
 /** What a service's routes see: the request ids and log, and the principal the gateway passed on. */
 export type ServiceEnv = { Variables: RequestVariables & PrincipalVariables };
 
-/** @example const app = createServiceApp(deps, { guarded: ['/internal/*'] }); */
+/** @example const app = createServiceApp(deps, { guarded: [INTERNAL_PATHS] }); */
 export function createServiceApp(deps: ServiceBaseDeps, options: ServiceAppOptions = {}): Hono {
   const app = new Hono();
   app.onError(handleError);

@@ -4,9 +4,8 @@ import { describe, it } from 'node:test';
 import { rejections, type StoredFile } from '@docflow/contracts';
 import { AppendTooLarge, StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
 import { createLogger } from '@docflow/kit';
-import { problems } from '@docflow/kit/http';
+import { forCaller, internalClient, problems, type ServiceClient } from '@docflow/kit/http';
 import { appendWroteNothing, createFiles } from './create-files';
-import type { FilesCall } from './files-calls';
 
 const DOC_ID = 'd0c000000000000000000001';
 const upload = (fileName: string) => ({
@@ -22,23 +21,27 @@ const upload = (fileName: string) => ({
 function filesPeer(status: (method: string, path: string) => number = () => 0) {
   const asked: string[] = [];
   let next = 0;
-  const call: FilesCall = async ({ method, path, body }) => {
-    asked.push(`${method} ${path.replace(/\?.*/, '')}`);
-    if (body instanceof ReadableStream) await new Response(body).arrayBuffer();
-    const forced = status(method, path);
-    if (forced) return Response.json({ status: forced, title: 'refused' }, { status: forced });
-    if (method !== 'POST' || !path.startsWith('/internal/v1/files'))
-      return new Response(null, { status: 204 });
-    const stored: StoredFile = {
-      id: `f11e${String(++next).padStart(20, '0')}`,
-      fileName: 'a.txt',
-      size: 1,
-      sha256: 'e'.repeat(64),
-      contentType: 'text/plain',
-    };
-    return Response.json(stored, { status: 201 });
+  const files: ServiceClient = {
+    send: async ({ method, path, body }) => {
+      asked.push(`${method} ${path.replace(/\?.*/, '')}`);
+      if (body instanceof ReadableStream) await new Response(body).arrayBuffer();
+      const forced = status(method, path);
+      if (forced) return Response.json({ status: forced, title: 'refused' }, { status: forced });
+      if (method !== 'POST' || !path.startsWith('/internal/v1/files'))
+        return new Response(null, { status: 204 });
+      const stored: StoredFile = {
+        id: `f11e${String(++next).padStart(20, '0')}`,
+        fileName: 'a.txt',
+        size: 1,
+        sha256: 'e'.repeat(64),
+        contentType: 'text/plain',
+      };
+      return Response.json(stored, { status: 201 });
+    },
   };
-  return { asked, call };
+  const principal = { account: 'usr-1', subject: 'usr-1', roles: [] };
+  const ids = { requestId: 'r', correlationId: 'c' };
+  return { asked, call: forCaller(internalClient(files, 'token'), { principal, ids }) };
 }
 
 describe('the files of one create', () => {

@@ -1,8 +1,16 @@
 /** The files service as the document routes use it: store, claim, release, discard and download files. */
-import type { StoredFile } from '@docflow/contracts';
 import {
-  callService,
-  problemFromResponse,
+  claimFilesRoute,
+  discardFileRoute,
+  readFileRoute,
+  releaseClaimRoute,
+  type StoredFile,
+  storeFileRoute,
+} from '@docflow/contracts';
+import {
+  type CallerClient,
+  forCaller,
+  internalClient,
   type ServiceClient,
   type ServiceEnv,
   toWebStream,
@@ -10,13 +18,8 @@ import {
 import type { Context } from 'hono';
 import type { IncomingFile } from './multipart';
 
-/** One internal call to the files service, as the request's principal. */
-export type FilesCall = (init: {
-  method: string;
-  path: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-}) => Promise<Response>;
+/** The files service's internal API, called as the request's principal. */
+export type FilesCall = CallerClient;
 
 /** Streams an upload to the files service; `allowDupl=false` makes it refuse a hash already attached (409). */
 export async function storeFile(
@@ -24,23 +27,18 @@ export async function storeFile(
   file: IncomingFile,
   allowDupl: boolean,
 ): Promise<StoredFile> {
-  const res = await call({
-    method: 'POST',
-    path: `/internal/v1/files?allowDupl=${allowDupl}`,
+  return call.call(storeFileRoute, {
+    query: { allowDupl: allowDupl ? 'true' : 'false' },
     headers: { 'x-docflow-file-name': encodeURIComponent(file.fileName), 'content-type': file.contentType },
     body: toWebStream(file.stream),
   });
-  if (!res.ok) throw await problemFromResponse(res);
-  return (await res.json()) as StoredFile;
 }
 
 /** Deletes stored files no document holds; returns the ids it could not delete (the sweeper will). */
 export async function discardFiles(call: FilesCall, files: readonly StoredFile[]): Promise<string[]> {
   const kept: string[] = [];
   for (const file of files) {
-    const res = await call({ method: 'DELETE', path: `/internal/v1/files/${file.id}` }).catch(
-      () => undefined,
-    );
+    const res = await call.send(discardFileRoute, { params: { fileId: file.id } }).catch(() => undefined);
     if (!res?.ok) kept.push(file.id);
   }
   return kept;
@@ -59,24 +57,19 @@ export async function claimFiles(
   allowDupl: boolean,
 ): Promise<void> {
   if (files.length === 0) return;
-  const res = await call({
-    method: 'POST',
-    path: '/internal/v1/attachments',
+  await call.call(claimFilesRoute, {
     body: { docId, allowDupl, files: files.map((f) => ({ id: f.id, sha256: f.sha256 })) },
   });
-  if (!res.ok) throw await problemFromResponse(res);
 }
 
 /** Gives up the claim of a document that was never created, so its files can be discarded. */
 export async function releaseClaim(call: FilesCall, docId: string): Promise<void> {
-  const res = await call({ method: 'DELETE', path: `/internal/v1/attachments/${docId}` });
-  if (!res.ok) throw await problemFromResponse(res);
+  await call.call(releaseClaimRoute, { params: { docId } });
 }
 
 /** The file's bytes with the headers a download answers with. */
 export async function downloadFile(call: FilesCall, fileId: string): Promise<Response> {
-  const res = await readStoredFile(call, fileId);
-  if (!res.ok) throw await problemFromResponse(res);
+  const res = await call.call(readFileRoute, { params: { fileId } });
   return new Response(res.body, {
     status: 200,
     headers: pickHeaders(res.headers, ['content-type', 'content-length', 'content-disposition']),
@@ -94,10 +87,10 @@ function pickHeaders(from: Headers, names: string[]): Headers {
 
 /** Calls to the files service as the request's principal. */
 export function filesCallAs(files: ServiceClient, internalToken: string, c: Context<ServiceEnv>): FilesCall {
-  return (init) => callService(files, { ...init, internalToken, principal: c.var.principal, ids: c.var });
+  return forCaller(internalClient(files, internalToken), { principal: c.var.principal, ids: c.var });
 }
 
 /** The bytes of a stored file as the files service reads them from the blob store (any status). */
 export function readStoredFile(call: FilesCall, fileId: string): Promise<Response> {
-  return call({ method: 'GET', path: `/internal/v1/files/${fileId}` });
+  return call.send(readFileRoute, { params: { fileId } });
 }

@@ -1,20 +1,12 @@
 /** What the document service asks the identity service: whether an account exists. */
-import {
-  callService,
-  type Principal,
-  problemFromResponse,
-  problems,
-  type ServiceClient,
-} from '@docflow/kit/http';
+import { resolveAccountsRoute } from '@docflow/contracts';
+import { type CallContext, internalClient, problems, type ServiceClient } from '@docflow/kit/http';
+
+export type { CallContext } from '@docflow/kit/http';
 
 export interface IdentityCalls {
   identity: ServiceClient;
   internalToken: string;
-}
-
-export interface CallContext {
-  principal: Principal;
-  ids: { requestId: string; correlationId: string };
 }
 
 /** 400 (at `pointer`) unless `id` names an account; the acting principal is known to exist. */
@@ -25,13 +17,11 @@ export async function requireAccount(
   pointer: string,
 ): Promise<void> {
   if (id === ctx.principal.subject) return;
-  const res = await callService(calls.identity, {
-    method: 'GET',
-    path: `/api/admin/v1/accounts/${id}`,
-    internalToken: calls.internalToken,
-    ...ctx,
-  });
-  if (res.status === 404)
-    throw problems.badRequest(`no account ${id}`, [{ pointer, message: 'no such account' }]);
-  if (!res.ok) throw await problemFromResponse(res);
+  // Found by its `usr-` id, an erased account too (as it exists), like the account's own read.
+  const { accounts } = await internalClient(calls.identity, calls.internalToken).call(
+    resolveAccountsRoute,
+    { body: { refs: [id] } },
+    ctx,
+  );
+  if (!accounts[id]) throw problems.badRequest(`no account ${id}`, [{ pointer, message: 'no such account' }]);
 }

@@ -4,8 +4,8 @@
  * workflow event (or their topics), and an erasure leaves none behind. An address no account holds
  * (yet) stays as it is: the workflow resolves it when its phase starts, or refuses the phase.
  */
-import { ResolveResponse, USR_ID_PATTERN, WORK_PHASES, type WorkflowConfig } from '@docflow/contracts';
-import { callService, problemFromResponse } from '@docflow/kit/http';
+import { resolveAccountsRoute, USR_ID_PATTERN, WORK_PHASES, type WorkflowConfig } from '@docflow/contracts';
+import { internalClient } from '@docflow/kit/http';
 import type { CallContext, IdentityCalls } from './identity-calls';
 
 const emailsOf = (workflow: WorkflowConfig): string[] => [
@@ -25,15 +25,11 @@ export async function withParticipantIds<F extends { workflow?: WorkflowConfig }
   const { workflow } = form;
   const emails = workflow ? emailsOf(workflow) : [];
   if (!workflow || emails.length === 0) return form;
-  const res = await callService(calls.identity, {
-    method: 'POST',
-    path: '/internal/v1/resolve',
-    body: { refs: emails },
-    internalToken: calls.internalToken,
-    ...ctx,
-  });
-  if (!res.ok) throw await problemFromResponse(res);
-  const { accounts } = ResolveResponse.parse(await res.json());
+  const { accounts } = await internalClient(calls.identity, calls.internalToken).call(
+    resolveAccountsRoute,
+    { body: { refs: emails } },
+    ctx,
+  );
   const idOf = (p: string) => accounts[p]?.id ?? p;
   const resolved: WorkflowConfig = { ...workflow };
   for (const phase of WORK_PHASES) {

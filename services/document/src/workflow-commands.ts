@@ -9,12 +9,12 @@ import {
   docFormStream,
   STATE_CODES,
   type WorkflowCommandRequest,
-  WorkflowCommandResponse,
+  workflowCommandRoute,
 } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
 import { loadAggregate } from '@docflow/kit/eventsourcing';
-import { callService, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
+import { internalClient, type ServiceClient } from '@docflow/kit/http';
 import type { Task } from '@docflow/workflow-model';
 import { sealDocEvent } from './audit/seal';
 import { type DocState, docAggregate } from './docForm';
@@ -85,15 +85,12 @@ export async function runWorkflowCommand(
     command,
     ...(pinned ? { expectedRevision: doc.workflowSourceIds.length } : {}),
   };
-  const res = await callService(calls.workflow, {
-    method: 'POST',
-    path: `/internal/v1/workflows/${doc.id}/commands`,
-    body,
-    internalToken: calls.internalToken,
-    ...ctx,
-  });
-  if (!res.ok) throw await problemFromResponse(res);
-  return WorkflowCommandResponse.parse(await res.json()).events;
+  const { events } = await internalClient(calls.workflow, calls.internalToken).call(
+    workflowCommandRoute,
+    { params: { docId: doc.id }, body },
+    ctx,
+  );
+  return events;
 }
 
 export function toDocResponse(task: Task, doc: DocState): DocResponse {

@@ -6,13 +6,20 @@
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { BlobNotFound, type BlobStore } from '@docflow/blobstore';
-import { fileStream, Hex24Id, StoredFile } from '@docflow/contracts';
+import {
+  claimFilesRoute,
+  discardFileRoute,
+  fileStream,
+  readFileRoute,
+  releaseClaimRoute,
+  type StoredFile,
+  storeFileRoute,
+} from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { newHexId } from '@docflow/kit';
 import { commandMetadata, loadAggregate } from '@docflow/kit/eventsourcing';
-import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
+import { problems, type ServiceEnv, serveInternal } from '@docflow/kit/http';
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { AttachmentIndex } from './attachment-index';
 import type { BlobHolders } from './blob-holders';
 import { DUPLICATE_CONTENT } from './businessLogic';
@@ -31,23 +38,11 @@ export interface FilesApiDeps {
   maxUploadBytes: number;
 }
 
-const AllowDupl = z
-  .enum(['true', 'false'], { message: 'must be true or false' })
-  .default('true')
-  .transform((v) => v === 'true');
-
-const AttachmentsBody = z.object({
-  docId: Hex24Id,
-  files: z.array(StoredFile.pick({ id: true, sha256: true })),
-  allowDupl: z.boolean().default(true),
-});
-
 export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
   const { store, blobs, index, holders, discard, maxUploadBytes } = deps;
   const app = new Hono<ServiceEnv>();
 
-  app.post('/internal/v1/files', async (c) => {
-    const allowDupl = parseWith('query.allowDupl', AllowDupl, c.req.query('allowDupl'));
+  serveInternal(app, storeFileRoute, async (c, { query: { allowDupl } }) => {
     const fileName = parseFileName(c.req.header(FILE_NAME_HEADER));
     const contentType = parseContentType(c.req.header('content-type'));
     if (Number(c.req.header('content-length')) > maxUploadBytes)
@@ -73,11 +68,10 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
       ),
     );
     const stored: StoredFile = { id: file.id, fileName, size, sha256, contentType };
-    return c.json(stored, 201);
+    return stored;
   });
 
-  app.get('/internal/v1/files/:fileId', async (c) => {
-    const id = parseWith('path.fileId', Hex24Id, c.req.param('fileId'));
+  serveInternal(app, readFileRoute, async (c, { params: { fileId: id } }) => {
     const { state } = await loadAggregate(store, fileStream(id), fileAggregate);
     if (!state.stored || state.discarded) throw problems.notFound('no such file');
     const headers = {
@@ -99,24 +93,19 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
   });
 
   // The document service discards the files it stored for a create that was then rejected.
-  app.delete('/internal/v1/files/:fileId', async (c) => {
-    const id = parseWith('path.fileId', Hex24Id, c.req.param('fileId'));
-    await discard(id, 'rejected', commandMetadata(c.var.principal, c.var));
-    return c.body(null, 204);
+  serveInternal(app, discardFileRoute, async (c, { params: { fileId } }) => {
+    await discard(fileId, 'rejected', commandMetadata(c.var.principal, c.var));
   });
 
   // A create claims its files for its new document just before it appends DocumentCreated: 409 when
   // allowDupl=false and a live document holds the content of one of them.
-  app.post('/internal/v1/attachments', async (c) => {
-    const { docId, files, allowDupl } = await readJson(c, AttachmentsBody);
+  serveInternal(app, claimFilesRoute, (_c, { body: { docId, files, allowDupl } }) => {
     index.claim(docId, files, allowDupl);
-    return c.body(null, 204);
   });
 
   // A create refused after its claim gives the claim up (409 once the document exists).
-  app.delete('/internal/v1/attachments/:docId', (c) => {
-    index.release(parseWith('path.docId', Hex24Id, c.req.param('docId')));
-    return c.body(null, 204);
+  serveInternal(app, releaseClaimRoute, (_c, { params: { docId } }) => {
+    index.release(docId);
   });
 
   return app;

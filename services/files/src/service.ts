@@ -1,7 +1,7 @@
 /** Composition of the files service from its ports: used by the embedded runner and by main.ts. */
 import type { BlobStore } from '@docflow/blobstore';
 import type { Consumer } from '@docflow/bus';
-import { topicsOf } from '@docflow/contracts';
+import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
 import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit/http';
 import type { Hono } from 'hono';
@@ -59,7 +59,7 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
     log,
   });
   const app = createServiceApp(deps, {
-    guarded: ['/internal/*'],
+    guarded: [INTERNAL_PATHS],
     readiness: { blobStore: () => blobs.ping() },
   });
   app.route('/', filesApi({ store, blobs, index, holders, discard, maxUploadBytes: deps.maxUploadBytes }));

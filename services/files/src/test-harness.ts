@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BlobStore, createLocalBlobStore } from '@docflow/blobstore';
 import { type Bus, createInProcessBus } from '@docflow/bus';
-import type { EventEnvelope } from '@docflow/contracts';
+import {
+  claimFilesRoute,
+  type EventEnvelope,
+  pathOf,
+  releaseClaimRoute,
+  storeFileRoute,
+} from '@docflow/contracts';
 import { createSqliteEventStore, type EventStore, type RecordedEvent } from '@docflow/eventstore';
 import { createLogger } from '@docflow/kit';
 import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
@@ -105,13 +111,13 @@ export interface UploadOptions {
   headers?: Record<string, string>;
 }
 
-/** POST /internal/v1/files with `body` as the raw file. */
+/** `storeFileRoute` with `body` as the raw file. */
 export function upload(
   service: FilesService,
   body: Uint8Array | ReadableStream<Uint8Array>,
   options: UploadOptions = {},
 ): Promise<Response> {
-  const query = options.allowDupl === undefined ? '' : `?allowDupl=${options.allowDupl}`;
+  const path = pathOf(storeFileRoute, {}, { allowDupl: options.allowDupl });
   const init = {
     method: 'POST',
     body,
@@ -123,7 +129,7 @@ export function upload(
       ...options.headers,
     },
   } as RequestInit;
-  return Promise.resolve(service.app.fetch(new Request(`http://files/internal/v1/files${query}`, init)));
+  return Promise.resolve(service.app.fetch(new Request(`http://files${path}`, init)));
 }
 
 /** A request to the service's app, in-process. */
@@ -131,23 +137,23 @@ export function call(service: FilesService, path: string, init: RequestInit = {}
   return Promise.resolve(service.app.fetch(new Request(`http://files${path}`, init)));
 }
 
-/** POST /internal/v1/attachments: `docId` claims `files` (with `allowDupl` when given). */
+/** `claimFilesRoute`: `docId` claims `files` (with `allowDupl` when given). */
 export function attach(
   service: FilesService,
   docId: string,
   files: { id: string; sha256: string }[],
   allowDupl?: boolean,
 ): Promise<Response> {
-  return call(service, '/internal/v1/attachments', {
+  return call(service, pathOf(claimFilesRoute), {
     method: 'POST',
     headers: { ...authHeaders, 'content-type': 'application/json' },
     body: JSON.stringify({ docId, files, allowDupl }),
   });
 }
 
-/** DELETE /internal/v1/attachments/{docId}: the claim of a document never created is given up. */
+/** `releaseClaimRoute`: the claim of a document never created is given up. */
 export function release(service: FilesService, docId: string): Promise<Response> {
-  return call(service, `/internal/v1/attachments/${docId}`, { method: 'DELETE', headers: authHeaders });
+  return call(service, pathOf(releaseClaimRoute, { docId }), { method: 'DELETE', headers: authHeaders });
 }
 
 /** The JSON body of an answer, typed as the test expects it. */

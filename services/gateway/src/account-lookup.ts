@@ -5,8 +5,8 @@
  * holder stays active. By `usr-` id: only when the read model does not know the id (or, for a key, has
  * the account without one yet), to tell an account the bus has not brought yet from none at all.
  */
-import { type ResolvedAccount, ResolveResponse } from '@docflow/contracts';
-import { callService, type Principal, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
+import { type ResolvedAccount, resolveAccountsRoute } from '@docflow/contracts';
+import { internalClient, type Principal, type ServiceClient } from '@docflow/kit/http';
 
 /** Who the lookup is made for: their principal and ids go with the call to identity. */
 export interface LookUpCaller {
@@ -18,17 +18,17 @@ export interface LookUpCaller {
 export type AccountLookUp = (ref: string, caller: LookUpCaller) => Promise<ResolvedAccount | undefined>;
 
 export function accountFromIdentity(identity: ServiceClient, internalToken: string): AccountLookUp {
+  const client = internalClient(identity, internalToken);
   return async function lookUp(ref, caller) {
-    const res = await callService(identity, {
-      method: 'POST',
-      path: '/internal/v1/resolve',
-      body: { refs: [ref] },
-      internalToken,
-      principal: caller.principal,
-      ids: { requestId: caller.requestId, correlationId: caller.correlationId },
-    });
-    if (!res.ok) throw await problemFromResponse(res);
-    return ResolveResponse.parse(await res.json()).accounts[ref];
+    const { accounts } = await client.call(
+      resolveAccountsRoute,
+      { body: { refs: [ref] } },
+      {
+        principal: caller.principal,
+        ids: { requestId: caller.requestId, correlationId: caller.correlationId },
+      },
+    );
+    return accounts[ref];
   };
 }
 

@@ -8,13 +8,13 @@ import {
   AccountPatch,
   PersonUpdate,
   PUBLISHED_REVISION_HEADER,
-  ResolveRequest,
+  resolveAccountsRoute,
   UsrId,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { newUsrId } from '@docflow/kit';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
-import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
+import { parseWith, problems, readJson, type ServiceEnv, serveInternal } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { type AccountAggregate, type AccountState, accountStream } from './account';
 import type { AccountList } from './account-list';
@@ -131,10 +131,9 @@ export function identityApi(
     return c.json(toAccount({ ...result.state, id }));
   });
 
-  app.post('/internal/v1/resolve', async (c) => {
-    const { refs } = await readJson(c, ResolveRequest);
-    return c.json({ accounts: await resolveAccounts(store, accountAggregate, keys, refs) });
-  });
+  serveInternal(app, resolveAccountsRoute, async (_c, { body: { refs } }) => ({
+    accounts: await resolveAccounts(store, accountAggregate, keys, refs),
+  }));
 
   return app;
 }

@@ -1,4 +1,4 @@
-import { PRIVATE_IDENTITY_EVENTS, topicsOf } from '@docflow/contracts';
+import { INTERNAL_PATHS, PRIVATE_IDENTITY_EVENTS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
 import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit/http';
 import type { Hono } from 'hono';
@@ -24,7 +24,7 @@ export interface IdentityService {
 
 export function createIdentityService(deps: IdentityServiceDeps): IdentityService {
   const { store } = deps;
-  const app = createServiceApp(deps, { guarded: ['/api/*', '/internal/*'] });
+  const app = createServiceApp(deps, { guarded: ['/api/*', INTERNAL_PATHS] });
   // The keys of personal data live in identity's own data directory, beside its local database.
   const keys = keyStoreBeside(deps.db);
   const accounts = accountAggregate(keys);

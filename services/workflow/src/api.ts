@@ -4,22 +4,20 @@
  */
 import {
   type DeputiesOf,
-  HEX24_PATTERN,
   type ResolvedAccount,
-  ResolveResponse,
-  WorkflowCommandRequest,
+  resolveAccountsRoute,
+  workflowCommandRoute,
   workflowStream,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { newHexId } from '@docflow/kit';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import {
-  callService,
-  problemFromResponse,
+  internalClient,
   problems,
-  readJson,
   type ServiceClient,
   type ServiceEnv,
+  serveInternal,
 } from '@docflow/kit/http';
 import { foldWorkflow } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
@@ -43,25 +41,16 @@ export interface WorkflowApiDeps {
 export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
   const { store } = deps;
   const app = new Hono<ServiceEnv>();
+  const identity = internalClient(deps.identity, deps.internalToken);
 
   async function resolve(c: Context<ServiceEnv>, refs: string[]): Promise<Record<string, ResolvedAccount>> {
     if (refs.length === 0) return {};
-    const res = await callService(deps.identity, {
-      method: 'POST',
-      path: '/internal/v1/resolve',
-      body: { refs },
-      internalToken: deps.internalToken,
-      principal: c.var.principal,
-      ids: c.var,
-    });
-    if (!res.ok) throw await problemFromResponse(res);
-    return ResolveResponse.parse(await res.json()).accounts;
+    const ctx = { principal: c.var.principal, ids: c.var };
+    return (await identity.call(resolveAccountsRoute, { body: { refs } }, ctx)).accounts;
   }
 
-  app.post('/internal/v1/workflows/:docId/commands', async (c) => {
-    const docId = c.req.param('docId');
-    if (!HEX24_PATTERN.test(docId)) throw problems.badRequest('docId must be 24 hex characters');
-    const { registration, command, expectedRevision } = await readJson(c, WorkflowCommandRequest);
+  serveInternal(app, workflowCommandRoute, async (c, { params: { docId }, body }) => {
+    const { registration, command, expectedRevision } = body;
     const stream = workflowStream(docId);
     const now = new Date();
     const at = now.toISOString();
@@ -116,9 +105,9 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
       },
       commandMetadata(principal, c.var, now),
     );
-    return c.json({
+    return {
       events: result.events.map((e, i) => ({ id: result.ids[i]!, type: e.type, data: e.data })),
-    });
+    };
   });
 
   return app;

@@ -1,4 +1,4 @@
-import { topicsOf } from '@docflow/contracts';
+import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
 import {
   createServiceApp,
@@ -21,7 +21,7 @@ export interface WorkflowService {
 
 export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowService {
   const { store } = deps;
-  const app = createServiceApp(deps, { guarded: ['/internal/*'] });
+  const app = createServiceApp(deps, { guarded: [INTERNAL_PATHS] });
   app.route('/', workflowApi({ store, identity: deps.identity, internalToken: deps.internalToken }));
   let relay: Subscription | undefined;
   return {

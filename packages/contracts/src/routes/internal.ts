@@ -1,0 +1,99 @@
+/**
+ * The internal routes, one object each: the services that answer them register their handlers from
+ * these, and every caller reaches them through kit's internal client. No other file names a path.
+ */
+import { z } from '@hono/zod-openapi';
+import { StoredFile } from '../document-events';
+import { Hex24Id } from '../ids';
+import {
+  ResolveRequest,
+  ResolveResponse,
+  WorkflowCommandRequest,
+  WorkflowCommandResponse,
+} from '../internal';
+import { internalRoute } from '../internal-route';
+
+/** identity: accounts by `usr-` id or e-mail (an erased account by its id only, inactive). */
+export const resolveAccountsRoute = internalRoute({
+  method: 'post',
+  path: '/internal/v1/resolve',
+  body: ResolveRequest,
+  output: ResolveResponse,
+  problems: [400, 401, 415, 503],
+});
+
+const FileParams = z.object({ fileId: Hex24Id });
+const DocParams = z.object({ docId: Hex24Id });
+
+/**
+ * files: stores one upload, streamed (its name in `x-docflow-file-name`, URI-encoded). With
+ * `allowDupl=false`, 409 when a live document holds the same content (an early answer: the claim
+ * decides).
+ */
+export const storeFileRoute = internalRoute({
+  method: 'post',
+  path: '/internal/v1/files',
+  query: z.object({
+    allowDupl: z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('true')
+      .transform((v) => v === 'true'),
+  }),
+  body: 'raw',
+  output: StoredFile,
+  status: 201,
+  problems: [400, 401, 409, 413, 503],
+});
+
+/** files: the bytes of a stored file (HEAD answers the headers only). */
+export const readFileRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/files/{fileId}',
+  params: FileParams,
+  output: 'raw',
+  problems: [400, 401, 404, 503],
+});
+
+/** files: discards a stored file no document holds (a create that was then refused). */
+export const discardFileRoute = internalRoute({
+  method: 'delete',
+  path: '/internal/v1/files/{fileId}',
+  params: FileParams,
+  output: 'empty',
+  problems: [400, 401, 409, 503],
+});
+
+/**
+ * files: a create claims its files for its new document just before it appends DocumentCreated: 409
+ * when `allowDupl` is false and a live document holds the content of one of them.
+ */
+export const claimFilesRoute = internalRoute({
+  method: 'post',
+  path: '/internal/v1/attachments',
+  body: z.object({
+    docId: Hex24Id,
+    files: z.array(StoredFile.pick({ id: true, sha256: true })),
+    allowDupl: z.boolean().default(true),
+  }),
+  output: 'empty',
+  problems: [400, 401, 409, 415, 503],
+});
+
+/** files: a create refused after its claim gives the claim up (409 once the document exists). */
+export const releaseClaimRoute = internalRoute({
+  method: 'delete',
+  path: '/internal/v1/attachments/{docId}',
+  params: DocParams,
+  output: 'empty',
+  problems: [400, 401, 409, 503],
+});
+
+/** workflow: one command of a document, with its registration; answers the events it appended. */
+export const workflowCommandRoute = internalRoute({
+  method: 'post',
+  path: '/internal/v1/workflows/{docId}/commands',
+  params: DocParams,
+  body: WorkflowCommandRequest,
+  output: WorkflowCommandResponse,
+  problems: [400, 401, 403, 404, 409, 412, 415, 422, 503],
+});
