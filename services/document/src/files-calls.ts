@@ -2,6 +2,7 @@
 import {
   claimFilesRoute,
   discardFileRoute,
+  FILE_NAME_HEADER,
   readFileRoute,
   releaseClaimRoute,
   type StoredFile,
@@ -29,7 +30,7 @@ export async function storeFile(
 ): Promise<StoredFile> {
   return call.call(storeFileRoute, {
     query: { allowDupl: allowDupl ? 'true' : 'false' },
-    headers: { 'x-docflow-file-name': encodeURIComponent(file.fileName), 'content-type': file.contentType },
+    headers: { [FILE_NAME_HEADER]: encodeURIComponent(file.fileName), 'content-type': file.contentType },
     body: toWebStream(file.stream),
   });
 }

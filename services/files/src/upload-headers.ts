@@ -1,7 +1,8 @@
 /** The headers that describe an upload: the percent-encoded file name and the file's media type. */
+import { FILE_NAME_HEADER } from '@docflow/contracts';
 import { problems } from '@docflow/kit/http';
 
-export const FILE_NAME_HEADER = 'x-docflow-file-name';
+export { FILE_NAME_HEADER };
 export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
 const MAX_FILE_NAME_CHARS = 255;

@@ -25,8 +25,11 @@ export const resolveAccountsRoute = internalRoute({
 const FileParams = z.object({ fileId: Hex24Id });
 const DocParams = z.object({ docId: Hex24Id });
 
+/** The header naming an upload's file (percent-encoded UTF-8). */
+export const FILE_NAME_HEADER = 'x-docflow-file-name';
+
 /**
- * files: stores one upload, streamed (its name in `x-docflow-file-name`, URI-encoded). With
+ * files: stores one upload, streamed (its name in FILE_NAME_HEADER, its type in Content-Type). With
  * `allowDupl=false`, 409 when a live document holds the same content (an early answer: the claim
  * decides).
  */
