@@ -6,13 +6,17 @@ import { AUTHOR, BOB, CAROL } from '../test-fixtures';
 import { checkAuthor } from './check-author';
 import { context, peer, TOKEN } from './test-givens';
 
-/** Identity as the create asks it: BOB has an account, nobody else but the caller. */
+/** Identity's resolve as the create asks it: BOB has an account, nobody else but the caller. */
 const identity = () =>
-  peer((request) =>
-    new URL(request.url).pathname.endsWith(BOB)
-      ? Response.json({ id: BOB })
-      : Response.json({ status: 404, title: 'Not found' }, { status: 404 }),
-  );
+  peer(async (request) => {
+    const { refs } = (await request.json()) as { refs: string[] };
+    const known = refs.filter((ref) => ref === BOB);
+    return Response.json({
+      accounts: Object.fromEntries(
+        known.map((id) => [id, { id, kind: 'person', active: true, deputy: null }]),
+      ),
+    });
+  });
 
 describe('create step: check the author (identity over the in-process client)', () => {
   it('none named, or the caller named: the caller, identity not asked', async () => {
