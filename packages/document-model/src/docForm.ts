@@ -54,8 +54,6 @@ export interface DocState {
   recoText: string[];
   lastModified: string;
   rev: number;
-  /** The hash of the newest event (its metadata's `hash`): the next event's `prevHash`. */
-  headHash: string;
 }
 
 export const initialDoc: DocState = {
@@ -82,7 +80,6 @@ export const initialDoc: DocState = {
   recoText: [],
   lastModified: '',
   rev: 0,
-  headHash: '',
 };
 
 function apply(state: DocState, event: DocumentEvent, at: string): DocState {
@@ -163,16 +160,14 @@ function fillEmpty(values: ValuesByTags, extracted: ValuesByTags[]): ValuesByTag
 export interface DocEventContext {
   /** Revision of the stream after this event (1-based). */
   revision: number;
-  metadata: { timestamp: string; hash?: unknown };
+  metadata: { timestamp: string };
 }
 
 export function evolveDoc(state: DocState, event: DocumentEvent, context: DocEventContext): DocState {
   const at = context.metadata.timestamp;
-  const hash = context.metadata.hash;
   return {
     ...apply(state, event, at),
     lastModified: at,
     rev: context.revision,
-    headHash: typeof hash === 'string' ? hash : '',
   };
 }

@@ -1,9 +1,12 @@
 /**
- * Runs a command against an event-sourced aggregate: read the stream, fold it with `evolve`,
- * `decide` the new events, append them with the expected revision. A concurrent writer makes the
- * append fail; the command is then decided again on the fresh state, a few times, before 409.
+ * The one command path to the event store: every append of the services goes through here. A command
+ * reads the stream, folds it with `evolve`, `decide`s the new events and appends them with the expected
+ * revision. Its failures are retried by kind: a conflict (a concurrent writer) is decided again on the
+ * fresh state a few times; an append whose answer was lost is sent again, the same events with the same
+ * ids (the store writes them once), after a short back-off; anything else is not retried.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout } from 'node:timers/promises';
 import type { AppendResult, EventMetadata, EventStore, NewEvent } from '@docflow/eventstore';
 import { StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
 import { Counter } from 'prom-client';
@@ -34,13 +37,6 @@ export interface Aggregate<S, E extends DomainEvent> {
   evolve(state: S, event: E, context: EventContext): S;
   /** Validates a stored event back into the domain type. */
   parse(type: string, data: unknown): E;
-  /**
-   * The metadata a new event is appended with, given the state before it and its revision (e.g. to
-   * chain a hash to the previous event's); the command's metadata when absent. It
-   * sees the event as decided: an aggregate that also has `encode` must seal what `encode` writes (no
-   * aggregate has both today).
-   */
-  seal?(state: S, event: E, context: EventContext): EventMetadata;
   /** How a decided event is written (e.g. with personal data encrypted); without it, as it is. */
   encode?(event: E, streamId: string): DomainEvent;
 }
@@ -124,53 +120,83 @@ export interface Executed<S, E> extends Loaded<S> {
   ids: string[];
 }
 
+/** Decisions of a command by default: the first and up to three more after conflicts. */
 const MAX_ATTEMPTS = 4;
+/** Waits before each resend of an append whose answer was lost. */
+const UNAVAILABLE_BACKOFF_MS = [50, 250];
+
+export interface CommandOptions {
+  /**
+   * How many times the command is decided at most, the first included (default 4): 1 when a
+   * conflict is itself the answer (the caller maps WrongExpectedRevision), more when concurrent
+   * writers are expected to move the stream on once per event of theirs.
+   */
+  maxAttempts?: number;
+}
 
 /**
  * An append whose outcome is unknown (StoreUnavailable: the engine did not answer in time) is sent
- * once more, the very same events with the same ids and expected revision: if the first one was
- * written the store answers its result and writes nothing (see `EventStore.append`).
+ * again after a back-off, the very same events with the same ids and expected revision: if an earlier
+ * one was written the store answers its result and writes nothing (see `EventStore.append`).
  */
 async function appendOnce(
   store: EventStore,
   streamId: string,
   events: NewEvent[],
-  expected: number,
+  expected: number | 'any',
 ): Promise<AppendResult> {
-  try {
-    return await store.append(streamId, events, expected);
-  } catch (err) {
-    if (!(err instanceof StoreUnavailable)) throw err;
-    return store.append(streamId, events, expected);
+  for (let resend = 0; ; resend++) {
+    try {
+      return await store.append(streamId, events, expected);
+    } catch (err) {
+      const backoff = UNAVAILABLE_BACKOFF_MS[resend];
+      if (!(err instanceof StoreUnavailable) || backoff === undefined) throw err;
+      await setTimeout(backoff);
+    }
   }
+}
+
+/**
+ * Appends events that depend on nothing the stream holds (e.g. an audit checkpoint): no read, no
+ * expected revision, so no conflict; a lost answer is handled as for a command.
+ */
+export async function recordEvents(
+  store: EventStore,
+  streamId: string,
+  events: DomainEvent[],
+  metadata: EventMetadata,
+): Promise<AppendResult> {
+  const stored = events.map((e) => ({ id: randomUUID(), type: e.type, version: 1, data: e.data, metadata }));
+  return appendOnce(store, streamId, stored, 'any');
 }
 
 export async function executeCommand<S, E extends DomainEvent>(
   store: EventStore,
   streamId: string,
   aggregate: Aggregate<S, E>,
-  decide: (state: S, revision: number) => E[],
+  decide: (state: S, revision: number) => E[] | Promise<E[]>,
   metadata: EventMetadata,
+  options: CommandOptions = {},
 ): Promise<Executed<S, E>> {
+  const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadAggregate(store, streamId, aggregate);
-    const events = decide(loaded.state, loaded.revision);
+    const events = await decide(loaded.state, loaded.revision);
     if (events.length === 0) return { ...loaded, events, ids: [] };
     try {
       const ids = events.map(() => randomUUID());
-      // Folded before the append, so that `seal` sees the state before each event.
-      let state = loaded.state;
-      const sealed = events.map((e, i) => {
-        const context = { revision: loaded.revision + i + 1, metadata };
-        const stamped = aggregate.seal ? aggregate.seal(state, e, context) : metadata;
-        state = aggregate.evolve(state, e, { ...context, metadata: stamped });
-        const stored = aggregate.encode ? aggregate.encode(e, streamId) : e;
-        return { id: ids[i]!, type: stored.type, version: 1, data: stored.data, metadata: stamped };
+      const stored = events.map((e, i) => {
+        const encoded = aggregate.encode ? aggregate.encode(e, streamId) : e;
+        return { id: ids[i]!, type: encoded.type, version: 1, data: encoded.data, metadata };
       });
-      const result = await appendOnce(store, streamId, sealed, loaded.revision);
+      const result = await appendOnce(store, streamId, stored, loaded.revision);
+      const state = events.reduce(
+        (s, e, i) => aggregate.evolve(s, e, { revision: loaded.revision + i + 1, metadata }),
+        loaded.state,
+      );
       return { state, revision: result.revision, events, ids };
     } catch (err) {
-      if (!(err instanceof WrongExpectedRevision) || attempt >= MAX_ATTEMPTS) throw err;
+      if (!(err instanceof WrongExpectedRevision) || attempt >= maxAttempts) throw err;
     }
   }
 }

@@ -41,6 +41,12 @@ export function storeOwner(store: EventStore): string | undefined {
   return owners.get(store);
 }
 
+/** A wrapper around an instrumented store is owned by the same service. */
+export function sameOwner(wrapper: EventStore, inner: EventStore): void {
+  const owner = owners.get(inner);
+  if (owner !== undefined) owners.set(wrapper, owner);
+}
+
 async function timed<T>(run: () => Promise<T>, done: (seconds: number, error: unknown) => void): Promise<T> {
   const started = performance.now();
   try {

@@ -11,6 +11,7 @@ import {
 import type { Hono } from 'hono';
 import { auditApi } from './audit/api';
 import { type Checkpoints, startCheckpoints } from './audit/checkpoints';
+import { sealingEventStore } from './audit/seal';
 import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';
 import { seedSampleForms } from './forms/samples';
@@ -43,7 +44,9 @@ export interface DocumentService {
 }
 
 export function createDocumentService(deps: DocumentServiceDeps): DocumentService {
-  const { store, bus, db, log } = deps;
+  const { bus, db, log } = deps;
+  // Every append to a `docForm-` stream is sealed into its audit chain here, whoever makes it.
+  const store = sealingEventStore(deps.store);
   const deputies = createDeputiesReadModel(db);
   const views = createViewsReadModel(db, deputies, deps.searchCommonDocs);
   const projection = createViewsProjection(store, db, views, log);

@@ -3,20 +3,18 @@
  * own stream; the facts it returns are recorded in the document's stream at once (so the answer and
  * a GET right after it show them), and again, idempotently, when they arrive from the bus.
  */
-import { randomUUID } from 'node:crypto';
 import {
   type DocResponse,
+  type DocumentEvent,
   docFormStream,
   STATE_CODES,
   type WorkflowCommandRequest,
   workflowCommandRoute,
 } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
-import { WrongExpectedRevision } from '@docflow/eventstore';
-import { loadAggregate } from '@docflow/kit/eventsourcing';
+import { executeCommand } from '@docflow/kit/eventsourcing';
 import { internalClient, type ServiceClient } from '@docflow/kit/http';
 import type { Task } from '@docflow/workflow-model';
-import { sealDocEvent } from './audit/seal';
 import { type DocState, docAggregate } from './docForm';
 import type { CallContext } from './identity-calls';
 
@@ -32,6 +30,19 @@ export interface WorkflowFact {
  */
 const MAX_ATTEMPTS = 5;
 
+/** The facts of `facts` the document's stream does not hold yet, as one WorkflowChanged (none if none). */
+function decideWorkflowFacts(state: DocState, facts: WorkflowFact[]): DocumentEvent[] {
+  const recorded = new Set(state.workflowSourceIds);
+  const fresh = facts.filter((f) => !recorded.has(f.id));
+  if (!state.exists || fresh.length === 0) return [];
+  return [
+    {
+      type: 'WorkflowChanged',
+      data: { sourceIds: fresh.map((f) => f.id), events: fresh.map(({ type, data }) => ({ type, data })) },
+    },
+  ];
+}
+
 /** Appends the facts the document's stream does not hold yet as one WorkflowChanged; returns the state. */
 export async function recordWorkflowFacts(
   store: EventStore,
@@ -39,25 +50,10 @@ export async function recordWorkflowFacts(
   facts: WorkflowFact[],
   metadata: EventMetadata,
 ): Promise<DocState> {
-  const stream = docFormStream(docId);
-  for (let attempt = 1; ; attempt++) {
-    const { state, revision } = await loadAggregate(store, stream, docAggregate);
-    const recorded = new Set(state.workflowSourceIds);
-    const fresh = facts.filter((f) => !recorded.has(f.id));
-    if (!state.exists || fresh.length === 0) return state;
-    const event = {
-      type: 'WorkflowChanged' as const,
-      data: { sourceIds: fresh.map((f) => f.id), events: fresh.map(({ type, data }) => ({ type, data })) },
-    };
-    const context = { revision: revision + 1, metadata };
-    const sealed = sealDocEvent(state, event, context);
-    try {
-      await store.append(stream, [{ id: randomUUID(), version: 1, metadata: sealed, ...event }], revision);
-      return docAggregate.evolve(state, event, { ...context, metadata: sealed });
-    } catch (err) {
-      if (!(err instanceof WrongExpectedRevision) || attempt >= facts.length + MAX_ATTEMPTS) throw err;
-    }
-  }
+  const decide = (state: DocState) => decideWorkflowFacts(state, facts);
+  const maxAttempts = facts.length + MAX_ATTEMPTS;
+  return (await executeCommand(store, docFormStream(docId), docAggregate, decide, metadata, { maxAttempts }))
+    .state;
 }
 
 export interface WorkflowCalls {

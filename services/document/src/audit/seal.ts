@@ -1,18 +1,27 @@
 /**
  * Chains every event appended to a `docForm-<id>` stream to the one before it: its metadata carries
- * `prevHash` (the loaded state's head hash) and `hash` (see @docflow/audit's chain). Pure.
+ * `prevHash` (the previous event's `hash`) and `hash` (see @docflow/audit's chain). Pure; the
+ * document service's event store applies it to every such append (`sealingEventStore`).
  */
 import { type ChainedEvent, eventHash, GENESIS_HASH } from '@docflow/audit';
-import type { DocumentEvent } from '@docflow/contracts';
-import type { EventMetadata, RecordedEvent } from '@docflow/eventstore';
-import type { EventContext } from '@docflow/kit/eventsourcing';
-import type { DocState } from '../docForm';
+import { docFormStream } from '@docflow/contracts';
+import type { EventMetadata, EventStore, NewEvent, RecordedEvent } from '@docflow/eventstore';
+import { stampEventStore } from '@docflow/kit/eventsourcing';
 
-export function sealDocEvent(state: DocState, event: DocumentEvent, context: EventContext): EventMetadata {
-  const { metadata, revision } = context;
-  const prevHash = revision === 1 ? GENESIS_HASH : state.headHash;
+export function sealDocEvent(
+  event: NewEvent,
+  revision: number,
+  previous: EventMetadata | undefined,
+): EventMetadata {
+  const { metadata } = event;
+  const prevHash = revision === 1 ? GENESIS_HASH : (text(previous?.hash) ?? '');
   const hash = eventHash(prevHash, chainFields(revision, event.type, event.data, metadata));
   return { ...metadata, prevHash, hash };
+}
+
+/** `store` with every event appended to a `docForm-` stream sealed into its stream's chain. */
+export function sealingEventStore(store: EventStore): EventStore {
+  return stampEventStore(store, docFormStream(''), sealDocEvent);
 }
 
 function chainFields(revision: number, type: string, data: Record<string, unknown>, metadata: EventMetadata) {
