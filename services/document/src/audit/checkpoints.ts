@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { AUDIT_CHECKPOINT_STREAM, type AuditCheckpoint } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
-import type { LocalDb } from '@docflow/kit/eventsourcing';
+import { type LocalDb, recordEvents } from '@docflow/kit/eventsourcing';
 import { followStreamHeads } from './heads';
 
 export const CHECKPOINT_EVENT = 'AuditCheckpointed';
@@ -53,19 +53,10 @@ export function startCheckpoints(
         streams,
         heads: page,
       };
-      await store.append(
-        AUDIT_CHECKPOINT_STREAM,
-        [
-          {
-            id: randomUUID(),
-            type: CHECKPOINT_EVENT,
-            version: 1,
-            data,
-            metadata: { correlationId: checkpointId, timestamp },
-          },
-        ],
-        'any',
-      );
+      await recordEvents(store, AUDIT_CHECKPOINT_STREAM, [{ type: CHECKPOINT_EVENT, data }], {
+        correlationId: checkpointId,
+        timestamp,
+      });
     }
     heads.anchored(checkpointId);
     log.info({ root, streams, changed, parts, at: timestamp }, 'audit checkpoint');
