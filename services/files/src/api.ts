@@ -3,7 +3,6 @@
  * upload and download of one file, the discard of a file no document holds, and a create's claim of
  * its files (the duplicate check of `allowDupl=false` and the attach, one decision) and its release.
  */
-import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { BlobNotFound, type BlobStore } from '@docflow/blobstore';
 import {
@@ -17,12 +16,12 @@ import {
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { newHexId } from '@docflow/kit';
-import { commandMetadata, loadAggregate } from '@docflow/kit/eventsourcing';
+import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { problems, type ServiceEnv, serveInternal } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import type { AttachmentIndex } from './attachment-index';
 import type { BlobHolders } from './blob-holders';
-import { DUPLICATE_CONTENT } from './businessLogic';
+import { DUPLICATE_CONTENT, decideStore } from './businessLogic';
 import { contentDisposition } from './content-disposition';
 import type { DiscardFile } from './discard';
 import { type FileStored, fileAggregate } from './file';
@@ -53,18 +52,12 @@ export function filesApi(deps: FilesApiDeps): Hono<ServiceEnv> {
     const { size, sha256 } = blob;
     const file: FileStored = { id: newHexId(), fileName, size, sha256, contentType, blobKey: blob.key };
     await holders.hold(blob.key, () =>
-      store.append(
+      executeCommand(
+        store,
         fileStream(file.id),
-        [
-          {
-            id: randomUUID(),
-            type: 'FileStored',
-            version: 1,
-            data: file,
-            metadata: commandMetadata(c.var.principal, c.var),
-          },
-        ],
-        0,
+        fileAggregate,
+        (state) => decideStore(file, state),
+        commandMetadata(c.var.principal, c.var),
       ),
     );
     const stored: StoredFile = { id: file.id, fileName, size, sha256, contentType };

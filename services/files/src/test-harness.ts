@@ -14,7 +14,7 @@ import {
 } from '@docflow/contracts';
 import { createSqliteEventStore, type EventStore, type RecordedEvent } from '@docflow/eventstore';
 import { createLogger } from '@docflow/kit';
-import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
+import { type LocalDb, openLocalDb, recordEvents } from '@docflow/kit/eventsourcing';
 import { encodePrincipal, INTERNAL_TOKEN_HEADER, PRINCIPAL_HEADER } from '@docflow/kit/http';
 import { withTimeout } from '@docflow/timing';
 import { createFilesService, type FilesService } from './service';
@@ -162,19 +162,10 @@ export const json = async <T>(res: Response | Promise<Response>) => (await (awai
 /** Every event of the `file-` streams, read through a catch-up subscription up to a marker event. */
 export async function fileEvents(store: EventStore): Promise<RecordedEvent[]> {
   const marker = `marker-${randomUUID()}`;
-  await store.append(
-    marker,
-    [
-      {
-        id: randomUUID(),
-        type: 'Marker',
-        version: 1,
-        data: {},
-        metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
-      },
-    ],
-    0,
-  );
+  await recordEvents(store, marker, [{ type: 'Marker', data: {} }], {
+    correlationId: 'c',
+    timestamp: new Date().toISOString(),
+  });
   const seen: RecordedEvent[] = [];
   let reached!: () => void;
   const done = new Promise<void>((resolve) => {
