@@ -8,11 +8,11 @@
  * store alone (a copy, a backup) cannot confirm a guessed address. Claims made before that are
  * `email-<SHA-256 of the address>`; they are still honoured.
  */
-import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { EmailClaimed } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { WrongExpectedRevision } from '@docflow/eventstore';
-import { loadAggregate } from '@docflow/kit/eventsourcing';
+import { type Aggregate, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { problems } from '@docflow/kit/http';
 import { type AccountAggregate, accountStream } from './account';
 import type { KeyStore } from './key-store';
@@ -43,6 +43,23 @@ export async function accountIdByEmail(
   return (await lastHolder(store, current)) ?? (await lastHolder(store, legacy));
 }
 
+interface ClaimState {
+  /** The account that claimed the address last. */
+  holder?: string;
+}
+type ClaimEvent = { type: 'EmailClaimed'; data: { accountId: string } };
+
+const claimAggregate: Aggregate<ClaimState, ClaimEvent> = {
+  initial: {},
+  evolve: (_state, event) => ({ holder: event.data.accountId }),
+  parse(type, data) {
+    if (type !== 'EmailClaimed') throw new Error(`unknown e-mail claim event type ${type}`);
+    return { type, data: EmailClaimed.parse(data) };
+  },
+};
+
+const TAKEN = 'an account with this e-mail exists already';
+
 export async function claimEmail(
   store: EventStore,
   accounts: AccountAggregate,
@@ -52,25 +69,20 @@ export async function claimEmail(
   metadata: EventMetadata,
 ): Promise<void> {
   const { current, legacy } = emailClaimStreams(keys, email);
-  const claims = await store.readStream(current);
-  const holders = [
-    claims.at(-1) && EmailClaimed.parse(claims.at(-1)?.data).accountId,
-    await lastHolder(store, legacy),
-  ];
-  for (const holder of holders) {
-    if (!holder) continue;
-    const { state } = await loadAggregate(store, accountStream(holder), accounts);
-    if (state.exists && !state.erased) throw problems.conflict('an account with this e-mail exists already');
+  const legacyHolder = await lastHolder(store, legacy);
+  async function decide(claim: ClaimState): Promise<ClaimEvent[]> {
+    for (const holder of [claim.holder, legacyHolder]) {
+      if (!holder) continue;
+      const { state } = await loadAggregate(store, accountStream(holder), accounts);
+      if (state.exists && !state.erased) throw problems.conflict(TAKEN);
+    }
+    return [{ type: 'EmailClaimed', data: { accountId } }];
   }
   try {
-    await store.append(
-      current,
-      [{ id: randomUUID(), type: 'EmailClaimed', version: 1, data: { accountId }, metadata }],
-      claims.length,
-    );
+    // A concurrent claim is the answer, not a reason to decide again: its account may not be written yet.
+    await executeCommand(store, current, claimAggregate, decide, metadata, { maxAttempts: 1 });
   } catch (err) {
-    if (err instanceof WrongExpectedRevision)
-      throw problems.conflict('an account with this e-mail exists already');
+    if (err instanceof WrongExpectedRevision) throw problems.conflict(TAKEN);
     throw err;
   }
 }
