@@ -14,8 +14,7 @@ import {
   recognitionStream,
   StoredFile,
 } from '@docflow/contracts';
-import type { EventStore } from '@docflow/eventstore';
-import { WrongExpectedRevision } from '@docflow/eventstore';
+import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import {
   contextFromTraceparent,
   inSpan,
@@ -25,12 +24,13 @@ import {
   TRACEPARENT_HEADER,
   traceHeaders,
 } from '@docflow/kit';
-import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
+import { applyOnceDurably, executeCommand, type LocalDb, loadAggregate } from '@docflow/kit/eventsourcing';
 import { callService, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
 import { z } from 'zod';
 import type { JobQueue } from './job-queue';
 import type { OcrPool } from './ocr-pool';
 import { recognizeFile } from './recognize-file';
+import { decideResult, type RecognitionResults, resultsAggregate } from './results';
 
 export interface JobDeps {
   store: EventStore;
@@ -56,9 +56,9 @@ type RecognitionJob = z.infer<typeof RecognitionJob>;
 
 const QUEUE_CONSUMER = 'recognition.jobs';
 
-async function recordedFiles(store: EventStore, docId: string) {
-  const events = await store.readStream(recognitionStream(docId));
-  return { revision: events.length, files: new Set(events.map((e) => String(e.data.fileId))) };
+async function recorded(store: EventStore, docId: string, fileId: string): Promise<boolean> {
+  const { state } = await loadAggregate(store, recognitionStream(docId), resultsAggregate);
+  return state.fileIds.includes(fileId);
 }
 
 /**
@@ -101,12 +101,12 @@ export function jobRunner(deps: JobDeps) {
       attributes: { [SERVICE_ATTRIBUTE]: 'recognition' },
     };
     await inSpan('recognition.job', span, async () => {
-      if ((await recordedFiles(deps.store, job.docId)).files.has(job.file.id)) return;
+      if (await recorded(deps.store, job.docId, job.file.id)) return;
       const started = performance.now();
       const result = await recognizeOne(deps, job);
       // A stop ends the OCR pool under the job: its failure would be the stop's, not the file's.
       stopping.throwIfAborted();
-      await append(deps.store, job.docId, job.file.id, result, job.metadata);
+      await append(deps.store, job.docId, result, job.metadata);
       deps.log.info(
         {
           docId: job.docId,
@@ -132,7 +132,7 @@ export function jobAbandoner(deps: JobDeps) {
         detail: `the file could not be read for recognition (${attempts} attempts)`,
       },
     };
-    await append(deps.store, job.docId, job.file.id, failed, job.metadata);
+    await append(deps.store, job.docId, failed, job.metadata);
   };
 }
 
@@ -178,30 +178,12 @@ async function recognizeOne(deps: JobDeps, job: RecognitionJob): Promise<Recogni
 async function append(
   store: EventStore,
   docId: string,
-  fileId: string,
-  event: RecognitionEvent,
-  metadata: Parameters<EventStore['append']>[1][number]['metadata'],
+  result: RecognitionEvent,
+  metadata: EventMetadata,
 ): Promise<void> {
-  for (;;) {
-    const recorded = await recordedFiles(store, docId);
-    if (recorded.files.has(fileId)) return;
-    try {
-      await store.append(
-        recognitionStream(docId),
-        [
-          {
-            id: randomUUID(),
-            type: event.type,
-            version: 1,
-            data: event.data,
-            metadata: { ...metadata, timestamp: new Date().toISOString() },
-          },
-        ],
-        recorded.revision,
-      );
-      return;
-    } catch (err) {
-      if (!(err instanceof WrongExpectedRevision)) throw err;
-    }
-  }
+  const decide = (state: RecognitionResults) => decideResult(state, result);
+  await executeCommand(store, recognitionStream(docId), resultsAggregate, decide, {
+    ...metadata,
+    timestamp: new Date().toISOString(),
+  });
 }
