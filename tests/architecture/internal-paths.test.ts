@@ -11,12 +11,6 @@ import { describe, it } from 'node:test';
 const root = new URL('../..', import.meta.url).pathname;
 const LITERAL = '/internal/';
 
-/**
- * Files being rewritten by other work of issue 30 (recognition's jobs and service), migrated when it
- * is merged; a listed file without the literal fails too, so the list only shrinks.
- */
-const NOT_YET_MIGRATED = ['services/recognition/src/jobs.ts', 'services/recognition/src/service.ts'];
-
 function sources(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name.startsWith('.')) continue;
@@ -37,17 +31,7 @@ function filesNamingInternalPaths(): string[] {
 }
 
 describe('internal paths', () => {
-  const found = filesNamingInternalPaths();
   it('are named only by their route objects in packages/contracts', () => {
-    assert.deepEqual(
-      found.filter((f) => !NOT_YET_MIGRATED.includes(f)),
-      [],
-    );
-  });
-  it('are still named by every file listed as not yet migrated (remove the entry of one that is)', () => {
-    assert.deepEqual(
-      NOT_YET_MIGRATED.filter((f) => !found.includes(f)),
-      [],
-    );
+    assert.deepEqual(filesNamingInternalPaths(), []);
   });
 });

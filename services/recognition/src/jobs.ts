@@ -11,6 +11,7 @@ import {
   EventEnvelope,
   EventMetadataSchema,
   type RecognitionEvent,
+  readFileRoute,
   recognitionStream,
   StoredFile,
 } from '@docflow/contracts';
@@ -25,7 +26,7 @@ import {
   traceHeaders,
 } from '@docflow/kit';
 import { applyOnceDurably, executeCommand, type LocalDb, loadAggregate } from '@docflow/kit/eventsourcing';
-import { callService, problemFromResponse, type ServiceClient } from '@docflow/kit/http';
+import { internalClient, type ServiceClient } from '@docflow/kit/http';
 import { z } from 'zod';
 import type { JobQueue } from './job-queue';
 import type { OcrPool } from './ocr-pool';
@@ -139,15 +140,17 @@ export function jobAbandoner(deps: JobDeps) {
 async function recognizeOne(deps: JobDeps, job: RecognitionJob): Promise<RecognitionEvent> {
   const { file } = job;
   const system = job.metadata.actor ?? job.author;
-  const res = await callService(deps.files, {
-    method: 'GET',
-    path: `/internal/v1/files/${file.id}`,
-    internalToken: deps.internalToken,
-    principal: { account: system, subject: system, roles: [] },
-    ids: { requestId: randomUUID(), correlationId: job.docId },
-  });
-  // Not a recognition failure: the file could not be fetched now, so the job is run again later.
-  if (!res.ok || !res.body) throw await problemFromResponse(res);
+  // Not a recognition failure when this throws: the file could not be fetched now, so the job is run
+  // again later.
+  const res = await internalClient(deps.files, deps.internalToken).call(
+    readFileRoute,
+    { params: { fileId: file.id } },
+    {
+      principal: { account: system, subject: system, roles: [] },
+      ids: { requestId: randomUUID(), correlationId: job.docId },
+    },
+  );
+  if (!res.body) throw new Error(`the files service sent no content for file ${file.id}`);
   const { form, idpLangs, idpFrpr } = job.recognition;
   const result = await recognizeFile(
     {

@@ -1,6 +1,6 @@
 /** Composition of the recognition service: used by the embedded runner and by main.ts. */
 import type { Consumer } from '@docflow/bus';
-import { topicsOf } from '@docflow/contracts';
+import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
 import {
   createServiceApp,
@@ -41,7 +41,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
     pool ??= createOcrPool({ size: deps.ocrWorkers }).then(instrumentOcrPool).then(traceOcrPool);
     return pool;
   };
-  const app = createServiceApp(deps, { guarded: ['/internal/*'] });
+  const app = createServiceApp(deps, { guarded: [INTERNAL_PATHS] });
   const queue = createJobQueue(deps.db);
   const jobDeps = { store, files: deps.files, internalToken: deps.internalToken, pool: lazyPool, log };
   let relay: Subscription | undefined;
