@@ -10,11 +10,7 @@
  */
 import type { LocalDb } from '@docflow/kit/eventsourcing';
 import { decideClaim, decideRelease } from './businessLogic';
-
-export interface AttachedFile {
-  id: string;
-  sha256: string;
-}
+import type { AttachedFile } from './file';
 
 export interface AttachmentIndex {
   /** Records that the created document `docId` holds `files` (its DocumentCreated); idempotent. */

@@ -1,7 +1,6 @@
 /** The files service's decisions on a stored file and on a document's claim of files: pure functions of state. */
 import { rejections } from '@docflow/contracts';
-import type { AttachedFile } from './attachment-index';
-import type { DiscardReason, FileEvent, FileState, FileStored } from './file';
+import type { AttachedFile, DiscardReason, FileEvent, FileState, FileStored } from './file';
 
 /** Records an uploaded file under its new id (never taken: a taken one is a fault, not a rejection). */
 export function decideStore(file: FileStored, state: FileState): FileEvent[] {

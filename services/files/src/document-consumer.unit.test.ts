@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import type { DeliveredMessage } from '@docflow/bus';
 import { openLocalDb } from '@docflow/kit/eventsourcing';
-import { type AttachedFile, createAttachmentIndex } from './attachment-index';
+import { createAttachmentIndex } from './attachment-index';
 import { documentEventsHandler } from './document-consumer';
+import type { AttachedFile } from './file';
 
 const DOC = 'd'.repeat(24);
 const FILE = { id: 'f'.repeat(24), sha256: 'e'.repeat(64) };

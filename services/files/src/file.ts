@@ -10,6 +10,12 @@ export type FileEvent =
   | { type: 'FileStored'; data: FileStored }
   | { type: 'FileDiscarded'; data: FileDiscarded };
 
+/** A stored file as a document holds it: its id and its content's hash. */
+export interface AttachedFile {
+  id: string;
+  sha256: string;
+}
+
 export interface FileState {
   stored?: FileStored;
   /** True once the file was discarded: it is no longer served. */
