@@ -17,6 +17,7 @@ import { personName } from './people';
 import { RecognitionSection } from './recognition';
 import { type TaskLine, tasksOf } from './tasks';
 import { ErrorBox, Loading, Section, useAction, useLoad, ValueView } from './ui';
+import { ValuesEditor } from './values-editor';
 
 /** An account id, with the person's name once the directory answered. */
 export function Person({ id }: { id: string }) {
@@ -112,60 +113,6 @@ function Attachments({ doc }: { doc: Doc }) {
       </ul>
       <ErrorBox error={state.error} />
     </>
-  );
-}
-
-/** A table value as tab-separated lines, and back. */
-export const tableToText = (rows: string[][]) => rows.map((r) => r.join('\t')).join('\n');
-export const textToTable = (text: string) =>
-  text
-    .split('\n')
-    .filter((line) => line.length)
-    .map((line) => line.split('\t'));
-
-/** Inputs for every field (strings as text, tables as tab-separated lines) and the tags. */
-export function ValuesEditor({
-  values,
-  onChange,
-  idPrefix,
-}: {
-  values: Record<string, TagValue>;
-  onChange: (next: Record<string, TagValue>) => void;
-  idPrefix: string;
-}) {
-  return (
-    <div class="editor-grid">
-      {Object.entries(values).map(([tag, value]) => {
-        const id = `${idPrefix}-${tag}`;
-        return (
-          <div class="field" key={tag}>
-            <label for={id}>{tag}</label>
-            {typeof value === 'string' ? (
-              <input
-                id={id}
-                value={value}
-                onInput={(e) => onChange({ ...values, [tag]: (e.target as HTMLInputElement).value })}
-              />
-            ) : (
-              <textarea
-                id={id}
-                rows={3}
-                value={tableToText(value)}
-                aria-describedby={`${id}-hint`}
-                onInput={(e) =>
-                  onChange({ ...values, [tag]: textToTable((e.target as HTMLTextAreaElement).value) })
-                }
-              />
-            )}
-            {typeof value === 'string' ? null : (
-              <small id={`${id}-hint`} class="hint">
-                A table: one row per line, cells separated by tabs.
-              </small>
-            )}
-          </div>
-        );
-      })}
-    </div>
   );
 }
 

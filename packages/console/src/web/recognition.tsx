@@ -1,9 +1,9 @@
 /** Recognition results: each recognised part with its pages, form, confidence and values; validation. */
 import { useState } from 'preact/hooks';
 import { call, enc } from './api';
-import { ValuesEditor } from './document';
 import type { Doc, RecoData, TagValue } from './model';
 import { ErrorBox, Section, useAction } from './ui';
+import { ValuesEditor } from './values-editor';
 
 const pages = (r: RecoData) =>
   r.pageIdxStart === r.pageIdxEnd
