@@ -1,25 +1,11 @@
 /**
- * The architecture test: no import cycle between the files of one service or package. The cycles
- * today's tree still has are listed, each with the issue that removes it; a listed cycle that is gone
- * (or changed) fails too, so the list only shrinks.
+ * The architecture test: no import cycle between the files of one service or package.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cyclesOf, unitDirs, unitGraph } from './module-graph';
 
 const root = new URL('../..', import.meta.url).pathname;
-
-/** Known cycles, each as its sorted files, until the issue named fixes it. */
-const KNOWN_CYCLES: ReadonlyArray<{ files: string[]; until: string }> = [
-  {
-    files: ['packages/console/src/web/document.tsx', 'packages/console/src/web/recognition.tsx'],
-    until: 'issue 30 (no import cycle)',
-  },
-  {
-    files: ['services/files/src/attachment-index.ts', 'services/files/src/businessLogic.ts'],
-    until: 'issue 30, finding 1 (the claim in the files decide)',
-  },
-];
 
 const key = (files: readonly string[]) => files.join(' ↔ ');
 
@@ -52,18 +38,8 @@ describe('finding cycles', () => {
 });
 
 describe('the workspace', () => {
-  const found = unitDirs(root).flatMap((dir) => cyclesOf(unitGraph(root, dir)).map(key));
-  const known = KNOWN_CYCLES.map((c) => key(c.files));
-  it('has no import cycle between the files of one service or package, but those listed', () => {
-    assert.deepEqual(
-      found.filter((c) => !known.includes(c)),
-      [],
-    );
-  });
-  it('still has every listed cycle (remove the entry of one that is gone)', () => {
-    assert.deepEqual(
-      known.filter((c) => !found.includes(c)),
-      [],
-    );
+  it('has no import cycle between the files of one service or package', () => {
+    const found = unitDirs(root).flatMap((dir) => cyclesOf(unitGraph(root, dir)).map(key));
+    assert.deepEqual(found, []);
   });
 });
