@@ -2,13 +2,17 @@
  * The webhooks service's HTTP API, reached only through the gateway (internal token required; the
  * gateway checked role `svcAdminSysRW`). Paths mirror the public ones.
  */
+import { randomBytes } from 'node:crypto';
 import { WebhookCreate, WebhookDeliveriesQuery, WebhookId } from '@docflow/contracts';
-import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
+import { newHexId } from '@docflow/kit';
+import { parseWith, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { withTimeout } from '@docflow/timing';
 import { Hono } from 'hono';
+import { decideCreate, requireSubscription } from './businessLogic';
 import type { Outbox } from './outbox';
-import { publicView, type SubscriptionStore } from './subscriptions';
-import { type AllowList, bareHost, checkResolvedHost, RefusedTarget, refusedLiteral } from './target-guard';
+import { publicView } from './subscription';
+import type { SubscriptionStore } from './subscriptions';
+import { type AllowList, bareHost, checkResolvedHost, RefusedTarget } from './target-guard';
 
 export interface WebhooksApiDeps {
   subscriptions: SubscriptionStore;
@@ -18,32 +22,37 @@ export interface WebhooksApiDeps {
 
 const LOOKUP_TIMEOUT_MS = 3000;
 
-/**
- * 400 for a target the guard refuses; a name that does not resolve now (or not quickly) is accepted,
- * and checked again at every delivery.
- */
-async function checkTarget(url: URL, allow: AllowList): Promise<void> {
-  const literal = refusedLiteral(url, allow);
-  if (literal) throw problems.badRequest(new RefusedTarget(bareHost(url), literal).message);
+/** Why the guard refuses what the target's host resolves to, if it does; a lookup that fails or is slow says nothing. */
+async function resolvedRefusal(url: string, allow: AllowList): Promise<string | undefined> {
   try {
-    await withTimeout(checkResolvedHost(bareHost(url), allow), LOOKUP_TIMEOUT_MS, 'resolving the host');
+    await withTimeout(
+      checkResolvedHost(bareHost(new URL(url)), allow),
+      LOOKUP_TIMEOUT_MS,
+      'resolving the host',
+    );
   } catch (error) {
-    if (error instanceof RefusedTarget) throw problems.badRequest(error.message);
+    if (error instanceof RefusedTarget) return error.message;
   }
+  return undefined;
 }
 
 export function webhooksApi({ subscriptions, outbox, allow }: WebhooksApiDeps): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
-  const find = (rawId: string) => {
-    const subscription = subscriptions.get(parseWith('path', WebhookId, rawId));
-    if (!subscription) throw problems.notFound('no such webhook');
-    return subscription;
-  };
+  const find = (rawId: string) => requireSubscription(subscriptions.get(parseWith('path', WebhookId, rawId)));
 
   app.post('/api/admin/v1/webhooks', async (c) => {
     const input = await readJson(c, WebhookCreate);
-    await checkTarget(new URL(input.url), allow);
-    const subscription = subscriptions.create(input);
+    const subscription = decideCreate(
+      {
+        input,
+        id: `wh_${newHexId()}`,
+        secret: `whsec_${randomBytes(32).toString('base64')}`,
+        createdAt: new Date().toISOString(),
+        resolvedRefusal: await resolvedRefusal(input.url, allow),
+      },
+      allow,
+    );
+    subscriptions.add(subscription);
     c.var.log.info({ webhook: subscription.id, eventTypes: subscription.eventTypes }, 'webhook registered');
     return c.json({ ...publicView(subscription), secret: subscription.secret }, 201);
   });

@@ -6,8 +6,9 @@
 import type { Logger } from '@docflow/kit';
 import { metricsRegistry } from '@docflow/kit/http';
 import { Counter } from 'prom-client';
-import type { AttemptResult, Outbox, PendingDelivery } from './outbox';
-import { isSuccess } from './outbox';
+import { decideAttempt } from './businessLogic';
+import { type AttemptResult, evolve, isSuccess } from './delivery';
+import type { Outbox, PendingDelivery } from './outbox';
 import type { SignedMessage } from './send';
 import type { SubscriptionStore } from './subscriptions';
 
@@ -56,7 +57,11 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
         payload: delivery.payload,
       })
       .catch((error: Error) => ({ error: error.message }));
-    deps.outbox.record(delivery, result, deps.schedule, Date.now());
+    const outcome = decideAttempt(
+      { result, schedule: deps.schedule, nowMs: Date.now(), random: Math.random() },
+      delivery,
+    );
+    deps.outbox.record(delivery.seq, evolve(delivery, outcome));
     attemptsTotal.inc({ outcome: isSuccess(result) ? 'delivered' : 'failed' });
     const fields = {
       webhook: subscription.id,

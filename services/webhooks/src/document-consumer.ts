@@ -7,6 +7,7 @@
 import type { MessageHandler } from '@docflow/bus';
 import { EventEnvelope } from '@docflow/contracts';
 import { applyOnce, applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
+import { decideFanOut } from './businessLogic';
 import type { DocumentFactsStore } from './document-facts';
 import { mapDocumentEvent } from './event-mapping';
 import type { Outbox } from './outbox';
@@ -32,16 +33,11 @@ export function documentEventsHandler(deps: DocumentConsumerDeps): MessageHandle
     // A document's events come one at a time (one bus partition), so its facts read here stay current.
     const mapped = mapDocumentEvent(envelope, deps.facts.get(documentId));
     if (!mapped) return;
-    const subscriptions = deps.subscriptions.list();
-    const rows = mapped.events.flatMap((event) =>
-      subscriptions
-        .filter((s) => s.eventTypes.includes(event.type))
-        .map((s) => ({ subscription: s.id, event })),
-    );
+    const rows = decideFanOut(mapped.events, deps.subscriptions.list());
     const apply = () => {
       deps.facts.put(documentId, mapped.facts);
       const now = Date.now();
-      for (const row of rows) deps.outbox.enqueue(row.subscription, row.event, now);
+      for (const row of rows) deps.outbox.enqueue(row.subscriptionId, row.event, now);
     };
     if (rows.length === 0) {
       // Nothing to deliver: the facts need no fsync of their own (a power loss may take the newest

@@ -5,6 +5,7 @@ import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { documentEventsHandler } from './document-consumer';
 import { documentFactsStore } from './document-facts';
 import { outbox } from './outbox';
+import type { Subscription } from './subscription';
 import { subscriptionStore } from './subscriptions';
 import { documentEnvelope, FIXTURE_DOC } from './test-fixtures';
 
@@ -28,7 +29,12 @@ describe('document events → outbox', () => {
       outbox: box,
       enqueued: () => kicks++,
     });
-    return { subscriptions, box, handle, kicks: () => kicks };
+    const subscribe = (id: string, eventTypes: Subscription['eventTypes']) => {
+      const subscription = { id, url: `https://${id}.example/h`, eventTypes, createdAt: '', secret: 's' };
+      subscriptions.add(subscription);
+      return subscription;
+    };
+    return { subscribe, box, handle, kicks: () => kicks };
   }
   const created = () =>
     message(
@@ -47,12 +53,9 @@ describe('document events → outbox', () => {
     );
 
   it('adds a row per subscription whose event types match, once however often a message comes', async () => {
-    const { subscriptions, box, handle, kicks } = setup();
-    const all = subscriptions.create({
-      url: 'https://a.example/h',
-      eventTypes: ['document.created', 'task.opened'],
-    });
-    const tasks = subscriptions.create({ url: 'https://b.example/h', eventTypes: ['task.opened'] });
+    const { subscribe, box, handle, kicks } = setup();
+    const all = subscribe('wh_all', ['document.created', 'task.opened']);
+    const tasks = subscribe('wh_tasks', ['task.opened']);
     const msg = created();
     await handle(msg);
     await handle(msg);
@@ -62,9 +65,9 @@ describe('document events → outbox', () => {
   });
 
   it('remembers the form for later events, and passes by other streams', async () => {
-    const { subscriptions, box, handle } = setup();
+    const { subscribe, box, handle } = setup();
     await handle(created());
-    const sub = subscriptions.create({ url: 'https://a.example/h', eventTypes: ['recognition.done'] });
+    const sub = subscribe('wh_reco', ['recognition.done']);
     await handle(message('FormDefined', { definition: {} }, 1, 'form-memo'));
     await handle(message('RecognitionFailed', { fileId: DOC, reason: 'r', detail: 'd', sourceId: 's' }, 2));
     const [row] = box.due(Number.MAX_SAFE_INTEGER, 10);

@@ -7,23 +7,17 @@
 import { createHash } from 'node:crypto';
 import type { WebhookDelivery, WebhookEventType } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
+import type { DeliveryState } from './delivery';
 import type { MappedEvent } from './event-mapping';
-import { nextAttemptAt } from './retry-schedule';
 
-export interface PendingDelivery {
+/** A due row: what to send, and its state (delivery.ts). */
+export interface PendingDelivery extends DeliveryState {
   seq: number;
   subscriptionId: string;
   webhookId: string;
   documentId: string;
   eventType: WebhookEventType;
   payload: string;
-  attempts: number;
-}
-
-/** How one attempt ended: the HTTP status when there was an answer, else the error. */
-export interface AttemptResult {
-  status?: number;
-  error?: string;
 }
 
 interface DeliveryRow {
@@ -45,27 +39,6 @@ interface DeliveryRow {
 /** `webhook-id`: the same for a subscription and a source event, however often it is sent. */
 export function webhookMessageId(subscriptionId: string, sourceId: string): string {
   return `msg_${createHash('sha256').update(`${subscriptionId}\n${sourceId}`).digest('hex').slice(0, 32)}`;
-}
-
-export const isSuccess = (r: AttemptResult) => r.status !== undefined && r.status >= 200 && r.status < 300;
-
-/**
- * The row's next state after an attempt: delivered on a 2xx; otherwise due again after the schedule's
- * next delay, or given up (`failed`) when the schedule is used up.
- */
-export function afterAttempt(
-  attemptsBefore: number,
-  result: AttemptResult,
-  schedule: readonly number[],
-  nowMs: number,
-  random: number,
-): { status: 'delivered' | 'pending' | 'failed'; attempts: number; nextAttemptAt: number | null } {
-  const attempts = attemptsBefore + 1;
-  if (isSuccess(result)) return { status: 'delivered', attempts, nextAttemptAt: null };
-  const next = nextAttemptAt(schedule, attempts, nowMs, random);
-  return next === undefined
-    ? { status: 'failed', attempts, nextAttemptAt: null }
-    : { status: 'pending', attempts, nextAttemptAt: next };
 }
 
 export function outbox(db: LocalDb) {
@@ -141,26 +114,26 @@ export function outbox(db: LocalDb) {
         documentId: r.document_id,
         eventType: r.event_type,
         payload: r.payload,
+        status: r.status,
         attempts: r.attempts,
+        lastStatus: r.last_status,
+        lastError: r.last_error,
+        nextAttemptAt: r.next_attempt_at,
+        deliveredAt: r.delivered_at,
       }));
     },
     /** When the next pending row is due (ms since the epoch), if any is pending. */
     nextDueAt: (): number | undefined => nextDue.get()?.at ?? undefined,
-    record(
-      delivery: PendingDelivery,
-      result: AttemptResult,
-      schedule: readonly number[],
-      nowMs: number,
-    ): void {
-      const next = afterAttempt(delivery.attempts, result, schedule, nowMs, Math.random());
+    /** Stores a row's state after an attempt (decided by businessLogic.ts, evolved by delivery.ts). */
+    record(seq: number, next: DeliveryState): void {
       update.run(
         next.status,
         next.attempts,
-        result.status ?? null,
-        isSuccess(result) ? null : (result.error ?? `HTTP ${result.status}`),
+        next.lastStatus,
+        next.lastError,
         next.nextAttemptAt,
-        next.status === 'delivered' ? new Date(nowMs).toISOString() : null,
-        delivery.seq,
+        next.deliveredAt,
+        seq,
       );
     },
     log(subscriptionId: string, first: number, pageSize: number): { total: number; page: WebhookDelivery[] } {

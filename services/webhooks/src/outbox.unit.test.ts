@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openLocalDb } from '@docflow/kit/eventsourcing';
+import { decideAttempt } from './businessLogic';
+import { type AttemptResult, evolve } from './delivery';
 import type { MappedEvent } from './event-mapping';
-import { afterAttempt, outbox, webhookMessageId } from './outbox';
+import { type Outbox, outbox, type PendingDelivery, webhookMessageId } from './outbox';
 
 function event(documentId: string, sourceId: string): MappedEvent {
   const payload = {
@@ -13,27 +15,18 @@ function event(documentId: string, sourceId: string): MappedEvent {
   return { sourceId, documentId, type: 'document.created', payload };
 }
 
-describe('webhook outbox', () => {
-  it('decides after an attempt: 2xx delivered, otherwise retried on schedule, then given up', () => {
-    assert.deepEqual(afterAttempt(0, { status: 204 }, [100], 0, 0), {
-      status: 'delivered',
-      attempts: 1,
-      nextAttemptAt: null,
-    });
-    assert.deepEqual(afterAttempt(0, { status: 500 }, [100], 0, 0), {
-      status: 'pending',
-      attempts: 1,
-      nextAttemptAt: 100,
-    });
-    assert.equal(afterAttempt(0, { status: 302 }, [100], 0, 0).status, 'pending');
-    assert.equal(afterAttempt(0, { error: 'timeout' }, [100], 0, 0).status, 'pending');
-    assert.deepEqual(afterAttempt(1, { error: 'refused' }, [100], 0, 0), {
-      status: 'failed',
-      attempts: 2,
-      nextAttemptAt: null,
-    });
-  });
+/** One attempt as the delivery worker records it (no jitter). */
+function record(
+  box: Outbox,
+  delivery: PendingDelivery,
+  result: AttemptResult,
+  schedule: number[],
+  nowMs: number,
+) {
+  box.record(delivery.seq, evolve(delivery, decideAttempt({ result, schedule, nowMs, random: 0 }, delivery)));
+}
 
+describe('webhook outbox', () => {
   it('keeps one row per subscription and source event, with a stable webhook-id', () => {
     const box = outbox(openLocalDb(':memory:'));
     box.enqueue('wh_1', event('a', 'e1/0'), 0);
@@ -55,7 +48,7 @@ describe('webhook outbox', () => {
     assert.deepEqual(docs(0), ['a', 'b']);
 
     const [a1] = box.due(0, 10);
-    box.record(a1!, { status: 500 }, schedule, 0);
+    record(box, a1!, { status: 500 }, schedule, 0);
     // a1 waits for its retry, and a2 behind it; b is not held up.
     assert.deepEqual(docs(50), ['b']);
     assert.deepEqual(docs(Number.MAX_SAFE_INTEGER), ['b', 'a']);
@@ -64,11 +57,11 @@ describe('webhook outbox', () => {
     const retry = box.due(200, 10).find((d) => d.documentId === 'a')!;
     assert.equal(retry.seq, a1!.seq);
     assert.equal(retry.attempts, 1);
-    box.record(retry, { error: 'timeout' }, schedule, 200);
+    record(box, retry, { error: 'timeout' }, schedule, 200);
     // Given up: the next event of the document is due.
     const next = box.due(200, 10).find((d) => d.documentId === 'a')!;
     assert.notEqual(next.seq, a1!.seq);
-    box.record(next, { status: 200 }, schedule, 200);
+    record(box, next, { status: 200 }, schedule, 200);
     const log = box.log('wh_1', 0, 10);
     assert.equal(log.total, 4);
     assert.deepEqual(
@@ -94,7 +87,7 @@ describe('webhook outbox', () => {
     box.enqueue('wh_1', event('d', 'new-delivered'), 40 * day);
     for (const d of box.due(40 * day, 10)) {
       if (d.documentId === 'c') continue;
-      box.record(d, d.documentId === 'b' ? { status: 500 } : { status: 200 }, [], 40 * day);
+      record(box, d, d.documentId === 'b' ? { status: 500 } : { status: 200 }, [], 40 * day);
     }
     assert.equal(box.pruneFinished(30 * day), 2);
     const left = box.log('wh_1', 0, 10).page.map((r) => `${r.documentId}:${r.status}`);

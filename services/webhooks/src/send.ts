@@ -9,7 +9,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { withTimeout } from '@docflow/timing';
 import { Webhook } from 'standardwebhooks';
-import type { AttemptResult } from './outbox';
+import type { AttemptResult } from './delivery';
 import { type AllowList, bareHost, RefusedTarget, refusedLiteral, refusedRange } from './target-guard';
 
 export interface SendOptions {

@@ -2,14 +2,9 @@
  * Webhook subscriptions, in the service's local database. The signing secret must be kept to sign;
  * it stays in this file (0600, the service's own) and is never logged or answered again.
  */
-import { randomBytes } from 'node:crypto';
-import type { Webhook, WebhookCreate, WebhookEventType } from '@docflow/contracts';
-import { newHexId } from '@docflow/kit';
+import type { WebhookEventType } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
-
-export interface Subscription extends Webhook {
-  secret: string;
-}
+import type { Subscription } from './subscription';
 
 interface Row {
   id: string;
@@ -29,9 +24,6 @@ const fromRow = (r: Row): Subscription => ({
   secret: r.secret,
 });
 
-/** What the API shows of a subscription: everything but the secret. */
-export const publicView = ({ secret: _secret, ...webhook }: Subscription): Webhook => webhook;
-
 export function subscriptionStore(db: LocalDb) {
   db.exec(`
     CREATE TABLE IF NOT EXISTS webhook_subscriptions (
@@ -48,19 +40,10 @@ export function subscriptionStore(db: LocalDb) {
   // Read by the consumer for every document event; only this store writes the table (one instance).
   let listed: Subscription[] | undefined;
   return {
-    create(input: WebhookCreate): Subscription {
-      const subscription: Subscription = {
-        id: `wh_${newHexId()}`,
-        url: input.url,
-        eventTypes: [...new Set(input.eventTypes)],
-        ...(input.description === undefined ? {} : { description: input.description }),
-        createdAt: new Date().toISOString(),
-        secret: `whsec_${randomBytes(32).toString('base64')}`,
-      };
-      const s = subscription;
+    /** Stores a new subscription (decided by businessLogic.ts's decideCreate). */
+    add(s: Subscription): void {
       insert.run(s.id, s.url, JSON.stringify(s.eventTypes), s.description ?? null, s.secret, s.createdAt);
       listed = undefined;
-      return subscription;
     },
     list(): Subscription[] {
       listed ??= all.all().map(fromRow);
