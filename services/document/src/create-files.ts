@@ -6,7 +6,7 @@
 import type { StoredFile } from '@docflow/contracts';
 import type { Logger } from '@docflow/kit';
 import { toProblemError } from '@docflow/kit/http';
-import { claimFiles, discardFiles, type FilesCall, releaseClaim, storeFile } from './files-calls';
+import { claimFiles, discardFiles, type FilesCall, releaseClaim, storeFile } from './calls/files-calls';
 import type { IncomingFile } from './multipart';
 
 export interface CreateFiles {

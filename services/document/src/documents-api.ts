@@ -17,24 +17,24 @@ import { type Context, Hono } from 'hono';
 import { canDownload } from './access';
 import { revisionAsOf } from './audit/as-of';
 import { checkValuesAgainstForm, decideUpdateFields, decideValidateReco } from './businessLogic';
-import { createDocument, X_ERROR_HEADER } from './create-document';
-import { type DocState, docAggregate } from './docForm';
-import { downloadFile, filesCallAs } from './files-calls';
-import { loadForm } from './forms/api';
-import { createFingerprint, hashFile } from './idempotency/create-fingerprint';
-import { idempotent, jsonFingerprint } from './idempotency/middleware';
-import type { IdempotencyStore } from './idempotency/store';
-import type { IdentityCalls } from './identity-calls';
-import { parseCreateMultipart } from './multipart';
-import { etagOf, notModified, requireIfMatch } from './preconditions';
-import type { DocReader } from './readable';
-import { selectFields, toDocForm, toRecoData } from './representation';
+import { downloadFile, filesCallAs } from './calls/files-calls';
+import type { IdentityCalls } from './calls/identity-calls';
 import {
   recordWorkflowFacts,
   runWorkflowCommand,
   toDocResponse,
   type WorkflowCalls,
-} from './workflow-commands';
+} from './calls/workflow-commands';
+import { createDocument, X_ERROR_HEADER } from './create-document';
+import { type DocState, docAggregate } from './docForm';
+import { loadForm } from './forms/api';
+import { createFingerprint, hashFile } from './idempotency/create-fingerprint';
+import { idempotent, jsonFingerprint } from './idempotency/middleware';
+import type { IdempotencyStore } from './idempotency/store';
+import { parseCreateMultipart } from './multipart';
+import { etagOf, notModified, requireIfMatch } from './preconditions';
+import type { DocReader } from './readable';
+import { selectFields, toDocForm, toRecoData } from './representation';
 
 export interface DocumentsApiDeps {
   store: EventStore;

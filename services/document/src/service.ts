@@ -12,17 +12,17 @@ import type { Hono } from 'hono';
 import { auditApi } from './audit/api';
 import { type Checkpoints, startCheckpoints } from './audit/checkpoints';
 import { sealingEventStore } from './audit/seal';
+import { recognitionResultsHandler } from './consumers/recognition-consumer';
+import { workflowFactsHandler } from './consumers/workflow-consumer';
 import { documentsApi } from './documents-api';
 import { formsApi } from './forms/api';
 import { seedSampleForms } from './forms/samples';
 import { idempotencyStore } from './idempotency/store';
 import { docReader } from './readable';
-import { recognitionResultsHandler } from './recognition-consumer';
 import { viewsApi } from './views/api';
 import { createDeputiesReadModel } from './views/deputies';
 import { createViewsProjection, type ViewsProjection } from './views/projection';
 import { createViewsReadModel } from './views/read-model';
-import { workflowFactsHandler } from './workflow-consumer';
 
 export interface DocumentServiceDeps extends ServiceBaseDeps {
   identity: ServiceClient;

@@ -13,7 +13,7 @@ import {
 import type { EventStore } from '@docflow/eventstore';
 import { parseWith, type ServiceClient, type ServiceEnv } from '@docflow/kit/http';
 import { type Context, Hono } from 'hono';
-import { filesCallAs, readStoredFile } from '../files-calls';
+import { filesCallAs, readStoredFile } from '../calls/files-calls';
 import type { DocReader } from '../readable';
 import { toDocForm } from '../representation';
 import { foldHistory } from './history';

@@ -3,7 +3,7 @@
  * may (403 otherwise) that identity knows (400 otherwise).
  */
 import { authorOf } from '../access';
-import { type CallContext, type IdentityCalls, requireAccount } from '../identity-calls';
+import { type CallContext, type IdentityCalls, requireAccount } from '../calls/identity-calls';
 
 /** @example const author = await checkAuthor(calls, ctx, docForm.author); */
 export async function checkAuthor(

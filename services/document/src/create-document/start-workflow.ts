@@ -5,9 +5,9 @@
  */
 import type { EventStore } from '@docflow/eventstore';
 import { commandMetadata } from '@docflow/kit/eventsourcing';
+import type { CallContext } from '../calls/identity-calls';
+import { recordWorkflowFacts, runWorkflowCommand, type WorkflowCalls } from '../calls/workflow-commands';
 import type { DocState } from '../docForm';
-import type { CallContext } from '../identity-calls';
-import { recordWorkflowFacts, runWorkflowCommand, type WorkflowCalls } from '../workflow-commands';
 import type { CreateParts } from './read-parts';
 import { workflowNotApplied } from './x-error';
 

@@ -4,8 +4,8 @@ import type { EventStore } from '@docflow/eventstore';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { parseWith, problems, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
-import type { IdentityCalls } from '../identity-calls';
-import { withParticipantIds } from '../participant-ids';
+import type { IdentityCalls } from '../calls/identity-calls';
+import { withParticipantIds } from '../calls/participant-ids';
 import { decideDefineForm, type FormState, formAggregate } from './form';
 
 const toStoredForm = (s: FormState) => ({

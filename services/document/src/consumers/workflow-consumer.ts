@@ -5,7 +5,7 @@
 import type { DeliveredMessage } from '@docflow/bus';
 import { EventEnvelope } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { recordWorkflowFacts } from './workflow-commands';
+import { recordWorkflowFacts } from '../calls/workflow-commands';
 
 export function workflowFactsHandler(store: EventStore) {
   return async function handleWorkflowFact(message: DeliveredMessage): Promise<void> {
