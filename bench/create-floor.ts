@@ -19,7 +19,7 @@ import { createLocalBlobStore, type StoredBlob } from '@docflow/blobstore';
 import { DocFormCreate, docFormStream } from '@docflow/contracts';
 import { createSqliteEventStore } from '@docflow/eventstore';
 import { parseWith } from '@docflow/kit/http';
-import { parseCreateMultipart } from '../services/document/src/multipart';
+import { parseCreateMultipart } from '../services/document/src/documents/multipart';
 import { floorApp, floorAuthentication, serveFloor } from './floor-app';
 
 const MAX_CREATE_BYTES = 100 * 1024 * 1024;

@@ -14,8 +14,8 @@ import type { EventStore } from '@docflow/eventstore';
 import { parseWith, type ServiceClient, type ServiceEnv } from '@docflow/kit/http';
 import { type Context, Hono } from 'hono';
 import { filesCallAs, readStoredFile } from '../calls/files-calls';
-import type { DocReader } from '../readable';
-import { toDocForm } from '../representation';
+import type { DocReader } from '../documents/readable';
+import { toDocForm } from '../documents/representation';
 import { foldHistory } from './history';
 import { verifyDocument } from './verify';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RECOGNIZED_TEXT_MAX_CHARS } from '@docflow/contracts';
 import type { RecordedEvent } from '@docflow/eventstore';
-import { toDocForm } from '../representation';
+import { toDocForm } from '../documents/representation';
 import { foldHistory } from './history';
 
 const FILE_ID = 'f'.repeat(24);

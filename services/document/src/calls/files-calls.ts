@@ -17,7 +17,7 @@ import {
   toWebStream,
 } from '@docflow/kit/http';
 import type { Context } from 'hono';
-import type { IncomingFile } from '../multipart';
+import type { IncomingFile } from '../documents/multipart';
 
 /** The files service's internal API, called as the request's principal. */
 export type FilesCall = CallerClient;

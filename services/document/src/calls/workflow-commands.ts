@@ -15,7 +15,7 @@ import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { executeCommand } from '@docflow/kit/eventsourcing';
 import { internalClient, type ServiceClient } from '@docflow/kit/http';
 import type { Task } from '@docflow/workflow-model';
-import { type DocState, docAggregate } from '../docForm';
+import { type DocState, docAggregate } from '../documents/docForm';
 import type { CallContext } from './identity-calls';
 
 export interface WorkflowFact {

@@ -3,7 +3,7 @@ import type { DeliveredMessage } from '@docflow/bus';
 import { type DocumentEvent, docFormStream, EventEnvelope, parseRecognitionEvent } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { executeCommand } from '@docflow/kit/eventsourcing';
-import { docAggregate } from '../docForm';
+import { docAggregate } from '../documents/docForm';
 
 export function recognitionResultsHandler(store: EventStore) {
   return async function handleRecognitionResult(message: DeliveredMessage): Promise<void> {

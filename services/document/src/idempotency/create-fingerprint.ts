@@ -4,7 +4,7 @@
  * same request. A retry's files are hashed as they stream by and kept nowhere.
  */
 import { createHash } from 'node:crypto';
-import type { IncomingFile, ParsedCreate } from '../multipart';
+import type { IncomingFile, ParsedCreate } from '../documents/multipart';
 import { fingerprintOf } from './middleware';
 
 export interface FileIdentity {

@@ -2,7 +2,7 @@
 import { ViewId, ViewQuery } from '@docflow/contracts';
 import { parseWith, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
-import { toDocForm } from '../representation';
+import { toDocForm } from '../documents/representation';
 import type { ViewsProjection } from './projection';
 import type { ViewsReadModel } from './read-model';
 

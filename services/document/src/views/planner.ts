@@ -34,7 +34,7 @@
  */
 import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { Principal } from '@docflow/kit/http';
-import { readsEveryDocument } from '../access';
+import { readsEveryDocument } from '../documents/access';
 import {
   ALL_COUNT_KEY,
   FACET_PREFIX,

@@ -13,7 +13,7 @@ import { after, describe, it } from 'node:test';
 import { createSqliteEventStore, type NewEvent } from '@docflow/eventstore';
 import { createLogger } from '@docflow/kit';
 import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
-import { docAggregate, initialDoc } from '../docForm';
+import { docAggregate, initialDoc } from '../documents/docForm';
 import { createDeputiesReadModel } from './deputies';
 import { createViewsProjection } from './projection';
 import { createViewsReadModel } from './read-model';

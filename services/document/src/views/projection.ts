@@ -14,7 +14,7 @@ import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstor
 import type { Logger } from '@docflow/kit';
 import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 import { measuredGauge, trackBacklog } from '@docflow/kit/http';
-import { type DocState, docAggregate, initialDoc } from '../docForm';
+import { type DocState, docAggregate, initialDoc } from '../documents/docForm';
 import type { ViewsReadModel } from './read-model';
 import {
   createSecondaryIndexes,

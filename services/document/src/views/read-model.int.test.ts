@@ -17,8 +17,8 @@ import {
 import { checkpointStore, type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
 import type { Principal } from '@docflow/kit/http';
 import { inboxAssignees, isDeleted, type Task } from '@docflow/workflow-model';
-import { participantsOf } from '../access';
-import { type DocState, initialDoc } from '../docForm';
+import { participantsOf } from '../documents/access';
+import { type DocState, initialDoc } from '../documents/docForm';
 import { createDeputiesReadModel } from './deputies';
 import { createViewsReadModel } from './read-model';
 import { SEARCH_TABLE, VIEWS_PROJECTION } from './schema';

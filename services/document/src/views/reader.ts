@@ -6,7 +6,7 @@
 import type { ViewId, ViewQuery } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
 import type { Principal } from '@docflow/kit/http';
-import type { DocState } from '../docForm';
+import type { DocState } from '../documents/docForm';
 import type { DeputiesReadModel } from './deputies';
 import {
   countKeysFor,

@@ -5,7 +5,7 @@
  * `fields` weighs twice as much in the ranking (BM25).
  */
 import { searchWords } from '@docflow/contracts';
-import type { DocState } from '../docForm';
+import type { DocState } from '../documents/docForm';
 
 /** The BM25 weights of `fields` and `text`, in the table's column order. */
 export const SEARCH_WEIGHTS = [2, 1] as const;

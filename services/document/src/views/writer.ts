@@ -7,8 +7,8 @@
 import { STATE_CODES, STATUS_CODES } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
 import { inboxAssignees, isDeleted } from '@docflow/workflow-model';
-import { participantsOf } from '../access';
-import type { DocState } from '../docForm';
+import { participantsOf } from '../documents/access';
+import type { DocState } from '../documents/docForm';
 import {
   ALL_COUNT_KEY,
   type Facet,

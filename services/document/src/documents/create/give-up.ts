@@ -6,8 +6,8 @@ import { docFormStream } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
 import { loadAggregate } from '@docflow/kit/eventsourcing';
-import { appendWroteNothing, type CreateFiles } from '../create-files';
 import { docAggregate } from '../docForm';
+import { appendWroteNothing, type CreateFiles } from './create-files';
 
 export interface FailedCreate {
   docId: string;

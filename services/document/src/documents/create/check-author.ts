@@ -2,8 +2,9 @@
  * Step 4 of a create: the new document's author — the caller, or another account named by one who
  * may (403 otherwise) that identity knows (400 otherwise).
  */
+
+import { type CallContext, type IdentityCalls, requireAccount } from '../../calls/identity-calls';
 import { authorOf } from '../access';
-import { type CallContext, type IdentityCalls, requireAccount } from '../calls/identity-calls';
 
 /** @example const author = await checkAuthor(calls, ctx, docForm.author); */
 export async function checkAuthor(

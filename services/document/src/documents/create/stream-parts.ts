@@ -3,9 +3,9 @@
  * moment it arrives (never held whole), with what identifies each file for the request's fingerprint.
  */
 import type { StoredFile } from '@docflow/contracts';
-import type { CreateFiles } from '../create-files';
-import type { FileIdentity } from '../idempotency/create-fingerprint';
+import type { FileIdentity } from '../../idempotency/create-fingerprint';
 import { type IncomingFile, type ParsedCreate, parseCreateMultipart } from '../multipart';
+import type { CreateFiles } from './create-files';
 
 export interface StreamedParts {
   parts: ParsedCreate<StoredFile>;

@@ -4,10 +4,10 @@ import type { EventStore } from '@docflow/eventstore';
 import { loadAggregate } from '@docflow/kit/eventsourcing';
 import { type Principal, problems, type ServiceEnv } from '@docflow/kit/http';
 import type { Context } from 'hono';
+import type { DeputiesReadModel } from '../views/deputies';
 import { canRead, participantsOf } from './access';
 import { resolveDocId } from './doc-id';
 import { type DocState, docAggregate } from './docForm';
-import type { DeputiesReadModel } from './views/deputies';
 
 export interface DocReader {
   /** The users whose enabled deputy the caller is, as the deputies read model has them now. */

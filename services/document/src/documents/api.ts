@@ -14,23 +14,23 @@ import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eve
 import { parseWith, problems, readJson, type ServiceClient, type ServiceEnv } from '@docflow/kit/http';
 import { openTaskFor, openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
-import { canDownload } from './access';
-import { revisionAsOf } from './audit/as-of';
-import { checkValuesAgainstForm, decideUpdateFields, decideValidateReco } from './businessLogic';
-import { downloadFile, filesCallAs } from './calls/files-calls';
-import type { IdentityCalls } from './calls/identity-calls';
+import { revisionAsOf } from '../audit/as-of';
+import { downloadFile, filesCallAs } from '../calls/files-calls';
+import type { IdentityCalls } from '../calls/identity-calls';
 import {
   recordWorkflowFacts,
   runWorkflowCommand,
   toDocResponse,
   type WorkflowCalls,
-} from './calls/workflow-commands';
-import { createDocument, X_ERROR_HEADER } from './create-document';
+} from '../calls/workflow-commands';
+import { loadForm } from '../forms/api';
+import { createFingerprint, hashFile } from '../idempotency/create-fingerprint';
+import { idempotent, jsonFingerprint } from '../idempotency/middleware';
+import type { IdempotencyStore } from '../idempotency/store';
+import { canDownload } from './access';
+import { checkValuesAgainstForm, decideUpdateFields, decideValidateReco } from './businessLogic';
+import { createDocument, X_ERROR_HEADER } from './create';
 import { type DocState, docAggregate } from './docForm';
-import { loadForm } from './forms/api';
-import { createFingerprint, hashFile } from './idempotency/create-fingerprint';
-import { idempotent, jsonFingerprint } from './idempotency/middleware';
-import type { IdempotencyStore } from './idempotency/store';
 import { parseCreateMultipart } from './multipart';
 import { etagOf, notModified, requireIfMatch } from './preconditions';
 import type { DocReader } from './readable';

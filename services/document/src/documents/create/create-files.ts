@@ -6,8 +6,8 @@
 import type { StoredFile } from '@docflow/contracts';
 import type { Logger } from '@docflow/kit';
 import { toProblemError } from '@docflow/kit/http';
-import { claimFiles, discardFiles, type FilesCall, releaseClaim, storeFile } from './calls/files-calls';
-import type { IncomingFile } from './multipart';
+import { claimFiles, discardFiles, type FilesCall, releaseClaim, storeFile } from '../../calls/files-calls';
+import type { IncomingFile } from '../multipart';
 
 export interface CreateFiles {
   /** Streams one upload to the files service (`allowDupl=false` may refuse it early: 409). */

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { Role } from '@docflow/contracts';
 import { createSqliteEventStore, type EventStore } from '@docflow/eventstore';
 import { inProcessClient, type ServiceClient } from '@docflow/kit/http';
+import type { CallContext } from '../../calls/identity-calls';
 import type { CreateDocument } from '../businessLogic';
-import type { CallContext } from '../calls/identity-calls';
 import { AUTHOR, FILE, FORM, principal, T0 } from '../test-fixtures';
 
 export const NEW_DOC_ID = 'd0c0000000000000000000c1';

@@ -2,7 +2,7 @@
 import type { FormDefinition } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { problems } from '@docflow/kit/http';
-import { loadForm } from '../forms/api';
+import { loadForm } from '../../forms/api';
 
 /** @example const form = await loadCreateForm(store, 'memo'); */
 export async function loadCreateForm(store: EventStore, formName: string): Promise<FormDefinition> {

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import { formStream } from '@docflow/contracts';
 import { commandMetadata, executeCommand } from '@docflow/kit/eventsourcing';
 import { ProblemError } from '@docflow/kit/http';
-import { decideDefineForm, formAggregate } from '../forms/form';
+import { decideDefineForm, formAggregate } from '../../forms/form';
 import { FORM } from '../test-fixtures';
 import { loadCreateForm } from './load-form';
 import { context, tempStore } from './test-givens';

@@ -5,8 +5,8 @@
  */
 import type { EventStore } from '@docflow/eventstore';
 import { commandMetadata } from '@docflow/kit/eventsourcing';
-import type { CallContext } from '../calls/identity-calls';
-import { recordWorkflowFacts, runWorkflowCommand, type WorkflowCalls } from '../calls/workflow-commands';
+import type { CallContext } from '../../calls/identity-calls';
+import { recordWorkflowFacts, runWorkflowCommand, type WorkflowCalls } from '../../calls/workflow-commands';
 import type { DocState } from '../docForm';
 import type { CreateParts } from './read-parts';
 import { workflowNotApplied } from './x-error';
