@@ -10,7 +10,7 @@ import { createDoc, type UploadFile } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { type Target, targets } from '../support/targets';
 
-/** The multipart limit of one JSON part (services/document/src/multipart.ts). */
+/** The multipart limit of one JSON part (services/document/src/documents/multipart.ts). */
 const JSON_PART_MAX_BYTES = 1024 * 1024;
 /** A string value's limit is 100,000 characters, so the part is filled by this many values. */
 const NOTES = 11;
