@@ -1,17 +1,13 @@
 /**
  * Runs the queued recognition jobs, oldest first, a few at a time: a file that takes minutes holds
  * one runner, and the others go on with the next documents. A job that throws is queued again with
- * back-off; after `retry.attempts` runs it is abandoned (the caller records why).
+ * back-off; after `retry.attempts` runs it is abandoned (the caller records why): decided by
+ * `decideFailedRun` (businessLogic.ts).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from '@docflow/kit';
-import { type BackoffPolicy, backoffDelayMs } from '@docflow/timing';
+import { decideFailedRun, type JobRetryPolicy } from './businessLogic';
 import type { JobQueue, QueuedJob } from './job-queue';
-
-export interface JobRetryPolicy extends BackoffPolicy {
-  /** Runs of a job before it is abandoned. */
-  attempts: number;
-}
 
 /** A file the files service cannot hand out now is tried for some minutes before the job gives up. */
 export const DEFAULT_JOB_RETRY: JobRetryPolicy = { attempts: 8, initialMs: 1_000, maxMs: 60_000 };
@@ -79,8 +75,9 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   async function failed({ seq, job, attempts }: QueuedJob, error: unknown): Promise<void> {
-    const runs = attempts + 1;
-    if (runs >= retry.attempts) {
+    const next = decideFailedRun({ attempts }, retry, Date.now());
+    const runs = next.data.attempts;
+    if (next.type === 'GivenUp') {
       try {
         await abandon(job, runs);
         queue.finish(seq);
@@ -91,7 +88,7 @@ export function startJobRunner(options: JobRunnerOptions): JobRunner {
       }
     }
     log.warn({ err: error, attempts: runs }, 'recognition job failed; queued again');
-    queue.retryLater(seq, runs, Date.now() + backoffDelayMs(runs, retry));
+    queue.retryLater(seq, runs, next.data.retryAt);
   }
 
   async function runOne(taken: QueuedJob): Promise<void> {

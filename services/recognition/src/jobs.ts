@@ -3,18 +3,11 @@
  * handler only queues the jobs (durably, in the service's own queue) and acknowledges; a job runner
  * streams the file from the files service, recognises it, and appends the result (or the failure) to
  * `recognition-<docId>`. A result already there is not produced again (redelivery, a job run twice
- * after a crash, another instance).
+ * after a crash, another instance). What becomes a job and what a result records is decided in
+ * businessLogic.ts.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  DocumentEvents,
-  EventEnvelope,
-  EventMetadataSchema,
-  type RecognitionEvent,
-  readFileRoute,
-  recognitionStream,
-  StoredFile,
-} from '@docflow/contracts';
+import { EventEnvelope, type RecognitionEvent, readFileRoute, recognitionStream } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import {
   contextFromTraceparent,
@@ -27,11 +20,12 @@ import {
 } from '@docflow/kit';
 import { applyOnceDurably, executeCommand, type LocalDb, loadAggregate } from '@docflow/kit/eventsourcing';
 import { internalClient, type ServiceClient } from '@docflow/kit/http';
-import { z } from 'zod';
+import { decideGivenUp, decideJobs, decideRecognized, decideResult, wantsRecognition } from './businessLogic';
+import { RecognitionJob } from './job';
 import type { JobQueue } from './job-queue';
 import type { OcrPool } from './ocr-pool';
 import { recognizeFile } from './recognize-file';
-import { decideResult, type RecognitionResults, resultsAggregate } from './results';
+import { type RecognitionResults, resultsAggregate } from './results';
 
 export interface JobDeps {
   store: EventStore;
@@ -41,19 +35,6 @@ export interface JobDeps {
   pool: () => Promise<OcrPool>;
   log: Logger;
 }
-
-/** What a queued job carries: the part of `DocumentCreated` that recognising one of its files needs. */
-const RecognitionJob = z.object({
-  docId: z.string(),
-  author: z.string(),
-  recognition: DocumentEvents.DocumentCreated.shape.recognition.unwrap(),
-  file: StoredFile,
-  /** The metadata of the results: the event's, caused by it. */
-  metadata: EventMetadataSchema,
-  /** The span of the bus consumer that queued the job: the job goes on in its trace. */
-  traceparent: z.string().optional(),
-});
-type RecognitionJob = z.infer<typeof RecognitionJob>;
 
 const QUEUE_CONSUMER = 'recognition.jobs';
 
@@ -69,26 +50,10 @@ async function recorded(store: EventStore, docId: string, fileId: string): Promi
 export function queueJobsHandler(deps: { db: LocalDb; queue: JobQueue; queued: () => void }) {
   return async function handleDocumentEvent(message: { value: Record<string, unknown> }): Promise<void> {
     const envelope = EventEnvelope.parse(message.value);
-    if (envelope.type !== 'DocumentCreated' || !envelope.streamId.startsWith('docForm-')) return;
-    // Most documents ask for no recognition: their event is not validated whole only to be passed by.
-    if (envelope.data.recognition === undefined) return;
-    const doc = DocumentEvents.DocumentCreated.parse(envelope.data);
-    const { recognition } = doc;
-    if (!recognition) return;
-    const metadata = { ...envelope.metadata, causationId: envelope.id };
-    const traceparent = traceHeaders()[TRACEPARENT_HEADER];
-    const jobs = doc.files.map((file) => {
-      const job: RecognitionJob = {
-        docId: doc.id,
-        author: doc.author,
-        recognition,
-        file,
-        metadata,
-        traceparent,
-      };
-      return { docId: doc.id, fileId: file.id, job: JSON.stringify(job) };
-    });
-    await applyOnceDurably(deps.db, QUEUE_CONSUMER, envelope.id, () => deps.queue.enqueue(jobs));
+    if (!wantsRecognition(envelope)) return;
+    const jobs = decideJobs({ envelope, traceparent: traceHeaders()[TRACEPARENT_HEADER] });
+    const rows = jobs.map((job) => ({ docId: job.docId, fileId: job.file.id, job: JSON.stringify(job) }));
+    await applyOnceDurably(deps.db, QUEUE_CONSUMER, envelope.id, () => deps.queue.enqueue(rows));
     deps.queued();
   };
 }
@@ -125,15 +90,7 @@ export function jobRunner(deps: JobDeps) {
 export function jobAbandoner(deps: JobDeps) {
   return async function abandonJob(queued: string, attempts: number): Promise<void> {
     const job = RecognitionJob.parse(JSON.parse(queued));
-    const failed: RecognitionEvent = {
-      type: 'FileRecognitionFailed',
-      data: {
-        fileId: job.file.id,
-        reason: 'unavailable',
-        detail: `the file could not be read for recognition (${attempts} attempts)`,
-      },
-    };
-    await append(deps.store, job.docId, failed, job.metadata);
+    await append(deps.store, job.docId, decideGivenUp(job, attempts), job.metadata);
   };
 }
 
@@ -162,20 +119,7 @@ async function recognizeOne(deps: JobDeps, job: RecognitionJob): Promise<Recogni
     await deps.pool(),
     { idpLangs, idpFrpr },
   );
-  return result.ok
-    ? {
-        type: 'FileRecognized',
-        data: {
-          fileId: file.id,
-          pageCount: result.pageCount,
-          parts: result.parts.map((p) => ({ _id: newHexId(), ...p })),
-          text: result.text,
-        },
-      }
-    : {
-        type: 'FileRecognitionFailed',
-        data: { fileId: file.id, reason: result.reason, detail: result.detail },
-      };
+  return decideRecognized(file.id, result, newHexId);
 }
 
 async function append(

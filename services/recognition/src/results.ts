@@ -1,7 +1,7 @@
 /**
  * The `recognition-<docId>` stream: one result (FileRecognized or FileRecognitionFailed) per file of
- * the document. A file's result is recorded once, whoever produces it (a redelivery, a job run twice
- * after a crash, another instance).
+ * the document. Its events are the contract's `RecognitionEvent`s; its state, the files whose result
+ * is recorded. businessLogic.ts decides what a result records.
  */
 import { parseRecognitionEvent, type RecognitionEvent } from '@docflow/contracts';
 import type { Aggregate } from '@docflow/kit/eventsourcing';
@@ -11,13 +11,14 @@ export interface RecognitionResults {
   fileIds: string[];
 }
 
+export const initialResults: RecognitionResults = { fileIds: [] };
+
+export function evolve(state: RecognitionResults, event: RecognitionEvent): RecognitionResults {
+  return { fileIds: [...state.fileIds, event.data.fileId] };
+}
+
 export const resultsAggregate: Aggregate<RecognitionResults, RecognitionEvent> = {
-  initial: { fileIds: [] },
-  evolve: (state, event) => ({ fileIds: [...state.fileIds, event.data.fileId] }),
+  initial: initialResults,
+  evolve,
   parse: parseRecognitionEvent,
 };
-
-/** Records `result` unless its file has one already. */
-export function decideResult(state: RecognitionResults, result: RecognitionEvent): RecognitionEvent[] {
-  return state.fileIds.includes(result.data.fileId) ? [] : [result];
-}
