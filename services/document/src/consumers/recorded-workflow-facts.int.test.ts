@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
 import { docFormStream } from '@docflow/contracts';
 import { commandMetadata, executeCommand } from '@docflow/kit/eventsourcing';
-import { appendCreated } from './create-document/append';
-import { command, context, tempStore } from './create-document/test-givens';
-import { docAggregate } from './docForm';
+import { appendCreated } from '../documents/create/append';
+import { command, context, tempStore } from '../documents/create/test-givens';
+import { docAggregate } from '../documents/docForm';
+import { APPROVAL_STAGE_1 } from '../documents/test-fixtures';
 import { wakeFactWaiters, workflowFactsRecorded } from './recorded-workflow-facts';
-import { APPROVAL_STAGE_1 } from './test-fixtures';
 
 describe('waiting for workflow facts the bus records (SQLite event store)', () => {
   const { store, close } = tempStore();
