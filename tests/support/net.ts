@@ -1,4 +1,5 @@
 /** Loopback ports for tests: a free port, and a TCP forwarder that starts listening when told to. */
+import { readFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 
 /** A free port on 127.0.0.1 (free a moment ago: nobody listens on it now). */
@@ -12,6 +13,39 @@ export function freePort(): Promise<number> {
       );
     });
   });
+}
+
+/** Where the kernel picks the local ports of outgoing connections (and of `listen(0)`). */
+function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/);
+    return [Number(low), Number(high)];
+  } catch {
+    return [32768, 60999];
+  }
+}
+
+function listensOn(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A free port on 127.0.0.1 below the kernel's ephemeral range, for an engine stopped and started
+ * again on the same port: while it is down, no outgoing connection and no `listen(0)` of another test
+ * can take it (a Kafka restart failed once on its controller port, taken by a connection meanwhile).
+ */
+export async function stablePort(): Promise<number> {
+  const below = Math.min(ephemeralRange()[0], 32768);
+  const low = Math.max(1024, below - 12_000);
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = low + Math.floor(Math.random() * (below - low));
+    if (await listensOn(port)) return port;
+  }
+  throw new Error(`no free port in ${low}-${below - 1} after 50 tries`);
 }
 
 export interface Forwarder {
@@ -28,7 +62,7 @@ export interface Forwarder {
  */
 export async function delayedForwarder(target: string): Promise<Forwarder> {
   const [host, port] = target.split(':');
-  const listenPort = await freePort();
+  const listenPort = await stablePort();
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);

@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from './net';
+import { stablePort } from './net';
 import { REPO_ROOT } from './process';
 
 export type Engine = 'kafka' | 'minio';
@@ -42,10 +42,10 @@ export async function startPrivateEngines(): Promise<PrivateEngines> {
   const scriptEnv = {
     ...process.env,
     DOCFLOW_INFRA_STATE_DIR: stateDir,
-    DOCFLOW_INFRA_KAFKA_PORT: String(await freePort()),
-    DOCFLOW_INFRA_KAFKA_CONTROLLER_PORT: String(await freePort()),
-    DOCFLOW_INFRA_MINIO_PORT: String(await freePort()),
-    DOCFLOW_INFRA_MINIO_CONSOLE_PORT: String(await freePort()),
+    DOCFLOW_INFRA_KAFKA_PORT: String(await stablePort()),
+    DOCFLOW_INFRA_KAFKA_CONTROLLER_PORT: String(await stablePort()),
+    DOCFLOW_INFRA_MINIO_PORT: String(await stablePort()),
+    DOCFLOW_INFRA_MINIO_CONSOLE_PORT: String(await stablePort()),
   };
   /** Asynchronous, so the test's own load keeps running while an engine stops or starts. */
   const script = (name: string, args: string[]) =>
