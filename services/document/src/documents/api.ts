@@ -17,7 +17,12 @@ import { type Context, Hono } from 'hono';
 import { revisionAsOf } from '../audit/as-of';
 import { downloadFile, filesCallAs } from '../calls/files-calls';
 import type { IdentityCalls } from '../calls/identity-calls';
-import { applyWorkflowCommand, toDocResponse, type WorkflowCalls } from '../calls/workflow-commands';
+import {
+  recordWorkflowFacts,
+  runWorkflowCommand,
+  toDocResponse,
+  type WorkflowCalls,
+} from '../calls/workflow-commands';
 import { loadForm } from '../forms/api';
 import { createFingerprint, hashFile } from '../idempotency/create-fingerprint';
 import { idempotent, jsonFingerprint } from '../idempotency/middleware';
@@ -138,14 +143,14 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const doc = await readableDoc(c, c.req.param('id'));
     const { docResponse } = await readJson(c, ManageRequest);
     const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
-    const after = await applyWorkflowCommand(
-      store,
+    const facts = await runWorkflowCommand(
       calls,
       { principal: c.var.principal, ids: c.var },
       doc,
       { kind: 'manage', taskstatus: docResponse.taskstatus },
       pinned,
     );
+    const after = await recordWorkflowFacts(store, doc.id, facts, commandMetadata(c.var.principal, c.var));
     return c.json(toDocForm(after));
   });
 
@@ -157,14 +162,15 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const form = docForm ? (await loadForm(store, doc.form)).definition : null;
     // Values are checked before the answer, so a bad value changes nothing at all.
     if (docForm && form) checkValuesAgainstForm(docForm.valuesByTags ?? {}, form);
-    let after = await applyWorkflowCommand(
-      store,
+    const facts = await runWorkflowCommand(
       calls,
       { principal: c.var.principal, ids: c.var },
       doc,
       { kind: 'answer', respId, taskstatus: docResponse.taskstatus, content: docResponse.content },
       pinned,
     );
+    const metadata = commandMetadata(c.var.principal, c.var);
+    let after = await recordWorkflowFacts(store, doc.id, facts, metadata);
     if (docForm && form) {
       const result = await executeCommand(
         store,
@@ -172,7 +178,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
         docAggregate,
         (state) =>
           decideUpdateFields({ valuesByTags: docForm.valuesByTags, tags: docForm._tags }, form, state),
-        commandMetadata(c.var.principal, c.var),
+        metadata,
       );
       after = result.state;
     }
