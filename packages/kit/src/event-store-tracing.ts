@@ -4,6 +4,7 @@
  * that trace on the bus.
  */
 import type { EventStore } from '@docflow/eventstore';
+import { withAppend } from './event-store-wrapper';
 import { telemetryOn } from './telemetry';
 import { TRACEPARENT_HEADER, traceparentOf } from './trace-context';
 import { inSpan, SERVICE_ATTRIBUTE } from './tracing';
@@ -11,30 +12,23 @@ import { inSpan, SERVICE_ATTRIBUTE } from './tracing';
 /** @example const store = instrumentEventStore(traceEventStore(sqlite, 'document'), 'document'); */
 export function traceEventStore(store: EventStore, service: string): EventStore {
   if (!telemetryOn()) return store;
-  return {
-    append: (streamId, events, expected) =>
-      inSpan(
-        'eventstore.append',
-        {
-          attributes: {
-            [SERVICE_ATTRIBUTE]: service,
-            'docflow.stream': streamId,
-            'docflow.event_types': events.map((e) => e.type),
-          },
+  return withAppend(store, (streamId, events, expected) =>
+    inSpan(
+      'eventstore.append',
+      {
+        attributes: {
+          [SERVICE_ATTRIBUTE]: service,
+          'docflow.stream': streamId,
+          'docflow.event_types': events.map((e) => e.type),
         },
-        (span) => {
-          const traceparent = traceparentOf(span);
-          const traced = traceparent
-            ? events.map((e) => ({ ...e, metadata: { ...e.metadata, [TRACEPARENT_HEADER]: traceparent } }))
-            : events;
-          return store.append(streamId, traced, expected);
-        },
-      ),
-    readStream: (streamId, options) => store.readStream(streamId, options),
-    subscribeAll: (options, handler) => store.subscribeAll(options, handler),
-    headPosition: (options) => store.headPosition(options),
-    countAfter: (options) => store.countAfter(options),
-    ping: () => store.ping(),
-    close: () => store.close(),
-  };
+      },
+      (span) => {
+        const traceparent = traceparentOf(span);
+        const traced = traceparent
+          ? events.map((e) => ({ ...e, metadata: { ...e.metadata, [TRACEPARENT_HEADER]: traceparent } }))
+          : events;
+        return store.append(streamId, traced, expected);
+      },
+    ),
+  );
 }
