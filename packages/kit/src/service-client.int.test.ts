@@ -3,6 +3,7 @@
  * caller as the app's environment, the HTTP client the same call as headers; the guard trusts either.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { serve } from '@hono/node-server';
@@ -127,5 +128,52 @@ describe('service app reached from outside', () => {
       }),
     );
     assert.equal(res.status, 401);
+  });
+});
+
+describe('http service client on a kept-alive connection the service closes', () => {
+  /** Answers the first request of each connection and drops the connection when a second arrives on it. */
+  async function oneRequestPerConnection() {
+    const seen = new WeakMap<object, number>();
+    const answered: string[] = [];
+    const server = createServer((req, res) => {
+      const count = (seen.get(req.socket) ?? 0) + 1;
+      seen.set(req.socket, count);
+      if (count > 1) {
+        req.socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => {
+        answered.push(`${req.method} ${req.url}`);
+        res.end(JSON.stringify({ ok: true }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return { client: httpClient(`http://127.0.0.1:${port}`), answered, close: () => server.close() };
+  }
+
+  it('sends a GET once more on a new connection, so a read is answered', async () => {
+    const service = await oneRequestPerConnection();
+    after(service.close);
+    for (const path of ['/first', '/second']) {
+      const res = await service.client.send({ method: 'GET', path, headers: {} });
+      assert.equal(res.status, 200, path);
+      await res.text();
+    }
+    assert.deepEqual(service.answered, ['GET /first', 'GET /second']);
+  });
+
+  it('never sends a POST twice: it is 503', async () => {
+    const service = await oneRequestPerConnection();
+    after(service.close);
+    const first = await service.client.send({ method: 'GET', path: '/first', headers: {} });
+    await first.text();
+    await assert.rejects(
+      service.client.send({ method: 'POST', path: '/change', headers: {}, body: '{}' }),
+      (error: Error & { status?: number }) => error.status === 503,
+    );
+    assert.deepEqual(service.answered, ['GET /first']);
   });
 });

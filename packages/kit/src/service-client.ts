@@ -70,6 +70,8 @@ export function inProcessClient(fetchHandler: FetchHandler): ServiceClient {
 const agent = new HttpAgent({ keepAlive: true });
 
 const BODYLESS = new Set([204, 304]);
+/** Methods sent again once when a kept-alive connection turns out closed: they change nothing. */
+const RESENDABLE = new Set(['GET', 'HEAD']);
 
 /** An answer up to this size, with a Content-Length, is read whole before it is passed on. */
 const SMALL_ANSWER_BYTES = 64 * 1024;
@@ -107,53 +109,68 @@ export function httpClient(baseUrl: string, headersTimeoutMs = 30_000): ServiceC
         headers['content-type'] = 'application/json';
         headers['content-length'] = String(Buffer.byteLength(body));
       }
-      return new Promise<Response>((resolve, reject) => {
-        const unavailable = () => reject(problems.unavailable(`service at ${base.host} did not answer`));
-        const req = httpRequest(
-          {
-            protocol: base.protocol,
-            hostname: base.hostname,
-            port: base.port,
-            path: request.path,
-            method: request.method,
-            headers,
-            agent,
-          },
-          (res) => {
-            clearTimeout(timer);
-            const answer = new Headers();
-            for (const [name, value] of Object.entries(res.headers)) {
-              if (Array.isArray(value)) for (const v of value) answer.append(name, v);
-              else if (value !== undefined) answer.set(name, value);
-            }
-            const status = res.statusCode ?? 502;
-            if (BODYLESS.has(status) || request.method === 'HEAD') {
-              res.resume();
-              resolve(new Response(null, { status, headers: answer }));
-              return;
-            }
-            // A small answer of known length (a document, a problem) is read whole: a Response over
-            // bytes is written out by @hono/node-server directly, one over a stream chunk by chunk.
-            const length = Number(res.headers['content-length'] ?? Number.NaN);
-            if (length <= SMALL_ANSWER_BYTES) {
-              readSmall(res).then(
-                (bytes) => resolve(new Response(bytes, { status, headers: answer })),
-                () => unavailable(),
-              );
-              return;
-            }
-            resolve(new Response(toWebStream(res), { status, headers: answer }));
-          },
-        );
-        req.on('error', unavailable);
-        const streamed = body instanceof ReadableStream;
-        const timer = streamed ? undefined : setTimeout(() => req.destroy(), headersTimeoutMs);
-        if (streamed) {
-          const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
-          source.on('error', (err) => req.destroy(err));
-          source.pipe(req);
-        } else req.end(body);
-      });
+      const streamed = body instanceof ReadableStream;
+      const send = (retried: boolean) =>
+        new Promise<Response>((resolve, reject) => {
+          const unavailable = () => reject(problems.unavailable(`service at ${base.host} did not answer`));
+          /** False once an answer began or the wait for one timed out: then the request is never resent. */
+          let resendable = RESENDABLE.has(request.method) && !streamed && !retried;
+          const req = httpRequest(
+            {
+              protocol: base.protocol,
+              hostname: base.hostname,
+              port: base.port,
+              path: request.path,
+              method: request.method,
+              headers,
+              agent,
+            },
+            (res) => {
+              resendable = false;
+              clearTimeout(timer);
+              const answer = new Headers();
+              for (const [name, value] of Object.entries(res.headers)) {
+                if (Array.isArray(value)) for (const v of value) answer.append(name, v);
+                else if (value !== undefined) answer.set(name, value);
+              }
+              const status = res.statusCode ?? 502;
+              if (BODYLESS.has(status) || request.method === 'HEAD') {
+                res.resume();
+                resolve(new Response(null, { status, headers: answer }));
+                return;
+              }
+              // A small answer of known length (a document, a problem) is read whole: a Response over
+              // bytes is written out by @hono/node-server directly, one over a stream chunk by chunk.
+              const length = Number(res.headers['content-length'] ?? Number.NaN);
+              if (length <= SMALL_ANSWER_BYTES) {
+                readSmall(res).then(
+                  (bytes) => resolve(new Response(bytes, { status, headers: answer })),
+                  () => unavailable(),
+                );
+                return;
+              }
+              resolve(new Response(toWebStream(res), { status, headers: answer }));
+            },
+          );
+          req.on('error', () => {
+            // A kept-alive socket the service closed as this request went out (it ends a connection
+            // after an upload it refused early): a request that changes nothing is sent once more.
+            if (req.reusedSocket && resendable) send(true).then(resolve, reject);
+            else unavailable();
+          });
+          const timer = streamed
+            ? undefined
+            : setTimeout(() => {
+                resendable = false;
+                req.destroy();
+              }, headersTimeoutMs);
+          if (streamed) {
+            const source = Readable.fromWeb(body as NodeReadableStream<Uint8Array>);
+            source.on('error', (err) => req.destroy(err));
+            source.pipe(req);
+          } else req.end(body);
+        });
+      return send(false);
     },
   };
 }
