@@ -37,3 +37,27 @@ export function topicsOf(namespace: string) {
   } as const;
 }
 export type Topics = ReturnType<typeof topicsOf>;
+
+/**
+ * An event's place in the append that wrote it (`metadata.append`), on the streams whose relay
+ * publishes each append whole: the facts one workflow command decided reach the bus as one message.
+ */
+export const AppendPlace = z.object({
+  index: z.number().int().min(0),
+  count: z.number().int().min(1),
+});
+export type AppendPlace = z.infer<typeof AppendPlace>;
+
+/** One message for one append: its events, in order. */
+export const AppendEnvelope = z.object({ events: z.array(EventEnvelope).min(1) });
+export type AppendEnvelope = z.infer<typeof AppendEnvelope>;
+
+/**
+ * The events of a message on a topic relayed by whole appends; a message an earlier release relayed
+ * carries one event bare, and reads as an append of one.
+ */
+export function eventsOfAppendMessage(value: unknown): EventEnvelope[] {
+  return typeof value === 'object' && value !== null && 'events' in value
+    ? AppendEnvelope.parse(value).events
+    : [EventEnvelope.parse(value)];
+}

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createInProcessBus, type DeliveredMessage } from '@docflow/bus';
+import { eventsOfAppendMessage } from '@docflow/contracts';
 import { createSqliteEventStore, type NewEvent } from '@docflow/eventstore';
+import { markAppends } from './event-store-append-marks';
 import { applyOnce, checkpointStore, openLocalDb } from './local-db';
 import { createLogger } from './logger';
 import { startRelay } from './relay';
@@ -114,6 +116,71 @@ describe('relay', () => {
     await bus.close();
     await store.close();
     db.close();
+  });
+
+  it('with wholeAppends, publishes each marked append as one message, and an unmarked event as an append of one', async () => {
+    const raw = createSqliteEventStore({ file: join(dir, 'whole-events.db') });
+    const store = markAppends(raw, 'doc-');
+    const db = openLocalDb(join(dir, 'whole-local.db'));
+    const bus = createInProcessBus();
+    const checkpoints = checkpointStore(db);
+    const seen: DeliveredMessage[] = [];
+    await bus.subscribe({ groupId: 'g', topics: ['t'] }, async (m) => {
+      seen.push(m);
+    });
+    const command = [event('A'), event('B'), event('C')];
+    await store.append('doc-1', command, 0);
+    await raw.append('doc-1', [event('Unmarked')], 3);
+    await store.append('doc-2', [event('D')], 0);
+    const relay = startRelay({
+      name: 'whole',
+      store: raw,
+      bus,
+      checkpoints,
+      streamPrefixes: ['doc-'],
+      route: (e) => ({ topic: 't', key: e.streamId }),
+      log,
+      wholeAppends: true,
+    });
+    const head = await raw.headPosition({ streamPrefixes: ['doc-'] });
+    await until(() => checkpoints.load('whole') === head);
+    await relay.stop();
+    const messages = seen.map((m) => ({
+      id: m.id,
+      key: m.key,
+      types: eventsOfAppendMessage(m.value).map((e) => e.type),
+    }));
+    assert.deepEqual(messages, [
+      { id: command[2]!.id, key: 'doc-1', types: ['A', 'B', 'C'] },
+      { id: messages[1]?.id, key: 'doc-1', types: ['Unmarked'] },
+      { id: messages[2]?.id, key: 'doc-2', types: ['D'] },
+    ]);
+    assert.deepEqual(
+      eventsOfAppendMessage(seen[0]!.value).map((e) => [e.revision, e.metadata.append]),
+      [
+        [1, { index: 0, count: 3 }],
+        [2, { index: 1, count: 3 }],
+        [3, { index: 2, count: 3 }],
+      ],
+    );
+    await bus.close();
+    await raw.close();
+    db.close();
+  });
+
+  it('reads a message of an earlier release, one event bare, as an append of one', () => {
+    const bare = {
+      id: randomUUID(),
+      type: 'A',
+      version: 1,
+      streamId: 'doc-1',
+      revision: 1,
+      recordedAt: new Date().toISOString(),
+      data: {},
+      metadata: { correlationId: 'c', timestamp: new Date().toISOString() },
+    };
+    assert.deepEqual(eventsOfAppendMessage(bare), [bare]);
+    assert.throws(() => eventsOfAppendMessage({ events: [] }));
   });
 
   it('applyOnce applies a message id once, however often it is delivered', () => {

@@ -6,7 +6,7 @@
  * nothing is lost and nothing is dual-written.
  */
 import type { Bus } from '@docflow/bus';
-import type { EventEnvelope } from '@docflow/contracts';
+import { type AppendEnvelope, AppendPlace, type EventEnvelope } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import { context } from '@opentelemetry/api';
 import { Histogram } from 'prom-client';
@@ -44,6 +44,11 @@ export interface RelayOptions {
   streamPrefixes: string[];
   /** Where an event goes; undefined keeps it off the bus. */
   route(event: RecordedEvent): RelayRoute | undefined;
+  /**
+   * Publish the events of one append as one message (AppendEnvelope), by their `metadata.append`
+   * marks (markAppends); an event without a mark is an append of one. Default: one message per event.
+   */
+  wholeAppends?: boolean;
   log: Logger;
 }
 
@@ -76,23 +81,45 @@ export function startRelay(options: RelayOptions): Subscription {
     })();
     saved.catch(() => {});
   }
+  /** Publishes `events` (one, or one append whole) as one message; its checkpoint is the last one's. */
+  async function publish(events: RecordedEvent[]): Promise<void> {
+    const last = events.at(-1)!;
+    const target = route(events[0]!);
+    let durable = Promise.resolve();
+    if (target) {
+      const value = options.wholeAppends
+        ? ({ events: events.map(toEnvelope) } satisfies AppendEnvelope)
+        : toEnvelope(last);
+      const started = performance.now();
+      // In the trace the event was appended in (an event without one starts its own).
+      const published = await context.with(contextFromTraceparent(last.metadata.traceparent), () =>
+        bus.publish(target.topic, [
+          { id: last.id, key: target.key, value: value as unknown as Record<string, unknown> },
+        ]),
+      );
+      publishDuration.observe({ service }, (performance.now() - started) / 1000);
+      durable = published.durable;
+    }
+    saveWhenDurable(last.position, durable);
+  }
+  // The first events of an append not yet whole: no checkpoint is saved past them until it is.
+  let held: RecordedEvent[] = [];
   const subscription = store.subscribeAll(
     { after, streamPrefixes: options.streamPrefixes },
     async (event) => {
-      const target = route(event);
-      let durable = Promise.resolve();
-      if (target) {
-        const started = performance.now();
-        // In the trace the event was appended in (an event without one starts its own).
-        const published = await context.with(contextFromTraceparent(event.metadata.traceparent), () =>
-          bus.publish(target.topic, [
-            { id: event.id, key: target.key, value: toEnvelope(event) as unknown as Record<string, unknown> },
-          ]),
-        );
-        publishDuration.observe({ service }, (performance.now() - started) / 1000);
-        durable = published.durable;
+      if (!options.wholeAppends) return publish([event]);
+      const place = AppendPlace.safeParse(event.metadata.append);
+      const index = place.success ? place.data.index : 0;
+      // An append is contiguous in the store; what does not continue the held events ends them.
+      if (held.length && (index !== held.length || event.streamId !== held[0]!.streamId)) {
+        await publish(held);
+        held = [];
       }
-      saveWhenDurable(event.position, durable);
+      held.push(event);
+      if (!place.success || index === place.data.count - 1) {
+        await publish(held);
+        held = [];
+      }
     },
   );
   return {

@@ -67,6 +67,8 @@ export interface OwnStreamsRelay {
   topic: string;
   /** Events that must not leave the service (default: none). */
   keepPrivate?: (event: RecordedEvent) => boolean;
+  /** Each append as one message (RelayOptions.wholeAppends). */
+  wholeAppends?: boolean;
 }
 
 /**
@@ -89,5 +91,6 @@ export function relayOwnStreams(
         ? undefined
         : { topic: relay.topic, key: e.streamId.slice(e.streamId.indexOf('-') + 1) },
     log: deps.log,
+    wholeAppends: relay.wholeAppends,
   });
 }

@@ -3,6 +3,7 @@
  * local database.
  */
 export * from '../aggregate';
+export * from '../event-store-append-marks';
 export * from '../event-store-stamping';
 export * from '../local-db';
 export * from '../metadata';

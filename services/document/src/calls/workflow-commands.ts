@@ -1,59 +1,25 @@
 /**
  * How the document service runs a workflow command: the workflow service decides and appends to its
- * own stream; the facts it returns are recorded in the document's stream at once (so the answer and
- * a GET right after it show them), and again, idempotently, when they arrive from the bus.
+ * own stream; its facts reach the document's stream by the bus only (workflow-consumer.ts), and the
+ * answer waits, bounded, until they are recorded (docs/decisions.md, "Each fact by one road").
  */
 import {
   type DocResponse,
-  type DocumentEvent,
-  docFormStream,
   STATE_CODES,
   type WorkflowCommandRequest,
   workflowCommandRoute,
 } from '@docflow/contracts';
-import type { EventMetadata, EventStore } from '@docflow/eventstore';
-import { executeCommand } from '@docflow/kit/eventsourcing';
-import { internalClient, type ServiceClient } from '@docflow/kit/http';
+import type { EventStore } from '@docflow/eventstore';
+import { internalClient, problems, type ServiceClient } from '@docflow/kit/http';
 import type { Task } from '@docflow/workflow-model';
-import { type DocState, docAggregate } from '../documents/docForm';
+import { workflowFactsRecorded } from '../consumers/recorded-workflow-facts';
+import type { DocState } from '../documents/docForm';
 import type { CallContext } from './identity-calls';
 
 export interface WorkflowFact {
   id: string;
   type: string;
   data: Record<string, unknown>;
-}
-
-/**
- * Attempts beyond one per fact: the bus consumer records the same facts one message at a time, so
- * while a command records all of them at once each of its attempts can lose to one more fact.
- */
-const MAX_ATTEMPTS = 5;
-
-/** The facts of `facts` the document's stream does not hold yet, as one WorkflowChanged (none if none). */
-function decideWorkflowFacts(state: DocState, facts: WorkflowFact[]): DocumentEvent[] {
-  const recorded = new Set(state.workflowSourceIds);
-  const fresh = facts.filter((f) => !recorded.has(f.id));
-  if (!state.exists || fresh.length === 0) return [];
-  return [
-    {
-      type: 'WorkflowChanged',
-      data: { sourceIds: fresh.map((f) => f.id), events: fresh.map(({ type, data }) => ({ type, data })) },
-    },
-  ];
-}
-
-/** Appends the facts the document's stream does not hold yet as one WorkflowChanged; returns the state. */
-export async function recordWorkflowFacts(
-  store: EventStore,
-  docId: string,
-  facts: WorkflowFact[],
-  metadata: EventMetadata,
-): Promise<DocState> {
-  const decide = (state: DocState) => decideWorkflowFacts(state, facts);
-  const maxAttempts = facts.length + MAX_ATTEMPTS;
-  return (await executeCommand(store, docFormStream(docId), docAggregate, decide, metadata, { maxAttempts }))
-    .state;
 }
 
 export interface WorkflowCalls {
@@ -87,6 +53,31 @@ export async function runWorkflowCommand(
     ctx,
   );
   return events;
+}
+
+/**
+ * Runs one command (as `runWorkflowCommand`) and answers the document once the bus consumer recorded
+ * its facts; 503 (with Retry-After) when they are not recorded within the bound: the workflow service
+ * holds the command, and the document shows it once the bus delivers.
+ */
+export async function applyWorkflowCommand(
+  store: EventStore,
+  calls: WorkflowCalls,
+  ctx: CallContext,
+  doc: DocState,
+  command: WorkflowCommandRequest['command'],
+  pinned = false,
+): Promise<DocState> {
+  const facts = await runWorkflowCommand(calls, ctx, doc, command, pinned);
+  const recorded = await workflowFactsRecorded(
+    store,
+    doc.id,
+    facts.map((f) => f.id),
+  );
+  if (recorded) return recorded;
+  throw problems.unavailable(
+    'the workflow service accepted the command; the document shows it once the message bus delivers it',
+  );
 }
 
 export function toDocResponse(task: Task, doc: DocState): DocResponse {

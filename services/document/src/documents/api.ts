@@ -17,12 +17,7 @@ import { type Context, Hono } from 'hono';
 import { revisionAsOf } from '../audit/as-of';
 import { downloadFile, filesCallAs } from '../calls/files-calls';
 import type { IdentityCalls } from '../calls/identity-calls';
-import {
-  recordWorkflowFacts,
-  runWorkflowCommand,
-  toDocResponse,
-  type WorkflowCalls,
-} from '../calls/workflow-commands';
+import { applyWorkflowCommand, toDocResponse, type WorkflowCalls } from '../calls/workflow-commands';
 import { loadForm } from '../forms/api';
 import { createFingerprint, hashFile } from '../idempotency/create-fingerprint';
 import { idempotent, jsonFingerprint } from '../idempotency/middleware';
@@ -143,14 +138,14 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const doc = await readableDoc(c, c.req.param('id'));
     const { docResponse } = await readJson(c, ManageRequest);
     const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
-    const facts = await runWorkflowCommand(
+    const after = await applyWorkflowCommand(
+      store,
       calls,
       { principal: c.var.principal, ids: c.var },
       doc,
       { kind: 'manage', taskstatus: docResponse.taskstatus },
       pinned,
     );
-    const after = await recordWorkflowFacts(store, doc.id, facts, commandMetadata(c.var.principal, c.var));
     return c.json(toDocForm(after));
   });
 
@@ -162,15 +157,14 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const form = docForm ? (await loadForm(store, doc.form)).definition : null;
     // Values are checked before the answer, so a bad value changes nothing at all.
     if (docForm && form) checkValuesAgainstForm(docForm.valuesByTags ?? {}, form);
-    const facts = await runWorkflowCommand(
+    let after = await applyWorkflowCommand(
+      store,
       calls,
       { principal: c.var.principal, ids: c.var },
       doc,
       { kind: 'answer', respId, taskstatus: docResponse.taskstatus, content: docResponse.content },
       pinned,
     );
-    const metadata = commandMetadata(c.var.principal, c.var);
-    let after = await recordWorkflowFacts(store, doc.id, facts, metadata);
     if (docForm && form) {
       const result = await executeCommand(
         store,
@@ -178,7 +172,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
         docAggregate,
         (state) =>
           decideUpdateFields({ valuesByTags: docForm.valuesByTags, tags: docForm._tags }, form, state),
-        metadata,
+        commandMetadata(c.var.principal, c.var),
       );
       after = result.state;
     }

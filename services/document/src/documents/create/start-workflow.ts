@@ -1,12 +1,12 @@
 /**
  * Steps 9 and 10 of a create, when a `docResponse` part asks for a workflow action: the workflow
- * service runs it and its facts are recorded in the new document. The document exists whatever
- * happens to the action: a refused one is answered in `X-Error`.
+ * service runs it, and the answer waits until its facts reach the new document from the bus. The
+ * document exists whatever happens to the action: a refused one (or one not recorded in time, 503)
+ * is answered in `X-Error`.
  */
 import type { EventStore } from '@docflow/eventstore';
-import { commandMetadata } from '@docflow/kit/eventsourcing';
 import type { CallContext } from '../../calls/identity-calls';
-import { recordWorkflowFacts, runWorkflowCommand, type WorkflowCalls } from '../../calls/workflow-commands';
+import { applyWorkflowCommand, type WorkflowCalls } from '../../calls/workflow-commands';
 import type { DocState } from '../docForm';
 import type { CreateParts } from './read-parts';
 import { workflowNotApplied } from './x-error';
@@ -26,8 +26,7 @@ export async function startWorkflow(
   taskstatus: NonNullable<CreateParts['action']>['taskstatus'],
 ): Promise<WorkflowStart> {
   try {
-    const facts = await runWorkflowCommand(calls, ctx, doc, { kind: 'create', taskstatus });
-    return { doc: await recordWorkflowFacts(store, doc.id, facts, commandMetadata(ctx.principal, ctx.ids)) };
+    return { doc: await applyWorkflowCommand(store, calls, ctx, doc, { kind: 'create', taskstatus }) };
   } catch (err) {
     return { doc, xError: workflowNotApplied(taskstatus, err) };
   }
