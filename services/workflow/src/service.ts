@@ -1,5 +1,6 @@
-import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
+import { INTERNAL_PATHS, topicsOf, workflowStream } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
+import { markAppends } from '@docflow/kit/eventsourcing';
 import {
   createServiceApp,
   relayOwnStreams,
@@ -20,7 +21,9 @@ export interface WorkflowService {
 }
 
 export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowService {
-  const { store } = deps;
+  // The facts of one command are one append, published as one message (docs/decisions.md, "Each fact
+  // by one road"): the document service records them as one change.
+  const store = markAppends(deps.store, workflowStream(''));
   const app = createServiceApp(deps, { guarded: [INTERNAL_PATHS] });
   app.route('/', workflowApi({ store, identity: deps.identity, internalToken: deps.internalToken }));
   let relay: Subscription | undefined;
@@ -28,8 +31,9 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
     app,
     async start() {
       relay ??= relayOwnStreams('workflow', deps, {
-        prefixes: ['workflow-'],
+        prefixes: [workflowStream('')],
         topic: topicsOf(deps.namespace).workflow,
+        wholeAppends: true,
       });
     },
     async stop() {

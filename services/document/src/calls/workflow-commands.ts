@@ -25,6 +25,8 @@ export interface WorkflowFact {
 export interface WorkflowCalls {
   workflow: ServiceClient;
   internalToken: string;
+  /** How long an answer waits for its facts to be recorded (default FACTS_WAIT_MS). */
+  factsWaitMs?: number;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function applyWorkflowCommand(
     store,
     doc.id,
     facts.map((f) => f.id),
+    calls.factsWaitMs,
   );
   if (recorded) return recorded;
   throw problems.unavailable(
