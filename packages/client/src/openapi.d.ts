@@ -136,6 +136,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller: account, effective roles and capabilities
+         * @description What a client needs to show only what the server accepts: per document, `embed=actions` on GET docForm/{id} says the rest.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/accounts": {
         parameters: {
             query?: never;
@@ -562,6 +582,35 @@ export interface components {
                 enabled: "true" | "false";
             };
         };
+        /** @description The effective principal: the run-as person, or the service account itself. */
+        Me: {
+            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
+            _id_sys: string;
+            /** @enum {string} */
+            kind: "person" | "service";
+            email: string;
+            name_first: string;
+            name_last: string;
+            /** @description The roles that count: with svc-run-as, those the person and the service account both hold. */
+            roles: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD" | "svcAuditR")[];
+            /** @description The service account acting on the person’s behalf (svc-run-as), or null. */
+            actingThrough: {
+                /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
+                serviceAccount: string;
+            } | null;
+            capabilities: components["schemas"]["Capabilities"];
+        };
+        Capabilities: {
+            /** @description Every principal creates documents of every form. */
+            createDocuments: boolean;
+            /** @description Accounts, persons, forms, webhooks (svcAdminSysRW). */
+            administer: boolean;
+            actOnAnyDocument: boolean;
+            auditAnyDocument: boolean;
+            /** @description POST docResponse on documents not one’s own (a service account without run-as needs svcAdminDocsRW too). */
+            manageOthersWorkflows: boolean;
+            deleteOthersDocuments: boolean;
+        };
         CreatedAccount: components["schemas"]["Account"] & {
             /** @description Only for a service account, and only in this answer: the key is stored as a hash. It names the account's id (`dfk_`, the id's 32 hex digits, `_`, 256 random bits). */
             apiKey?: string;
@@ -808,6 +857,7 @@ export interface components {
             } | null;
             /** @description `embed=recoData` (or `recoResult`): the recognised parts. */
             recoData?: components["schemas"]["RecoData"][];
+            actions?: components["schemas"]["DocumentActions"];
         };
         RecoData: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -834,6 +884,24 @@ export interface components {
             form: null;
             id: string;
             name: string;
+        };
+        /** @description `embed=actions`: what the caller may do now. */
+        DocumentActions: {
+            /** @description Task statuses of POST docResponse that would change the workflow now. */
+            manage: number[];
+            /** @description The caller’s open task (or one they stand in for) and the task statuses of PUT docResponse/{respId} it takes now; null without one. */
+            answer: {
+                /** @example 65a1f0c2b3d4e5f601234567 */
+                respId: string;
+                taskstatus: number[];
+            } | null;
+            /** @description PUT recoData (the author, an open task, svcAdminDocsRW). */
+            validateRecoData: boolean;
+            /** @description GET file/{fileId} of the files the document holds. */
+            download: boolean;
+            history: boolean;
+            verify: boolean;
+            export: boolean;
         };
         DocFormSelection: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -912,6 +980,23 @@ export interface components {
                  */
                 fileId?: string;
             }[];
+            actions?: {
+                /** @description Task statuses of POST docResponse that would change the workflow now. */
+                manage?: number[];
+                /** @description The caller’s open task (or one they stand in for) and the task statuses of PUT docResponse/{respId} it takes now; null without one. */
+                answer?: {
+                    /** @example 65a1f0c2b3d4e5f601234567 */
+                    respId: string;
+                    taskstatus: number[];
+                } | null;
+                /** @description PUT recoData (the author, an open task, svcAdminDocsRW). */
+                validateRecoData?: boolean;
+                /** @description GET file/{fileId} of the files the document holds. */
+                download?: boolean;
+                history?: boolean;
+                verify?: boolean;
+                export?: boolean;
+            };
         };
         HistoryEntry: {
             rev: number;
@@ -1445,6 +1530,80 @@ export interface operations {
             };
             /** @description The request body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The effective principal. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2625,7 +2784,7 @@ export interface operations {
             query?: {
                 /** @description Top-level fields to keep; also filters embedded entities. Comma-separated, at most 100 values. */
                 fields?: string;
-                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList. Comma-separated, at most 100 values. */
+                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList, actions. Comma-separated, at most 100 values. */
                 embed?: string;
                 /** @description The document as it was at this `_meta._rev`. */
                 rev?: number;

@@ -1,7 +1,38 @@
 /** What GET /api/v2/docForm/{id} answers: the document with what `embed` adds, or its `fields` selection. */
 import { z } from '@hono/zod-openapi';
 import { DocForm, DocResponse, FileEntry } from './documents';
+import { Hex24Id } from './ids';
 import { RecoData } from './recognition-events';
+
+/** The workflow commands the caller may send now, as the workflow service decides them. */
+export const WorkflowActions = z.object({
+  manage: z
+    .array(z.number().int())
+    .openapi({ description: 'Task statuses of POST docResponse that would change the workflow now.' }),
+  answer: z
+    .object({ respId: Hex24Id, taskstatus: z.array(z.number().int()) })
+    .nullable()
+    .openapi({
+      description:
+        'The caller\u2019s open task (or one they stand in for) and the task statuses of PUT docResponse/{respId} it takes now; null without one.',
+    }),
+});
+export type WorkflowActions = z.infer<typeof WorkflowActions>;
+
+/**
+ * `embed=actions`: what the caller may do with the document now, decided by the code that enforces
+ * each action, so a client shows no button the server would refuse.
+ */
+export const DocumentActions = WorkflowActions.extend({
+  validateRecoData: z
+    .boolean()
+    .openapi({ description: 'PUT recoData (the author, an open task, svcAdminDocsRW).' }),
+  download: z.boolean().openapi({ description: 'GET file/{fileId} of the files the document holds.' }),
+  history: z.boolean(),
+  verify: z.boolean(),
+  export: z.boolean(),
+}).openapi('DocumentActions');
+export type DocumentActions = z.infer<typeof DocumentActions>;
 
 /** The document whole, with the entities `embed` adds. */
 export const DocFormEmbedded = DocForm.extend({
@@ -12,6 +43,9 @@ export const DocFormEmbedded = DocForm.extend({
     .array(RecoData)
     .optional()
     .openapi({ description: '`embed=recoData` (or `recoResult`): the recognised parts.' }),
+  actions: DocumentActions.optional().openapi({
+    description: '`embed=actions`: what the caller may do now.',
+  }),
 }).openapi('DocFormEmbedded');
 
 /**
@@ -24,6 +58,7 @@ export const DocFormSelection = DocForm.partial()
     filesList: z.array(FileEntry.partial()).optional(),
     docResponse: DocResponse.partial().nullable().optional(),
     recoData: z.array(RecoData.partial()).optional(),
+    actions: DocumentActions.partial().optional(),
   })
   .openapi('DocFormSelection');
 

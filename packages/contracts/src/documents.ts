@@ -166,7 +166,14 @@ export const ViewQuery = z.object({
 });
 export type ViewQuery = z.infer<typeof ViewQuery>;
 
-export const EMBED_NAMES = ['docResponse', 'recoData', 'recoResult', 'valuesByTags', 'filesList'] as const;
+export const EMBED_NAMES = [
+  'docResponse',
+  'recoData',
+  'recoResult',
+  'valuesByTags',
+  'filesList',
+  'actions',
+] as const;
 const EMBED_NAME = `(${EMBED_NAMES.join('|')})`;
 
 export const DocQuery = z.object({

@@ -49,6 +49,12 @@ export const WorkflowCommandRequest = z.strictObject({
 });
 export type WorkflowCommandRequest = z.infer<typeof WorkflowCommandRequest>;
 
+/** workflow: `POST /internal/v1/workflows/{docId}/actions` — what the caller may do now (WorkflowActions). */
+export const WorkflowActionsRequest = z.strictObject({
+  registration: WorkflowCommandRequest.shape.registration,
+});
+export type WorkflowActionsRequest = z.infer<typeof WorkflowActionsRequest>;
+
 /** The events the command appended to `workflow-<docId>`, with their ids (for deduplication). */
 export const WorkflowCommandResponse = z.object({
   events: z.array(z.object({ id: z.uuid(), type: z.string(), data: z.record(z.string(), z.unknown()) })),

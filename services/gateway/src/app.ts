@@ -4,6 +4,7 @@
  */
 import {
   answerTaskRoute,
+  CAPABILITY_ROLES,
   CreateDocQuery,
   createAccountRoute,
   createDocumentRoute,
@@ -24,6 +25,7 @@ import {
   listWebhookDeliveriesRoute,
   listWebhooksRoute,
   manageDocumentRoute,
+  meRoute,
   metricsRoute,
   OPENAPI_DOCUMENT,
   PERSON_API_VERSIONS,
@@ -197,7 +199,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
       return ACCOUNT_PATHS.test(path) ? ACCOUNT_JSON_MAX_BYTES : deps.edge.maxJsonBytes;
     }),
   );
-  app.use('/api/admin/*', requireRole('svcAdminSysRW'));
+  app.use('/api/admin/*', requireRole(CAPABILITY_ROLES.administer));
   // The service answers in the contract's shapes (validated there); the gateway passes the answer on
   // as it is, which the route's typed-response check cannot see: hence the cast to `never`.
   const identity = (c: GatewayContext, body?: unknown) =>
@@ -212,9 +214,10 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
 
   for (const version of PERSON_API_VERSIONS) {
     app.openapi(getPersonRoute(version), (c) => identity(c));
-    app.use(`/api/${version}/person`, requireRole('svcAdminSysRW'));
+    app.use(`/api/${version}/person`, requireRole(CAPABILITY_ROLES.administer));
     app.openapi(updatePersonRoute(version), (c) => identity(c, c.req.valid('json')));
   }
+  app.openapi(meRoute, (c) => identity(c));
   app.openapi(createAccountRoute, (c) => accountCommand(c, c.req.valid('json')));
   app.openapi(listAccountsRoute, (c) => identity(c));
   app.openapi(getAccountRoute, (c) => identity(c));

@@ -6,6 +6,8 @@ import {
   AccountCreate,
   AccountListQuery,
   AccountPatch,
+  capabilitiesOf,
+  type Me,
   PersonUpdate,
   PUBLISHED_REVISION_HEADER,
   resolveAccountsRoute,
@@ -51,6 +53,24 @@ export function identityApi(
     const account = await loadAccount(c.req.param('id'));
     if (!account.exists || account.kind !== 'person') throw problems.notFound('no such person');
     return c.json(toPerson(account));
+  });
+
+  app.get('/api/v2/me', async (c) => {
+    const principal = c.var.principal;
+    const account = await loadAccount(principal.subject);
+    if (!account.exists) throw problems.notFound('no such account');
+    const { _id_sys, kind, email, name_first, name_last } = toAccount(account);
+    const me: Me = {
+      _id_sys,
+      kind,
+      email,
+      name_first,
+      name_last,
+      roles: principal.roles,
+      actingThrough: principal.runAs ? { serviceAccount: principal.account } : null,
+      capabilities: capabilitiesOf({ roles: principal.roles, isServiceAccount: kind === 'service' }),
+    };
+    return c.json(me);
   });
 
   app.post('/api/:version{v1|v2}/person', async (c) => {

@@ -2,7 +2,7 @@
  * Who may manage a document's workflow (POST docResponse) and who may answer a task (PUT
  * docResponse/{respId}). Pure: the caller resolves roles, run-as and deputies beforehand.
  */
-import { MANAGEMENT_TASK_STATUS } from '@docflow/contracts';
+import { capabilitiesOf, MANAGEMENT_TASK_STATUS } from '@docflow/contracts';
 import type { WorkflowState } from '@docflow/workflow-model';
 
 export interface ManagePrincipal {
@@ -24,10 +24,6 @@ export interface ManagePrincipal {
  */
 export function canManage(principal: ManagePrincipal, state: WorkflowState, taskstatus: number): boolean {
   if (state.author === principal.subject) return true;
-  const has = (role: string) => principal.roles.includes(role);
-  const manages =
-    taskstatus === MANAGEMENT_TASK_STATUS.delete
-      ? has('svcAdminDocRWD')
-      : has('svcAdminDocRW') || has('svcAdminDocRWD');
-  return manages && (!principal.isServiceAccount || has('svcAdminDocsRW'));
+  const may = capabilitiesOf(principal);
+  return taskstatus === MANAGEMENT_TASK_STATUS.delete ? may.deleteOthersDocuments : may.manageOthersWorkflows;
 }

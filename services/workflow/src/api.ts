@@ -1,11 +1,14 @@
 /**
  * The workflow service's internal API: the document service sends each workflow command of a
- * document, with the document's registration, and gets back the events it appended.
+ * document, with the document's registration, and gets back the events it appended; and asks which
+ * commands the caller may send now, decided by the same decideCommand.
  */
 import {
   type DeputiesOf,
   type ResolvedAccount,
   resolveAccountsRoute,
+  type WorkflowConfig,
+  workflowActionsRoute,
   workflowCommandRoute,
   workflowStream,
 } from '@docflow/contracts';
@@ -19,15 +22,13 @@ import {
   type ServiceEnv,
   serveInternal,
 } from '@docflow/kit/http';
-import { foldWorkflow } from '@docflow/workflow-model';
+import { openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
 import { workflowAggregate } from './aggregate';
 import {
-  type DecisionInputs,
-  decideAnswer,
-  decideCreateAction,
-  decideManage,
-  decideRegister,
+  allowedActions,
+  type CommandContext,
+  decideCommand,
   type ParticipantIds,
   participantsToResolve,
 } from './businessLogic';
@@ -49,29 +50,46 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
     return (await identity.call(resolveAccountsRoute, { body: { refs } }, ctx)).accounts;
   }
 
-  serveInternal(app, workflowCommandRoute, async (c, { params: { docId }, body }) => {
-    const { registration, command, expectedRevision } = body;
-    const stream = workflowStream(docId);
-    const now = new Date();
-    const at = now.toISOString();
-
-    // Everything a decision needs from outside is looked up first, so the decision stays pure.
-    const accounts = await resolve(c, participantsToResolve(registration.workflow));
+  /**
+   * Everything a decision needs from outside, looked up first so the decision stays pure: the form's
+   * participants as `usr-` ids, and the deputies of `assignees`.
+   */
+  async function commandContext(
+    c: Context<ServiceEnv>,
+    workflow: WorkflowConfig,
+    assignees: string[],
+    now: Date,
+  ): Promise<CommandContext> {
+    const accounts = await resolve(c, [...new Set([...participantsToResolve(workflow), ...assignees])]);
     const participants: ParticipantIds = Object.fromEntries(
       Object.entries(accounts)
         .filter(([, a]) => a.kind === 'person' && a.active)
         .map(([ref, a]) => [ref, a.id]),
     );
-    let deputiesOf: DeputiesOf = {};
+    const deputiesOf: DeputiesOf = Object.fromEntries(
+      assignees.map((assignee) => [assignee, accounts[assignee]?.deputy ?? undefined]),
+    );
+    const principal = c.var.principal;
+    return {
+      at: now.toISOString(),
+      newId: () => newHexId(),
+      participants,
+      deputiesOf,
+      principal: { subject: principal.subject, roles: principal.roles, isServiceAccount: !principal.runAs },
+    };
+  }
+
+  serveInternal(app, workflowCommandRoute, async (c, { params: { docId }, body }) => {
+    const { registration, command, expectedRevision } = body;
+    const stream = workflowStream(docId);
+    const now = new Date();
+    let assignees: string[] = [];
     if (command.kind === 'answer') {
       const { state } = await loadAggregate(store, stream, workflowAggregate);
       const assignee = state.tasks[command.respId]?.assignee;
-      if (assignee)
-        deputiesOf = { [assignee]: (await resolve(c, [assignee]))[assignee]?.deputy ?? undefined };
+      if (assignee) assignees = [assignee];
     }
-    const inputs: DecisionInputs = { at, newId: () => newHexId(), participants };
-    const principal = c.var.principal;
-
+    const ctx = await commandContext(c, registration.workflow, assignees, now);
     const result = await executeCommand(
       store,
       stream,
@@ -82,32 +100,20 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
           throw problems.preconditionFailed(
             'the document moved on since the revision If-Match names: read it again',
           );
-        const registered = decideRegister({ docId, ...registration, at }, state);
-        const current = foldWorkflow(registered, state);
-        const decided =
-          command.kind === 'create'
-            ? decideCreateAction({ ...inputs, taskstatus: command.taskstatus }, current)
-            : command.kind === 'manage'
-              ? decideManage(
-                  {
-                    ...inputs,
-                    taskstatus: command.taskstatus,
-                    principal: {
-                      subject: principal.subject,
-                      roles: principal.roles,
-                      isServiceAccount: !principal.runAs,
-                    },
-                  },
-                  current,
-                )
-              : decideAnswer({ ...inputs, ...command, caller: principal.subject, deputiesOf }, current);
-        return decided.length ? [...registered, ...decided] : [];
+        return decideCommand({ docId, ...registration, at: ctx.at }, command, ctx, state);
       },
-      commandMetadata(principal, c.var, now),
+      commandMetadata(c.var.principal, c.var, now),
     );
     return {
       events: result.events.map((e, i) => ({ id: result.ids[i]!, type: e.type, data: e.data })),
     };
+  });
+
+  serveInternal(app, workflowActionsRoute, async (c, { params: { docId }, body: { registration } }) => {
+    const { state } = await loadAggregate(store, workflowStream(docId), workflowAggregate);
+    const assignees = openTasks(state).map((t) => t.assignee);
+    const ctx = await commandContext(c, registration.workflow, assignees, new Date());
+    return allowedActions({ docId, ...registration, at: ctx.at }, ctx, state);
   });
 
   return app;

@@ -4,21 +4,26 @@
  * forbidden not allowed, notApplicable a valid request that cannot change anything from the current state.
  */
 import {
+  ANSWER_TASK_STATUSES,
   CREATE_TASK_STATUSES,
   type DeputiesOf,
   isEnabledDeputy,
+  MANAGE_TASK_STATUSES,
   MANAGEMENT_TASK_STATUS,
   type ManagementTaskStatus,
   RESPONSE_TASK_STATUS,
+  Rejection,
   type ResponseTaskStatus,
   rejections,
   USR_ID_PATTERN,
   WORK_PHASES,
+  type WorkflowActions,
+  type WorkflowCommandRequest,
   type WorkflowConfig,
   type WorkflowEvent,
   type WorkPhase,
 } from '@docflow/contracts';
-import { isDeleted, openTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
+import { foldWorkflow, isDeleted, openTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
 import { canManage, type ManagePrincipal } from './access';
 
 const DAY_MS = 86_400_000;
@@ -325,4 +330,71 @@ function completePhase(state: WorkflowState, phase: WorkPhase, c: DecisionInputs
 function requireLive(state: WorkflowState): void {
   // A deleted document is not found, like on GET: notApplicable would tell that it existed.
   if (!state.registered || isDeleted(state)) throw rejections.notFound('no such document');
+}
+
+// ---- one command, and what a caller may do now -----------------------------------------------------
+
+export type WorkflowCommand = WorkflowCommandRequest['command'];
+
+/** Who sends a command and what it brings: the inputs, the caller, and the deputies of the assignees. */
+export interface CommandContext extends DecisionInputs {
+  principal: ManagePrincipal;
+  deputiesOf: DeputiesOf;
+}
+
+/**
+ * The events one command appends: the registration first when the workflow is new, then the command's
+ * own; none when the command changes nothing.
+ */
+export function decideCommand(
+  registration: RegisterWorkflow,
+  command: WorkflowCommand,
+  ctx: CommandContext,
+  state: WorkflowState,
+): WorkflowEvent[] {
+  const registered = decideRegister(registration, state);
+  const current = foldWorkflow(registered, state);
+  const decided =
+    command.kind === 'create'
+      ? decideCreateAction({ ...ctx, taskstatus: command.taskstatus }, current)
+      : command.kind === 'manage'
+        ? decideManage({ ...ctx, taskstatus: command.taskstatus }, current)
+        : decideAnswer({ ...ctx, ...command, caller: ctx.principal.subject }, current);
+  return decided.length ? [...registered, ...decided] : [];
+}
+
+/**
+ * What the caller may do now (`embed=actions`): each management move and each answer to the caller's
+ * open task (or one they stand in for) decided on the state by decideCommand, the code that runs the
+ * command itself, and kept when it would change something.
+ */
+export function allowedActions(
+  registration: RegisterWorkflow,
+  ctx: CommandContext,
+  state: WorkflowState,
+): WorkflowActions {
+  const allowed = (command: WorkflowCommand) => {
+    try {
+      return decideCommand(registration, command, ctx, state).length > 0;
+    } catch (error) {
+      if (error instanceof Rejection) return false;
+      throw error;
+    }
+  };
+  const caller = ctx.principal.subject;
+  const open = openTasks(foldWorkflow(decideRegister(registration, state), state));
+  const task =
+    open.find((t) => t.assignee === caller) ??
+    open.find((t) => isEnabledDeputy(ctx.deputiesOf, t.assignee, caller));
+  return {
+    manage: MANAGE_TASK_STATUSES.filter((taskstatus) => allowed({ kind: 'manage', taskstatus })),
+    answer: task
+      ? {
+          respId: task.respId,
+          taskstatus: ANSWER_TASK_STATUSES.filter((taskstatus) =>
+            allowed({ kind: 'answer', respId: task.respId, taskstatus, content: '' }),
+          ),
+        }
+      : null,
+  };
 }

@@ -4,10 +4,12 @@
  */
 import { z } from '@hono/zod-openapi';
 import { StoredFile } from '../document-events';
+import { WorkflowActions } from '../document-read';
 import { Hex24Id } from '../ids';
 import {
   ResolveRequest,
   ResolveResponse,
+  WorkflowActionsRequest,
   WorkflowCommandRequest,
   WorkflowCommandResponse,
 } from '../internal';
@@ -99,4 +101,14 @@ export const workflowCommandRoute = internalRoute({
   body: WorkflowCommandRequest,
   output: WorkflowCommandResponse,
   problems: [400, 401, 403, 404, 409, 412, 415, 422, 503],
+});
+
+/** workflow: the commands the caller may send now on a document, decided as the commands are. */
+export const workflowActionsRoute = internalRoute({
+  method: 'post',
+  path: '/internal/v1/workflows/{docId}/actions',
+  params: DocParams,
+  body: WorkflowActionsRequest,
+  output: WorkflowActions,
+  problems: [400, 401, 404, 415, 503],
 });

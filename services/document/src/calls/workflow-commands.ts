@@ -6,7 +6,9 @@
 import {
   type DocResponse,
   STATE_CODES,
+  type WorkflowActions,
   type WorkflowCommandRequest,
+  workflowActionsRoute,
   workflowCommandRoute,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
@@ -45,7 +47,7 @@ export async function runWorkflowCommand(
   pinned = false,
 ): Promise<WorkflowFact[]> {
   const body: WorkflowCommandRequest = {
-    registration: { form: doc.form, author: doc.author, workflow: doc.workflowConfig ?? {} },
+    registration: registrationOf(doc),
     command,
     ...(pinned ? { expectedRevision: doc.workflowSourceIds.length } : {}),
   };
@@ -80,6 +82,26 @@ export async function applyWorkflowCommand(
   if (recorded) return recorded;
   throw problems.unavailable(
     'the workflow service accepted the command; the document shows it once the message bus delivers it',
+  );
+}
+
+/** The document's registration, which the workflow service decides every command of it with. */
+const registrationOf = (doc: DocState): WorkflowCommandRequest['registration'] => ({
+  form: doc.form,
+  author: doc.author,
+  workflow: doc.workflowConfig ?? {},
+});
+
+/** The workflow commands the caller may send now, as the workflow service decides them. */
+export async function workflowActions(
+  calls: WorkflowCalls,
+  ctx: CallContext,
+  doc: DocState,
+): Promise<WorkflowActions> {
+  return internalClient(calls.workflow, calls.internalToken).call(
+    workflowActionsRoute,
+    { params: { docId: doc.id }, body: { registration: registrationOf(doc) } },
+    ctx,
   );
 }
 

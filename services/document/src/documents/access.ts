@@ -2,13 +2,13 @@
  * Who may do what with a document (DESIGN.md, "Roles" and "Author"): read it, write its data, name its
  * author. Pure: the caller resolves roles, run-as and deputies beforehand.
  */
-import { type DeputiesOf, isEnabledDeputy, rejections } from '@docflow/contracts';
+import { CAPABILITY_ROLES, type DeputiesOf, isEnabledDeputy, rejections } from '@docflow/contracts';
 import { isDeleted, openTasks } from '@docflow/workflow-model';
 import type { DocState } from './docForm';
 
-const ACT_ON_ANY_DOCUMENT = 'svcAdminDocsRW';
+const ACT_ON_ANY_DOCUMENT = CAPABILITY_ROLES.actOnAnyDocument;
 /** Auditors read any document (its history, verification and export too) and change nothing. */
-const AUDIT_ANY_DOCUMENT = 'svcAuditR';
+const AUDIT_ANY_DOCUMENT = CAPABILITY_ROLES.auditAnyDocument;
 
 /** Who asks: the effective principal and its roles (the gateway's principal, run-as resolved). */
 export interface AccessPrincipal {

@@ -23,6 +23,7 @@ import { createFingerprint, hashFile } from '../idempotency/create-fingerprint';
 import { idempotent, jsonFingerprint } from '../idempotency/middleware';
 import type { IdempotencyStore } from '../idempotency/store';
 import { canDownload } from './access';
+import { documentActions } from './actions';
 import { checkValuesAgainstForm, decideUpdateFields, decideValidateReco } from './businessLogic';
 import { createDocument, X_ERROR_HEADER } from './create';
 import { type DocState, docAggregate } from './docForm';
@@ -109,6 +110,8 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   app.get('/api/v2/docForm/:id', async (c) => {
     const query = parseWith('query', DocQuery, c.req.query());
     let doc = await readableDoc(c, c.req.param('id'));
+    // What the caller may do is said of the document as it is now, also beside an earlier revision.
+    const current = doc;
     if (query.rev !== undefined && query.asOf !== undefined)
       throw problems.badRequest('give rev or asOf, not both');
     const rev = query.asOf === undefined ? query.rev : await revisionAsOf(store, doc.id, query.asOf);
@@ -130,6 +133,8 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       body.docResponse = task ? toDocResponse(task, doc) : null;
     }
     if (embed.includes('recoData') || embed.includes('recoResult')) body.recoData = toRecoData(doc);
+    if (embed.includes('actions'))
+      body.actions = await documentActions(calls, { principal: c.var.principal, ids: c.var }, current);
     const embedded = embed.flatMap((e) => (e === 'recoResult' ? ['recoData'] : [e]));
     return c.json(selectFields(body, query.fields, embedded));
   });
