@@ -12,6 +12,7 @@ import {
   AUTHOR,
   BLOCKED,
   BOB,
+  DAVE,
   DEPUTY,
   DOC,
   given,
@@ -64,7 +65,7 @@ describe('allowedActions', () => {
   });
 
   it('a sign task takes sign or decline; a suspended workflow takes no answer, and resume is offered', () => {
-    const dave = allowedActions(registration, as(SIGN.at(-1)!.data.assignee as string), given(SIGN));
+    const dave = allowedActions(registration, as(DAVE), given(SIGN));
     assert.deepEqual(dave.answer?.taskstatus, [4, 8]);
     const suspended = allowedActions(registration, as(BOB), given(SUSPENDED));
     assert.deepEqual(suspended.answer, { respId: rid(2), taskstatus: [] });
