@@ -845,7 +845,7 @@ export interface components {
                 iteration: number;
                 /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
                 assignee: string;
-                /** @description 0 while open. */
+                /** @description 0 while open, then the answer: 2 approve, 3 approve with edits, 4 decline, 5 execution done, 8 sign. */
                 taskstatus: number;
                 content: string;
                 /**
@@ -950,7 +950,7 @@ export interface components {
                 iteration?: number;
                 /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
                 assignee?: string;
-                /** @description 0 while open. */
+                /** @description 0 while open, then the answer: 2 approve, 3 approve with edits, 4 decline, 5 execution done, 8 sign. */
                 taskstatus?: number;
                 content?: string;
                 /**
@@ -1065,7 +1065,10 @@ export interface components {
         };
         ManageRequest: {
             docResponse: {
-                /** @enum {integer} */
+                /**
+                 * @description 100 start approval, 101 suspend, 102 resume, 103 cancel, 104 restart, 105 start sign, 106 start execution, 107 move to archive, 108 move to repository, 110 block, 111 delete
+                 * @enum {integer}
+                 */
                 taskstatus: 100 | 101 | 102 | 103 | 104 | 105 | 106 | 107 | 108 | 110 | 111;
                 content?: string;
             };
@@ -1076,7 +1079,10 @@ export interface components {
                 _tags?: string[];
             };
             docResponse: {
-                /** @enum {integer} */
+                /**
+                 * @description 2 approve, 3 approve with edits, 4 decline, 5 execution done, 8 sign
+                 * @enum {integer}
+                 */
                 taskstatus: 2 | 3 | 4 | 5 | 8;
                 /** @default  */
                 content?: string;
@@ -3624,6 +3630,7 @@ export interface operations {
                 "multipart/form-data": {
                     docForm?: components["schemas"]["DocFormCreate"];
                     docResponse?: {
+                        /** @description 100 start approval, 104 restart, 105 start sign, 106 start execution, 107 move to archive, 108 move to repository */
                         taskstatus: 100 | 104 | 105 | 106 | 107 | 108;
                     };
                     files?: string[];

@@ -59,3 +59,22 @@ export const CREATE_TASK_STATUSES = [
 ] as const;
 export const MANAGE_TASK_STATUSES = Object.values(MANAGEMENT_TASK_STATUS);
 export const ANSWER_TASK_STATUSES = Object.values(RESPONSE_TASK_STATUS);
+
+/** `approveWithEdits` → `approve with edits`. */
+const words = (name: string) => name.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
+
+/** Each task status in words, for OpenAPI, clients and messages: e.g. 100 → `start approval`. */
+export const TASK_STATUS_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries({ ...RESPONSE_TASK_STATUS, ...MANAGEMENT_TASK_STATUS }).map(([name, code]) => [
+    code,
+    words(name),
+  ]),
+);
+
+/** `100 (start approval)`: a task status as messages name it. */
+export const taskStatusLabel = (code: number): string =>
+  TASK_STATUS_NAMES[code] ? `${code} (${TASK_STATUS_NAMES[code]})` : String(code);
+
+/** `100 start approval, 101 suspend, …`: the codes of a list with their names, for descriptions. */
+export const namedCodes = (codes: readonly number[]): string =>
+  codes.map((code) => `${code} ${TASK_STATUS_NAMES[code] ?? ''}`.trim()).join(', ');

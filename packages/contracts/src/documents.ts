@@ -1,6 +1,12 @@
 /** The DocForm resource, its create request and the view parameters (contract + DESIGN.md). */
 import { z } from '@hono/zod-openapi';
-import { ANSWER_TASK_STATUSES, CREATE_TASK_STATUSES, MANAGE_TASK_STATUSES } from './codes';
+import {
+  ANSWER_TASK_STATUSES,
+  CREATE_TASK_STATUSES,
+  MANAGE_TASK_STATUSES,
+  namedCodes,
+  TASK_STATUS_NAMES,
+} from './codes';
 import { TAG_NAME_PATTERN } from './forms';
 import { Hex24Id, Timestamp, UsrId } from './ids';
 import { ocrLanguagesNotInstalled } from './ocr-languages';
@@ -69,9 +75,9 @@ export const DocFormCreate = z
 export type DocFormCreate = z.infer<typeof DocFormCreate>;
 
 export const CreateDocResponse = z.strictObject({
-  taskstatus: z.union(
-    CREATE_TASK_STATUSES.map((n) => z.literal(n)) as [z.ZodLiteral<100>, ...z.ZodLiteral<number>[]],
-  ),
+  taskstatus: z
+    .union(CREATE_TASK_STATUSES.map((n) => z.literal(n)) as [z.ZodLiteral<100>, ...z.ZodLiteral<number>[]])
+    .openapi({ description: namedCodes(CREATE_TASK_STATUSES) }),
 });
 
 /**
@@ -199,7 +205,10 @@ export const DocResponse = z
     step: z.number().int(),
     iteration: z.number().int(),
     assignee: UsrId,
-    taskstatus: z.number().int().openapi({ description: '0 while open.' }),
+    taskstatus: z
+      .number()
+      .int()
+      .openapi({ description: `0 while open, then the answer: ${namedCodes(ANSWER_TASK_STATUSES)}.` }),
     content: z.string(),
     datecreated: Timestamp,
     datedue: z.string(),
@@ -212,7 +221,12 @@ const oneOf = <T extends readonly number[]>(values: T) =>
     .number()
     .int()
     .refine((n) => (values as readonly number[]).includes(n), `must be one of ${values.join(', ')}`)
-    .openapi({ type: 'integer', enum: [...values] });
+    .openapi({
+      type: 'integer',
+      enum: [...values],
+      description: namedCodes(values),
+      'x-enum-descriptions': values.map((code) => TASK_STATUS_NAMES[code]),
+    });
 
 export const ManageRequest = z
   .strictObject({

@@ -10,12 +10,9 @@ export const Me = Account.pick({ _id_sys: true, kind: true, email: true, name_fi
       description:
         'The roles that count: with svc-run-as, those the person and the service account both hold.',
     }),
-    actingThrough: z
-      .object({ serviceAccount: UsrId })
-      .nullable()
-      .openapi({
-        description: 'The service account acting on the person\u2019s behalf (svc-run-as), or null.',
-      }),
+    actingThrough: z.object({ serviceAccount: UsrId }).nullable().openapi({
+      description: 'The service account acting on the person\u2019s behalf (svc-run-as), or null.',
+    }),
     capabilities: Capabilities,
   })
   .openapi('Me', {

@@ -128,4 +128,25 @@ describe('route contracts', () => {
           }
     assert.ok(links >= 20, `${links} links`);
   });
+  it('every task status the document publishes is named: a list of the codes with their names beside each enum', () => {
+    const found: string[] = [];
+    const visit = (node: unknown, where: string) => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as { enum?: unknown[]; description?: string; 'x-enum-descriptions'?: string[] };
+      if (where.endsWith('/taskstatus') && Array.isArray(schema.enum)) {
+        found.push(where);
+        const names = schema['x-enum-descriptions'] ?? [];
+        assert.equal(names.length, schema.enum.length, `${where}: a name per code`);
+        for (const [i, code] of schema.enum.entries()) {
+          assert.equal(names[i], contracts.TASK_STATUS_NAMES[code as number], `${where}: ${code}`);
+          assert.ok(schema.description?.includes(`${code} ${names[i]}`), `${where}: ${schema.description}`);
+        }
+      }
+      for (const [key, value] of Object.entries(node)) visit(value, `${where}/${key}`);
+    };
+    visit(openApiDocument(), '');
+    assert.ok(found.length >= 2, found.join(' '));
+    assert.equal(contracts.taskStatusLabel(100), '100 (start approval)');
+    assert.equal(contracts.TASK_STATUS_NAMES[3], 'approve with edits');
+  });
 });

@@ -2,6 +2,7 @@
  * The `X-Error` answer of a create (pure): the document was created, the workflow action asked with
  * it was not applied, and why. The create still answers 201.
  */
+import { taskStatusLabel } from '@docflow/contracts';
 import { toProblemError } from '@docflow/kit/http';
 
 export const X_ERROR_HEADER = 'x-error';
@@ -9,5 +10,5 @@ export const X_ERROR_HEADER = 'x-error';
 /** @example c.header(X_ERROR_HEADER, workflowNotApplied(1, err)); */
 export function workflowNotApplied(taskstatus: number, err: unknown): string {
   const problem = toProblemError(err);
-  return `workflow action ${taskstatus} not applied: ${problem.detail ?? problem.title}`;
+  return `workflow action ${taskStatusLabel(taskstatus)} not applied: ${problem.detail ?? problem.title}`;
 }
