@@ -7,6 +7,7 @@ import { backupCommand, restoreCommand } from './backup';
 import { documentsCommand } from './documents';
 import { CliError, EXIT, EXIT_CODES_HELP } from './exit-codes';
 import { formsCommand } from './forms';
+import { migrateCommand } from './migrate';
 import { addServerOptions } from './server';
 import { verifyCommand } from './verify';
 import { viewsCommand } from './views';
@@ -27,6 +28,7 @@ for (const command of [
   verifyCommand(),
   backupCommand(),
   restoreCommand(),
+  migrateCommand(),
 ])
   program.addCommand(command);
 // Commands built on their own inherit nothing: each throws its usage errors here, to exit with 2.

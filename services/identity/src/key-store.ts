@@ -17,6 +17,8 @@ export interface KeyStore {
   existingKey(accountId: string): Buffer | undefined;
   /** Deletes the key for good (idempotent). */
   shred(accountId: string): void;
+  /** True once the account's key was shredded (its tombstone is kept). */
+  wasErased(accountId: string): boolean;
   /** A secret of this deployment (not of a person), made on first use: it keys the e-mail claims. */
   claimSecret(): Buffer;
   close(): void;
@@ -47,6 +49,9 @@ export function openKeyStore(file: string): KeyStore {
     `INSERT INTO person_keys (account_id, key, erased_at) VALUES (?, NULL, ?)
      ON CONFLICT(account_id) DO UPDATE SET key = NULL, erased_at = COALESCE(erased_at, excluded.erased_at)`,
   );
+  const erasedAt = db
+    .prepare<[string], string | null>('SELECT erased_at FROM person_keys WHERE account_id = ?')
+    .pluck();
   const cache = new Map<string, Buffer>();
   return {
     keyFor(accountId) {
@@ -68,6 +73,7 @@ export function openKeyStore(file: string): KeyStore {
       shred.run(accountId, new Date().toISOString());
       if (!db.memory) db.pragma('wal_checkpoint(TRUNCATE)');
     },
+    wasErased: (accountId) => (erasedAt.get(accountId) ?? null) !== null,
     claimSecret() {
       if (!claims) {
         insertSecret.run('email-claims', randomBytes(32));

@@ -14,7 +14,7 @@
  * checkpoints, read models catch up. No lock of the server's is taken, and no store is written.
  */
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { CliError, EXIT } from '../exit-codes';
 import {
   CopyRefused,
@@ -24,6 +24,7 @@ import {
   FILE_MODE,
   type FileDigest,
   listFiles,
+  nested,
   syncDir,
   syncTree,
 } from './files';
@@ -115,8 +116,7 @@ async function sourceFiles(dataDir: string) {
  * until the new one is written, the directory is a backup cut short.
  */
 async function prepareTarget(dataDir: string, out: string): Promise<void> {
-  const within = (inner: string, outer: string) => !relative(outer, inner).startsWith('..');
-  if (within(out, dataDir) || within(dataDir, out))
+  if (nested(out, dataDir))
     throw new CliError(
       EXIT.usage,
       `the backup ${out} and the data directory ${dataDir} must not contain each other`,
@@ -142,7 +142,7 @@ async function prepareTarget(dataDir: string, out: string): Promise<void> {
 }
 
 /** Copies the blobs the target lacks, each checked against its name; counts what it found. */
-async function copyBlobs(dataDir: string, out: string, progress: Progress) {
+export async function copyBlobs(dataDir: string, out: string, progress: Progress) {
   const paths = (await listFiles(dataDir)).filter((path) => kindOf(path) === 'blob');
   const counts = { copied: 0, present: 0, gone: 0 };
   const entries: ManifestEntry[] = [];

@@ -16,6 +16,12 @@ export interface FileDigest {
   sha256: string;
 }
 
+/** True when one of the directories `a` and `b` is (or is inside) the other. */
+export function nested(a: string, b: string): boolean {
+  const within = (inner: string, outer: string) => !relative(outer, inner).startsWith('..');
+  return within(a, b) || within(b, a);
+}
+
 /** Every regular file under `root`, as a path relative to it with `/`; sorted. */
 export async function listFiles(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
