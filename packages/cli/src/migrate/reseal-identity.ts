@@ -62,14 +62,18 @@ export async function resealIdentity(
 ) {
   if (!existsSync(join(dataDir, 'identity', 'events.db')))
     throw new CliError(EXIT.usage, `${dataDir} has no identity/events.db: not a data directory`);
-  await claimTarget(dataDir, out);
+  const began = await claimTarget(dataDir, out);
 
   const replay = await identityStep<IdentityReplay>([
     'reseal',
     dataDir,
     out,
     ...(options.limit ? [String(options.limit)] : []),
-  ]);
+  ]).catch(async (error) => {
+    // Refused before writing (the old directory in use): the directory is left empty, as it was.
+    if (began && error instanceof CliError) await rm(join(out, MARKER), { force: true });
+    throw error;
+  });
   if (replay.exitCode === EXIT.incomplete) return { out, complete: false, identity: replay.summary };
   const stores = await carryOverStores(dataDir, out, progress);
   const blobs = await copyBlobs(dataDir, out, progress);
@@ -88,9 +92,9 @@ export async function resealIdentity(
 
 /**
  * The new directory is new, empty, or one this migration of `dataDir` began (its marker names it);
- * it is marked as this migration's before anything is written to it.
+ * it is marked as this migration's before anything is written to it. True when this run began it.
  */
-async function claimTarget(dataDir: string, out: string): Promise<void> {
+async function claimTarget(dataDir: string, out: string): Promise<boolean> {
   if (nested(out, dataDir))
     throw new CliError(EXIT.usage, `the new directory ${out} and ${dataDir} must not contain each other`);
   const names = await readdir(out).catch((error: NodeJS.ErrnoException) => {
@@ -105,10 +109,11 @@ async function claimTarget(dataDir: string, out: string): Promise<void> {
         EXIT.usage,
         `${out} is not empty, and not a ${MIGRATION} of ${dataDir} under way: give a new or empty directory`,
       );
-    return;
+    return false;
   }
   await mkdir(out, { recursive: true, mode: DIR_MODE });
   await writeFile(join(out, MARKER), `${marker}\n`, { mode: FILE_MODE, flush: true });
+  return true;
 }
 
 /** Every store but identity's events and keys, as a backup copies it; those already copied are kept. */
