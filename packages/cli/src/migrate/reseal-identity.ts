@@ -147,7 +147,18 @@ async function identityStep<T>(args: string[]): Promise<{ exitCode: number; summ
   });
   if (exitCode === EXIT.usage || exitCode === EXIT.dataDirInUse)
     throw new CliError(exitCode, `${args[0]}: refused (the reason above)`);
-  if (![EXIT.ok, EXIT.refused, EXIT.incomplete].includes(exitCode as 0))
-    throw new Error(`the identity ${args[0]} step failed (exit ${exitCode})`);
-  return { exitCode, summary: JSON.parse(stdout) as T };
+  // A step that crashed printed no summary (its stack trace is on stderr above).
+  const summary = [EXIT.ok, EXIT.refused, EXIT.incomplete].includes(exitCode as 0)
+    ? parsed(stdout)
+    : undefined;
+  if (summary === undefined) throw new Error(`the identity ${args[0]} step failed (exit ${exitCode})`);
+  return { exitCode, summary: summary as T };
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
