@@ -310,6 +310,8 @@ describe('docflow, the command-line tool, against a server', { timeout: 300_000 
       ['views', 'list'],
       ['views', 'rebuild'],
       ['verify'],
+      ['migrate'],
+      ['migrate', 'reseal-identity'],
     ];
     for (const command of commands) {
       const help = await inHome([...command, '--help']);

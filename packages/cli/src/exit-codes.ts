@@ -25,7 +25,7 @@ Exit codes:
      restore: the target directory is not empty; migrate: not a data directory, or a target that is
      neither empty nor this migration's
   3  the server cannot be reached, or it failed (5xx)
-  4  views rebuild, migrate: the data directory is in use by a running process
+  4  views rebuild: the data directory is in use by a running process; migrate: the old one is
   5  migrate: stopped at --limit before the end (run the same command again to go on)`;
 
 /** Stops a command with `exitCode` and `message` on stderr. */
