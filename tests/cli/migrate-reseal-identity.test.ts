@@ -243,5 +243,6 @@ describe('docflow migrate reseal-identity', { timeout: 300_000 }, () => {
     } finally {
       await target.stop();
     }
+    assert.deepEqual(clearValuesIn(newDir), [], 'nor after serving it: relays, read models, WAL files');
   });
 });
