@@ -8,6 +8,7 @@ import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import Database from 'better-sqlite3';
 import { accountStream } from '../account';
+import { NeedleSet } from './needles';
 import { clearPersonalFields } from './reseal-event';
 
 /**
@@ -55,15 +56,16 @@ export interface ScanResult {
 
 /** Looks for every value of `values` in every file under `root`. */
 export async function scanForValues(root: string, values: Map<string, string>): Promise<ScanResult> {
-  const needles: Array<{ bytes: Buffer; field: string }> = [];
+  const needles: Array<{ bytes: Buffer; label: string }> = [];
   let tooShort = 0;
   for (const [value, field] of values) {
     const forms = new Set([value, JSON.stringify(value).slice(1, -1)]);
     const long = [...forms].map((form) => Buffer.from(form)).filter((b) => b.length >= MIN_SCAN_BYTES);
     if (long.length === 0) tooShort++;
-    for (const bytes of long) needles.push({ bytes, field });
+    for (const bytes of long) needles.push({ bytes, label: field });
   }
-  const overlap = Math.max(0, ...needles.map((n) => n.bytes.length - 1));
+  const set = new NeedleSet(needles);
+  const overlap = Math.max(0, set.longest - 1);
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
   const found: Finding[] = [];
@@ -74,7 +76,7 @@ export async function scanForValues(root: string, values: Map<string, string>): 
     let tail = Buffer.alloc(0);
     for await (const chunk of createReadStream(file, { highWaterMark: CHUNK_BYTES })) {
       const window = Buffer.concat([tail, chunk as Buffer]);
-      for (const needle of needles) if (window.includes(needle.bytes)) fields.add(needle.field);
+      set.labelsIn(window, fields);
       tail = window.subarray(Math.max(0, window.length - overlap));
       bytes += (chunk as Buffer).length;
     }
