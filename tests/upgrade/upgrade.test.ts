@@ -1,0 +1,247 @@
+/**
+ * Upgrades keep every document (issue 31): a data directory written by the previous release (a git
+ * worktree of the pinned commit, started with its own `pnpm start`, fed the data set of dataset.ts
+ * through the API) is opened by this checkout, and every read answers the same: each document with
+ * every `?rev`, `asOf`, history, verify, export and attachment bytes, the accounts and persons, forms,
+ * views and searches, webhooks and their delivery log. Then new writes work on the old data.
+ *
+ * The reference is the previous release started again on its own data after writing it, so what a
+ * restart alone changes is not taken for an upgrade's doing. Allowed differences: a listing may lag
+ * behind the start and is read again until it answers the same (bounded, reads.ts); nothing else.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { isDeepStrictEqual } from 'node:util';
+import { createDoc, eventually } from '../support/documents';
+import { apiClient } from '../support/http';
+import { REPO_ROOT } from '../support/process';
+import {
+  prepareRelease,
+  releaseSkipReason,
+  type StartedRelease,
+  startRelease,
+} from '../support/release-checkout';
+import { newAdminKey } from '../support/targets';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
+import { type Dataset, DOCUMENTS, FORM, INVOICE_PDF, OTHER_SUBJECTS, readsOf, writeDataset } from './dataset';
+import { PINNED_RELEASE } from './pinned-release';
+import { type Read, type Records, recordAll } from './reads';
+
+/** Whole run bound: checkout (cached after the first run), two releases written and read, new writes. */
+const UPGRADE_TIMEOUT_MS = 480_000;
+const SETTLE_MS = 90_000;
+
+/**
+ * Subjects that do not read the same after the upgrade, with the reason: the comparison still runs
+ * and reports, as a todo, until the reason is fixed.
+ */
+const KNOWN_DIFFERENCES: Record<string, string> = {};
+
+const skip = releaseSkipReason(PINNED_RELEASE.commit);
+
+/** The reads of one subject that answer otherwise now, before and after, by read. */
+function differences(earlier: Records, now: Records, subject: string) {
+  const was = earlier.get(subject) ?? new Map();
+  const is = now.get(subject) ?? new Map();
+  const changed = [...was.keys()].filter((key) => !isDeepStrictEqual(was.get(key), is.get(key)));
+  return {
+    before: Object.fromEntries(changed.map((key) => [key, was.get(key)])),
+    after: Object.fromEntries(changed.map((key) => [key, is.get(key)])),
+  };
+}
+
+async function stopGracefully(release: StartedRelease): Promise<void> {
+  const code = await release.proc.stop(30_000);
+  assert.equal(code, 0, release.proc.output().slice(-3000));
+  assert.match(release.proc.output(), /"msg":"docflow stopped"/);
+}
+
+describe(`upgrade from ${PINNED_RELEASE.name} (the previous release, pinned) to this checkout`, {
+  skip,
+  timeout: UPGRADE_TIMEOUT_MS,
+}, () => {
+  let receiver: WebhookReceiver;
+  let dataDir: string;
+  let data: Dataset;
+  let reads: Read[];
+  let earlier: Records;
+  let now: Records;
+  let current: StartedRelease | undefined;
+
+  before(async () => {
+    receiver = await startWebhookReceiver();
+    const release = await prepareRelease(PINNED_RELEASE.commit);
+    dataDir = mkdtempSync(join(tmpdir(), 'docflow-upgrade-'));
+    const env = {
+      DOCFLOW_DATA_DIR: dataDir,
+      DOCFLOW_ADMIN_KEY: newAdminKey(),
+      DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+      LOG_LEVEL: 'info',
+    };
+    const writer = await startRelease(release, env, `docflow ${PINNED_RELEASE.name}`);
+    try {
+      data = await writeDataset(writer.baseUrl, env.DOCFLOW_ADMIN_KEY, receiver);
+    } finally {
+      await stopGracefully(writer);
+    }
+    const reader = await startRelease(release, env, `docflow ${PINNED_RELEASE.name} again`);
+    try {
+      reads = await readsOf(reader.baseUrl, data);
+      earlier = await recordAll(reader.baseUrl, reads);
+    } finally {
+      await stopGracefully(reader);
+    }
+    current = await startRelease(REPO_ROOT, env, 'docflow (this checkout)');
+    now = await recordAll(current.baseUrl, reads, earlier);
+  });
+  after(async () => {
+    if (current) await stopGracefully(current);
+    await receiver?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`writes its data with ${PINNED_RELEASE.commit}, and reads it back whole`, (t) => {
+    t.diagnostic(`previous release: ${PINNED_RELEASE.commit} (tests/upgrade/pinned-release.ts)`);
+    t.diagnostic(`${reads.length} reads compared over ${earlier.size} subjects`);
+    assert.equal(earlier.size, DOCUMENTS.length + OTHER_SUBJECTS.length);
+    // The reference holds the data set, so that "reads the same" is not the same refusal twice.
+    const read = (subject: string, key: string) => {
+      const recorded = earlier.get(subject)?.get(key);
+      assert.ok(recorded, `${subject}: no read ${key}`);
+      return recorded as { status: number; body: any };
+    };
+    const doc = (name: string) => read(`document ${name}`, `GET /api/v2/docForm/${data.docs[name]}`);
+    const codes = (name: string) => {
+      const { state, step, iteration, status } = doc(name).body;
+      return [state, step, iteration, status];
+    };
+    assert.deepEqual(Object.fromEntries(DOCUMENTS.filter((d) => d !== 'deleted').map((d) => [d, codes(d)])), {
+      draft: [0, 0, 0, 1],
+      pending: [1, 1, 1, 2],
+      approved: [2, 1, 1, 4],
+      'in-sign': [2, 1, 1, 2],
+      rejected: [1, 1, 1, 5],
+      restarted: [1, 1, 2, 2],
+      suspended: [1, 1, 1, 3],
+      cancelled: [1, 1, 1, 6],
+      archived: [5, 0, 1, 4],
+      blocked: [1, 1, 1, 7],
+      'by-deputy': [2, 1, 1, 2],
+      orphan: [0, 0, 0, 1],
+      idempotent: [0, 0, 0, 1],
+      invoice: [0, 0, 0, 1],
+      'by-erin': [0, 0, 0, 1],
+      last: [0, 0, 0, 1],
+    });
+    assert.equal(doc('deleted').status, 404);
+    for (const name of DOCUMENTS.filter((d) => d !== 'deleted'))
+      assert.equal(
+        read(`document ${name}`, `GET /api/v2/docForm/${data.docs[name]}/verify`).body.valid,
+        true,
+        name,
+      );
+    const invoice = read(
+      'document invoice',
+      `GET /api/v2/docForm/${data.docs.invoice}?embed=docResponse,recoResult`,
+    );
+    assert.equal(invoice.body.recoStatus, 'done');
+    assert.equal(invoice.body.recoData[0].validated, true);
+    assert.equal(read('accounts', `GET /api/v2/person/${data.ids.erin}`).body.name_first, '[erased]');
+    assert.equal(read('accounts', `as ${data.ids.erin} GET /api/v2/person/${data.ids.erin}`).status, 403);
+    const inbox = read('views', `as ${data.ids.ghost} GET /api/v2/docForm/view/inbox`).body;
+    assert.ok(
+      inbox.some((d: { _id: string }) => d._id === data.docs.pending),
+      'a deputy\u2019s inbox',
+    );
+    const found = read('search', 'GET /api/v2/docForm/view/all?pageSize=100&q=zephyrine').body;
+    assert.deepEqual(
+      found.map((d: { _id: string }) => d._id),
+      [data.docs.invoice],
+      'recognised text is found',
+    );
+    const log = read('webhooks', `GET /api/admin/v1/webhooks/${data.webhookId}/deliveries?pageSize=1000`);
+    assert.ok(log.body.length >= DOCUMENTS.length, 'every document was delivered at least once');
+  });
+
+  for (const subject of [...DOCUMENTS.map((d) => `document ${d}`), ...OTHER_SUBJECTS])
+    it(`${subject} reads the same`, { todo: KNOWN_DIFFERENCES[subject] }, () => {
+      const { before: was, after: is } = differences(earlier, now, subject);
+      assert.ok((earlier.get(subject)?.size ?? 0) > 0, `no read of ${subject}`);
+      assert.deepEqual(is, was);
+    });
+
+  it('new writes work on the old data: answers (one by a deputy), a create with recognition, an idempotent replay, a webhook', async () => {
+    const api = apiClient(current!.baseUrl);
+    const as = (person: keyof Dataset['ids']) => ({ key: data.portalKey, runAs: data.ids[person] });
+    const verified = async (id: string) =>
+      (await api('GET', `/api/v2/docForm/${id}/verify`, { key: data.adminKey })).body.valid;
+    async function answer(doc: string, by: keyof Dataset['ids'], taskstatus: number) {
+      const read = await api('GET', `/api/v2/docForm/${data.docs[doc]}?embed=docResponse`, as(by));
+      assert.equal(read.body?.docResponse?.assignee, data.ids.bob, `${by} sees bob's task on ${doc}`);
+      return api('PUT', `/api/v2/docForm/${data.docs[doc]}/docResponse/${read.body.docResponse.respId}`, {
+        ...as(by),
+        body: { docResponse: { taskstatus, content: 'after the upgrade' } },
+      });
+    }
+
+    const approved = await answer('pending', 'bob', 2);
+    assert.equal(approved.status, 200, approved.text);
+    assert.equal(approved.body.state, 2, 'approved: on to sign');
+    // The deputy the previous release recorded still stands in for bob.
+    const byDeputy = await answer('restarted', 'ghost', 2);
+    assert.equal(byDeputy.status, 200, byDeputy.text);
+    assert.ok(await verified(data.docs.pending!));
+    assert.ok(await verified(data.docs.restarted!));
+
+    const created = await createDoc(
+      current!.baseUrl,
+      data.portalKey,
+      'invoice',
+      { docForm: {}, files: [{ name: 'invoice-2.pdf', content: INVOICE_PDF, type: 'application/pdf' }] },
+      { runAs: data.ids.alice },
+    );
+    assert.equal(created.status, 201, created.text);
+    const id: string = created.body._id;
+    const recognized = await eventually(
+      () => api('GET', `/api/v2/docForm/${id}?embed=recoData`, as('alice')),
+      (r) => r.body.recoStatus !== 'pending',
+      SETTLE_MS,
+    );
+    assert.equal(recognized.body.recoStatus, 'done', recognized.text);
+    const file = await fetch(
+      `${current!.baseUrl}/api/v2/docForm/${id}/file/${created.body.filesList[0].id}`,
+      {
+        headers: { authorization: `Bearer ${data.adminKey}` },
+      },
+    );
+    assert.deepEqual(Buffer.from(await file.arrayBuffer()), INVOICE_PDF);
+    assert.ok(await verified(id));
+
+    const replay = await createDoc(current!.baseUrl, data.portalKey, FORM.name, data.idempotent.parts, {
+      runAs: data.ids.alice,
+      headers: { 'idempotency-key': data.idempotent.key },
+    });
+    assert.equal(replay.status, 201, replay.text);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.body._id, data.idempotent.id);
+
+    // The webhook the previous release registered delivers, signed with the secret it gave out.
+    const delivered = await eventually(
+      async () =>
+        receiver.received.filter((d) => d.payload.data.documentId === id).map((d) => d.payload.type),
+      (types) => types.includes('document.created') && types.includes('recognition.done'),
+      SETTLE_MS,
+    );
+    assert.ok(delivered.includes('recognition.done'), JSON.stringify(delivered));
+    assert.ok(receiver.received.every((d) => d.verified));
+    const search = await eventually(
+      () => api('GET', '/api/v2/docForm/view/all?q=zephyrine', { key: data.adminKey }),
+      (r) => r.body.length === 2,
+      SETTLE_MS,
+    );
+    assert.deepEqual(search.body.map((d: { _id: string }) => d._id).sort(), [data.docs.invoice, id].sort());
+  });
+});
