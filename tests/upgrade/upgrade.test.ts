@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
-import { createDoc, eventually } from '../support/documents';
-import { apiClient } from '../support/http';
+import { createDoc, createPerson, eventually } from '../support/documents';
+import { type Api, apiClient } from '../support/http';
 import { REPO_ROOT } from '../support/process';
 import {
   prepareRelease,
@@ -33,6 +33,8 @@ import { type Read, type Records, recordAll } from './reads';
 /** Whole run bound: checkout (cached after the first run), two releases written and read, new writes. */
 const UPGRADE_TIMEOUT_MS = 480_000;
 const SETTLE_MS = 90_000;
+/** Both releases: webhooks may reach the receiver on 127.0.0.1. */
+const ENV = { DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: 'info' };
 
 /**
  * Subjects that do not read the same after the upgrade, with the reason: the comparison still runs
@@ -75,12 +77,7 @@ describe(`upgrade from ${PINNED_RELEASE.name} (the previous release, pinned) to 
     receiver = await startWebhookReceiver();
     const release = await prepareRelease(PINNED_RELEASE.commit);
     dataDir = mkdtempSync(join(tmpdir(), 'docflow-upgrade-'));
-    const env = {
-      DOCFLOW_DATA_DIR: dataDir,
-      DOCFLOW_ADMIN_KEY: newAdminKey(),
-      DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-      LOG_LEVEL: 'info',
-    };
+    const env = { ...ENV, DOCFLOW_DATA_DIR: dataDir, DOCFLOW_ADMIN_KEY: newAdminKey() };
     const writer = await startRelease(release, env, `docflow ${PINNED_RELEASE.name}`);
     try {
       data = await writeDataset(writer.baseUrl, env.DOCFLOW_ADMIN_KEY, receiver);
@@ -243,5 +240,95 @@ describe(`upgrade from ${PINNED_RELEASE.name} (the previous release, pinned) to 
       SETTLE_MS,
     );
     assert.deepEqual(search.body.map((d: { _id: string }) => d._id).sort(), [data.docs.invoice, id].sort());
+  });
+});
+
+describe(`work in flight when ${PINNED_RELEASE.name} stops is finished by this checkout`, {
+  skip,
+  timeout: UPGRADE_TIMEOUT_MS,
+}, () => {
+  it('webhook deliveries refused until the stop are delivered after the upgrade, in order, signed with the old secret', async () => {
+    const receiver = await startWebhookReceiver();
+    const dataDir = mkdtempSync(join(tmpdir(), 'docflow-upgrade-in-flight-'));
+    const adminKey = newAdminKey();
+    const env = { ...ENV, DOCFLOW_DATA_DIR: dataDir, DOCFLOW_ADMIN_KEY: adminKey };
+    const deliveries = (api: Api, webhookId: string) =>
+      api('GET', `/api/admin/v1/webhooks/${webhookId}/deliveries?pageSize=1000`, { key: adminKey });
+    try {
+      const old = await startRelease(
+        await prepareRelease(PINNED_RELEASE.commit),
+        env,
+        `docflow ${PINNED_RELEASE.name}`,
+      );
+      let docId: string;
+      let webhookId: string;
+      try {
+        const api = apiClient(old.baseUrl);
+        await createPerson(api, adminKey, 'bob@example.com');
+        assert.equal(
+          (await api('PUT', `/api/admin/v1/forms/${FORM.name}`, { key: adminKey, body: FORM })).status,
+          201,
+        );
+        const hook = await api('POST', '/api/admin/v1/webhooks', {
+          key: adminKey,
+          body: {
+            url: receiver.url,
+            eventTypes: ['document.created', 'document.state_changed', 'task.opened'],
+          },
+        });
+        assert.equal(hook.status, 201, hook.text);
+        receiver.secret = hook.body.secret;
+        webhookId = hook.body.id;
+        receiver.failNext(Number.MAX_SAFE_INTEGER);
+        const created = await createDoc(old.baseUrl, adminKey, FORM.name, {
+          docForm: { valuesByTags: { subject: 'In flight at the upgrade' } },
+          docResponse: { taskstatus: 100 },
+        });
+        assert.equal(created.status, 201, created.text);
+        docId = created.body._id;
+        // Refused once, retried later: in the outbox of the release that stops.
+        const refused = await eventually(
+          () => deliveries(api, webhookId),
+          (r) => r.body.some((d: { attempts: number }) => d.attempts >= 1),
+          SETTLE_MS,
+        );
+        assert.ok(
+          refused.body.every((d: { status: string }) => d.status === 'pending'),
+          refused.text,
+        );
+      } finally {
+        await stopGracefully(old);
+      }
+      receiver.failNext(0);
+      const current = await startRelease(REPO_ROOT, env, 'docflow (this checkout)');
+      try {
+        const log = await eventually(
+          () => deliveries(apiClient(current.baseUrl), webhookId),
+          (r) => r.body.length === 3 && r.body.every((d: { status: string }) => d.status === 'delivered'),
+          SETTLE_MS,
+        );
+        assert.equal(log.body.length, 3, log.text);
+        assert.ok(
+          log.body.every((d: { status: string }) => d.status === 'delivered'),
+          log.text,
+        );
+        const firstArrivals = [...new Map(receiver.received.map((d) => [d.webhookId, d])).values()];
+        const accepted = receiver.received.filter((d) => d.answered === 204);
+        assert.deepEqual(
+          accepted.filter((d) => d.payload.data.documentId === docId).map((d) => d.payload.type),
+          ['document.created', 'document.state_changed', 'task.opened'],
+        );
+        assert.equal(firstArrivals.length, 3, 'a refused delivery is retried with its webhook-id');
+        assert.ok(
+          receiver.received.every((d) => d.verified),
+          'signed with the secret the old release gave out',
+        );
+      } finally {
+        await stopGracefully(current);
+      }
+    } finally {
+      await receiver.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
