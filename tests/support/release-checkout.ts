@@ -40,27 +40,43 @@ export function releaseSkipReason(commit: string): string | undefined {
   return undefined; // not shallow: the commit must be there, and its absence fails the test
 }
 
-/** Runs `command` in `cwd`; rejects with its output when it fails or outlasts `timeoutMs`. */
-function run(command: string[], cwd: string, timeoutMs: number): Promise<void> {
+export interface Ran {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command` in `cwd` with `env` added, killed after `timeoutMs`. */
+function exec(
+  command: string[],
+  cwd: string,
+  timeoutMs: number,
+  env: Record<string, string> = {},
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(command[0]!, command.slice(1), {
       cwd,
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
     });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    const out = { stdout: '', stderr: '' };
+    child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (out.stderr += c.toString('utf8')));
     child.on('error', reject);
-    child.on('close', (code, signal) =>
-      code === 0
-        ? resolve()
-        : reject(
-            new Error(`${command.join(' ')} in ${cwd}: ${signal ?? `exit ${code}`}\n${output.slice(-3000)}`),
-          ),
-    );
+    child.on('close', (code, signal) => resolve({ code, signal, ...out }));
   });
+}
+
+/** Runs `command` in `cwd`; rejects with its output when it fails or outlasts `timeoutMs`. */
+async function run(command: string[], cwd: string, timeoutMs: number): Promise<void> {
+  const r = await exec(command, cwd, timeoutMs);
+  if (r.code !== 0)
+    throw new Error(
+      `${command.join(' ')} in ${cwd}: ${r.signal ?? `exit ${r.code}`}\n${(r.stdout + r.stderr).slice(-3000)}`,
+    );
 }
 
 /** Removes a checkout and its worktree registration (if it has one). */
@@ -120,4 +136,9 @@ export async function startRelease(
   const proc = startProcess(['pnpm', '--dir', dir, 'start'], { PORT: '0', HOST: '127.0.0.1', ...env }, name);
   const ready = await proc.waitForLog((l) => l.msg === 'docflow listening');
   return { proc, baseUrl: `http://127.0.0.1:${ready.port}` };
+}
+
+/** A script of the checkout in `dir`'s package.json (`pnpm -s <script>`), run with `env` added. */
+export function runScript(dir: string, script: string, env: Record<string, string>, timeoutMs = 120_000) {
+  return exec(['pnpm', '--dir', dir, '-s', script], dir, timeoutMs, env);
 }

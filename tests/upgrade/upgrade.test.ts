@@ -21,6 +21,7 @@ import { REPO_ROOT } from '../support/process';
 import {
   prepareRelease,
   releaseSkipReason,
+  runScript,
   type StartedRelease,
   startRelease,
 } from '../support/release-checkout';
@@ -34,7 +35,12 @@ import { type Read, type Records, recordAll } from './reads';
 const UPGRADE_TIMEOUT_MS = 480_000;
 const SETTLE_MS = 90_000;
 /** Both releases: webhooks may reach the receiver on 127.0.0.1. */
-const ENV = { DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: 'info' };
+const ENV = {
+  DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+  // Audit checkpoints within the run, so the store-wide verify has one of the previous release's.
+  DOCFLOW_AUDIT_CHECKPOINT_MS: '1000',
+  LOG_LEVEL: 'info',
+};
 
 /**
  * Subjects that do not read the same after the upgrade, with the reason: the comparison still runs
@@ -61,6 +67,32 @@ async function stopGracefully(release: StartedRelease): Promise<void> {
   assert.match(release.proc.output(), /"msg":"docflow stopped"/);
 }
 
+/** The checkout in `dir` started on `env`, used, then stopped gracefully (or just stopped when `use` failed). */
+async function withRelease<T>(
+  dir: string,
+  env: Record<string, string>,
+  name: string,
+  use: (release: StartedRelease) => Promise<T>,
+): Promise<T> {
+  const release = await startRelease(dir, env, name);
+  let result: T;
+  try {
+    result = await use(release);
+  } catch (error) {
+    await release.proc.stop();
+    throw error;
+  }
+  await stopGracefully(release);
+  return result;
+}
+
+/** What the checkout in `dir` says of the whole store of `dataDir` (`pnpm audit:verify-store`). */
+async function storeVerdict(dir: string, dataDir: string) {
+  const ran = await runScript(dir, 'audit:verify-store', { DOCFLOW_DATA_DIR: dataDir });
+  assert.ok(ran.stdout.trim().startsWith('{'), `audit:verify-store: ${ran.stdout}${ran.stderr}`);
+  return { code: ran.code, verdict: JSON.parse(ran.stdout) };
+}
+
 describe(`upgrade from ${PINNED_RELEASE.name} (the previous release, pinned) to this checkout`, {
   skip,
   timeout: UPGRADE_TIMEOUT_MS,
@@ -71,6 +103,8 @@ describe(`upgrade from ${PINNED_RELEASE.name} (the previous release, pinned) to 
   let reads: Read[];
   let earlier: Records;
   let now: Records;
+  let earlierStore: Awaited<ReturnType<typeof storeVerdict>>;
+  let nowStore: Awaited<ReturnType<typeof storeVerdict>>;
   let current: StartedRelease | undefined;
 
   before(async () => {
@@ -78,21 +112,23 @@ describe(`upgrade from ${PINNED_RELEASE.name} (the previous release, pinned) to 
     const release = await prepareRelease(PINNED_RELEASE.commit);
     dataDir = mkdtempSync(join(tmpdir(), 'docflow-upgrade-'));
     const env = { ...ENV, DOCFLOW_DATA_DIR: dataDir, DOCFLOW_ADMIN_KEY: newAdminKey() };
-    const writer = await startRelease(release, env, `docflow ${PINNED_RELEASE.name}`);
-    try {
-      data = await writeDataset(writer.baseUrl, env.DOCFLOW_ADMIN_KEY, receiver);
-    } finally {
-      await stopGracefully(writer);
-    }
-    const reader = await startRelease(release, env, `docflow ${PINNED_RELEASE.name} again`);
-    try {
+    data = await withRelease(release, env, `docflow ${PINNED_RELEASE.name}`, async (writer) => {
+      const written = await writeDataset(writer.baseUrl, env.DOCFLOW_ADMIN_KEY, receiver);
+      // An audit checkpoint of every document stream: the last document is the last stream made.
+      await writer.proc.waitForLog(
+        (l) => l.msg === 'audit checkpoint' && l.streams === DOCUMENTS.length,
+        SETTLE_MS,
+      );
+      return written;
+    });
+    await withRelease(release, env, `docflow ${PINNED_RELEASE.name} again`, async (reader) => {
       reads = await readsOf(reader.baseUrl, data);
       earlier = await recordAll(reader.baseUrl, reads);
-    } finally {
-      await stopGracefully(reader);
-    }
+      earlierStore = await storeVerdict(release, dataDir);
+    });
     current = await startRelease(REPO_ROOT, env, 'docflow (this checkout)');
     now = await recordAll(current.baseUrl, reads, earlier);
+    nowStore = await storeVerdict(REPO_ROOT, dataDir);
   });
   after(async () => {
     if (current) await stopGracefully(current);
@@ -169,6 +205,17 @@ describe(`upgrade from ${PINNED_RELEASE.name} (the previous release, pinned) to 
       assert.ok((earlier.get(subject)?.size ?? 0) > 0, `no read of ${subject}`);
       assert.deepEqual(is, was);
     });
+
+  it('the store-wide audit (audit:verify-store) says the same of the store: every chain and the last checkpoint verify', () => {
+    assert.equal(earlierStore.code, 0, JSON.stringify(earlierStore.verdict));
+    assert.equal(earlierStore.verdict.valid, true);
+    assert.equal(
+      earlierStore.verdict.checkpoint?.streams,
+      DOCUMENTS.length,
+      'a checkpoint of the previous release',
+    );
+    assert.deepEqual(nowStore, earlierStore);
+  });
 
   it('new writes work on the old data: answers (one by a deputy), a create with recognition, an idempotent replay, a webhook', async () => {
     const api = apiClient(current!.baseUrl);
@@ -255,53 +302,46 @@ describe(`work in flight when ${PINNED_RELEASE.name} stops is finished by this c
     const deliveries = (api: Api, webhookId: string) =>
       api('GET', `/api/admin/v1/webhooks/${webhookId}/deliveries?pageSize=1000`, { key: adminKey });
     try {
-      const old = await startRelease(
-        await prepareRelease(PINNED_RELEASE.commit),
+      const release = await prepareRelease(PINNED_RELEASE.commit);
+      const { docId, webhookId } = await withRelease(
+        release,
         env,
         `docflow ${PINNED_RELEASE.name}`,
+        async (old) => {
+          const api = apiClient(old.baseUrl);
+          await createPerson(api, adminKey, 'bob@example.com');
+          const form = await api('PUT', `/api/admin/v1/forms/${FORM.name}`, { key: adminKey, body: FORM });
+          assert.equal(form.status, 201, form.text);
+          const hook = await api('POST', '/api/admin/v1/webhooks', {
+            key: adminKey,
+            body: {
+              url: receiver.url,
+              eventTypes: ['document.created', 'document.state_changed', 'task.opened'],
+            },
+          });
+          assert.equal(hook.status, 201, hook.text);
+          receiver.secret = hook.body.secret;
+          receiver.failNext(Number.MAX_SAFE_INTEGER);
+          const created = await createDoc(old.baseUrl, adminKey, FORM.name, {
+            docForm: { valuesByTags: { subject: 'In flight at the upgrade' } },
+            docResponse: { taskstatus: 100 },
+          });
+          assert.equal(created.status, 201, created.text);
+          // Refused once, retried later: in the outbox of the release that stops.
+          const refused = await eventually(
+            () => deliveries(api, hook.body.id),
+            (r) => r.body.some((d: { attempts: number }) => d.attempts >= 1),
+            SETTLE_MS,
+          );
+          assert.ok(
+            refused.body.every((d: { status: string }) => d.status === 'pending'),
+            refused.text,
+          );
+          return { docId: created.body._id as string, webhookId: hook.body.id as string };
+        },
       );
-      let docId: string;
-      let webhookId: string;
-      try {
-        const api = apiClient(old.baseUrl);
-        await createPerson(api, adminKey, 'bob@example.com');
-        assert.equal(
-          (await api('PUT', `/api/admin/v1/forms/${FORM.name}`, { key: adminKey, body: FORM })).status,
-          201,
-        );
-        const hook = await api('POST', '/api/admin/v1/webhooks', {
-          key: adminKey,
-          body: {
-            url: receiver.url,
-            eventTypes: ['document.created', 'document.state_changed', 'task.opened'],
-          },
-        });
-        assert.equal(hook.status, 201, hook.text);
-        receiver.secret = hook.body.secret;
-        webhookId = hook.body.id;
-        receiver.failNext(Number.MAX_SAFE_INTEGER);
-        const created = await createDoc(old.baseUrl, adminKey, FORM.name, {
-          docForm: { valuesByTags: { subject: 'In flight at the upgrade' } },
-          docResponse: { taskstatus: 100 },
-        });
-        assert.equal(created.status, 201, created.text);
-        docId = created.body._id;
-        // Refused once, retried later: in the outbox of the release that stops.
-        const refused = await eventually(
-          () => deliveries(api, webhookId),
-          (r) => r.body.some((d: { attempts: number }) => d.attempts >= 1),
-          SETTLE_MS,
-        );
-        assert.ok(
-          refused.body.every((d: { status: string }) => d.status === 'pending'),
-          refused.text,
-        );
-      } finally {
-        await stopGracefully(old);
-      }
       receiver.failNext(0);
-      const current = await startRelease(REPO_ROOT, env, 'docflow (this checkout)');
-      try {
+      await withRelease(REPO_ROOT, env, 'docflow (this checkout)', async (current) => {
         const log = await eventually(
           () => deliveries(apiClient(current.baseUrl), webhookId),
           (r) => r.body.length === 3 && r.body.every((d: { status: string }) => d.status === 'delivered'),
@@ -312,20 +352,18 @@ describe(`work in flight when ${PINNED_RELEASE.name} stops is finished by this c
           log.body.every((d: { status: string }) => d.status === 'delivered'),
           log.text,
         );
-        const firstArrivals = [...new Map(receiver.received.map((d) => [d.webhookId, d])).values()];
         const accepted = receiver.received.filter((d) => d.answered === 204);
         assert.deepEqual(
           accepted.filter((d) => d.payload.data.documentId === docId).map((d) => d.payload.type),
           ['document.created', 'document.state_changed', 'task.opened'],
         );
-        assert.equal(firstArrivals.length, 3, 'a refused delivery is retried with its webhook-id');
+        const webhookIds = new Set(receiver.received.map((d) => d.webhookId));
+        assert.equal(webhookIds.size, 3, 'a refused delivery is retried with its webhook-id');
         assert.ok(
           receiver.received.every((d) => d.verified),
           'signed with the secret the old release gave out',
         );
-      } finally {
-        await stopGracefully(current);
-      }
+      });
     } finally {
       await receiver.close();
       rmSync(dataDir, { recursive: true, force: true });
