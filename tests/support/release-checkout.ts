@@ -4,9 +4,9 @@
  * with it). The checkout is made once per machine and reused; made from nothing when absent.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type Proc, REPO_ROOT, startProcess } from './process';
 
 /** Written once `pnpm install` of a checkout succeeded: a checkout without it is made again. */
@@ -86,17 +86,36 @@ function removeCheckout(path: string): void {
   git(['worktree', 'prune']);
 }
 
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the half-built checkouts beside `dir` of runs that were killed (their process is gone). */
+function removeAbandonedBuilds(dir: string): void {
+  const prefix = `${basename(dir)}.building-`;
+  for (const name of readdirSync(join(dir, '..')))
+    if (name.startsWith(prefix) && !isAlive(Number(name.slice(prefix.length))))
+      removeCheckout(join(dir, '..', name));
+  git(['worktree', 'prune']);
+}
+
 /**
  * The installed checkout of `commit`: the cached one, or a new git worktree installed from pnpm's
  * store (`--offline`), falling back to the registry. It is built beside its place and moved there
  * when complete, so a run cut short or a second run at the same time never leaves half a checkout.
+ * (pnpm's bin shims keep the build path in NODE_PATH, a fallback the moved checkout never needs.)
  */
 export async function prepareRelease(commit: string): Promise<string> {
   const dir = releaseDir(commit);
   if (existsSync(join(dir, READY_MARK))) return dir;
   mkdirSync(join(dir, '..'), { recursive: true });
+  removeAbandonedBuilds(dir);
   const building = `${dir}.building-${process.pid}`;
-  git(['worktree', 'prune']);
   await run(
     ['git', '-C', REPO_ROOT, 'worktree', 'add', '--force', '--detach', building, commit],
     REPO_ROOT,
