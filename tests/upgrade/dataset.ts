@@ -1,10 +1,11 @@
 /**
  * A broad data set written through the public API, as a client of the previous release writes it:
- * documents in every workflow state (draft, pending, approved, signed, rejected, answered by a
- * deputy, suspended, cancelled, restarted, executed and archived, blocked, deleted), attachments,
- * a recognised text PDF validated by hand, a create whose workflow could not start (X-Error), a
- * refused create, an idempotent create sent twice, a webhook and its deliveries, and an erased person.
- * Then the reads that show all of it.
+ * documents in every workflow state (draft, pending, approved with corrected values, signed, rejected,
+ * answered by a deputy, suspended, cancelled, restarted, executed and archived, blocked, deleted),
+ * table values, attachments, a recognised text PDF validated by hand, a create whose workflow could
+ * not start (X-Error), a refused create, an idempotent create sent twice, a form redefined, a person's
+ * fields and password changed, roles given, an account deactivated, a deputy, a webhook and its
+ * deliveries, and an erased person. Then the reads that show all of it.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -14,7 +15,7 @@ import { type Api, apiClient } from '../support/http';
 import type { WebhookReceiver } from '../support/webhook-receiver';
 import type { Read } from './reads';
 
-const PERSONS = ['alice', 'bob', 'carol', 'dave', 'ghost', 'erin'] as const;
+const PERSONS = ['alice', 'bob', 'carol', 'dave', 'ghost', 'erin', 'frank'] as const;
 type Person = (typeof PERSONS)[number];
 const WEBHOOK_TYPES = [
   'document.created',
@@ -142,7 +143,13 @@ export async function writeDataset(
     assert.equal(res.status, 200, `${name} ${taskstatus}: ${res.text}`);
   }
   /** `assignee`'s open task on `name` (read as `by`: the assignee, or their enabled deputy), answered. */
-  async function answer(name: string, taskstatus: number, assignee: Person, by: Person = assignee) {
+  async function answer(
+    name: string,
+    taskstatus: number,
+    assignee: Person,
+    by: Person = assignee,
+    extra: Record<string, unknown> = {},
+  ) {
     const read = await api('GET', `/api/v2/docForm/${docs[name]}?embed=docResponse`, as(by));
     assert.equal(read.body?.docResponse?.assignee, ids[assignee], `${name}: ${by} sees ${assignee}'s task`);
     const res = await api(
@@ -150,14 +157,23 @@ export async function writeDataset(
       `/api/v2/docForm/${docs[name]}/docResponse/${read.body.docResponse.respId}`,
       {
         ...as(by),
-        body: { docResponse: { taskstatus, content: `${by} answers ${taskstatus}` } },
+        body: { docResponse: { taskstatus, content: `${by} answers ${taskstatus}` }, ...extra },
       },
     );
     assert.equal(res.status, 200, `${name} ${taskstatus} by ${by}: ${res.text}`);
   }
 
   await create('draft', {
-    ...subject('Harbour crane inspection', ['upgrade', 'draft']),
+    docForm: {
+      valuesByTags: {
+        subject: 'Harbour crane inspection',
+        lines: [
+          ['rent', '1200'],
+          ['power', '80'],
+        ],
+      },
+      _tags: ['upgrade', 'draft'],
+    },
     files: [
       { name: 'plan.txt', content: 'Budget 2027: plan\n', type: 'text/plain' },
       { name: 'scan.bin', content: randomBytes(4096) },
@@ -165,7 +181,10 @@ export async function writeDataset(
   });
   await create('pending', started('Waiting for bob'));
   await create('approved', started('Approved, then signed'));
-  await answer('approved', 2, 'bob');
+  // bob approves with remarks and corrects the values in the same step (DocumentFieldsUpdated).
+  await answer('approved', 3, 'bob', 'bob', {
+    docForm: { valuesByTags: { subject: 'Approved with edits' }, _tags: ['upgrade', 'reviewed'] },
+  });
   await answer('approved', 8, 'carol');
   await create('in-sign', started('Approved, sign open'));
   await answer('in-sign', 2, 'bob');
@@ -186,6 +205,31 @@ export async function writeDataset(
   await manage('blocked', 110);
   await create('deleted', { ...subject('Deleted'), files: [{ name: 'gone.txt', content: 'deleted doc\n' }] });
   await manage('deleted', 111);
+
+  // A form redefined after documents were made from it; a person's own fields and password changed;
+  // roles given; an account deactivated.
+  const redefined = await api('PUT', `/api/admin/v1/forms/${FORM.name}`, {
+    ...admin,
+    body: { ...FORM, title: 'Upgrade test, second version', tags: { ...FORM.tags, note: 'string' } },
+  });
+  assert.equal(redefined.status, 200, redefined.text);
+  const updated = await api('POST', '/api/v2/person', {
+    ...admin,
+    body: {
+      _id_sys: ids.carol,
+      pwd: 'carol-upgrade-2026',
+      phone_office: '+49 30 1234',
+      unit: 'Signing desk',
+    },
+  });
+  assert.equal(updated.status, 200, updated.text);
+  for (const [person, change] of [
+    ['dave', { roles: ['svcAuditR'] }],
+    ['frank', { active: false }],
+  ] as const) {
+    const patched = await api('PATCH', `/api/admin/v1/accounts/${ids[person]}`, { ...admin, body: change });
+    assert.equal(patched.status, 200, patched.text);
+  }
 
   // ghost stands in for bob: the document service learns it from identity's events.
   const deputy = await api('POST', '/api/v2/person', {

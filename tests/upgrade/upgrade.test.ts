@@ -183,6 +183,13 @@ describe(`upgrade from ${PINNED_RELEASE.name} (the previous release, pinned) to 
     assert.equal(invoice.body.recoStatus, 'done');
     assert.equal(invoice.body.recoData[0].validated, true);
     assert.equal(read('accounts', `GET /api/v2/person/${data.ids.erin}`).body.name_first, '[erased]');
+    assert.equal(read('accounts', `GET /api/v2/person/${data.ids.carol}`).body.unit, 'Signing desk');
+    assert.equal(read('accounts', `GET /api/admin/v1/accounts/${data.ids.frank}`).body.active, false);
+    assert.equal(doc('approved').body.valuesByTags.subject, 'Approved with edits');
+    assert.equal(
+      read('forms', `GET /api/admin/v1/forms/${FORM.name}`).body.title,
+      'Upgrade test, second version',
+    );
     assert.equal(read('accounts', `as ${data.ids.erin} GET /api/v2/person/${data.ids.erin}`).status, 403);
     const inbox = read('views', `as ${data.ids.ghost} GET /api/v2/docForm/view/inbox`).body;
     assert.ok(
