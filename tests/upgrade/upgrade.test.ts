@@ -3,11 +3,14 @@
  * worktree of the pinned commit, started with its own `pnpm start`, fed the data set of dataset.ts
  * through the API) is opened by this checkout, and every read answers the same: each document with
  * every `?rev`, `asOf`, history, verify, export and attachment bytes, the accounts and persons, forms,
- * views and searches, webhooks and their delivery log. Then new writes work on the old data.
+ * views and searches, webhooks and their delivery log, and the store-wide audit verdict. Then new
+ * writes work on the old data. A second suite leaves webhook deliveries pending at the old release's
+ * stop and sees this checkout deliver them.
  *
  * The reference is the previous release started again on its own data after writing it, so what a
- * restart alone changes is not taken for an upgrade's doing. Allowed differences: a listing may lag
- * behind the start and is read again until it answers the same (bounded, reads.ts); nothing else.
+ * restart alone changes is not taken for an upgrade's doing. Allowed differences (reads.ts): the time
+ * of an export itself (`exportedAt`, its tar entries' times), and a listing may lag behind the start
+ * and is read again until it answers the same (bounded); nothing else.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
