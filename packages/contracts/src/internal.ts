@@ -2,6 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { WorkflowConfig } from './forms';
 import { Hex24Id, UsrId } from './ids';
+import { Role } from './roles';
 
 /** identity: `POST /internal/v1/resolve` — accounts by `usr-` id or e-mail. */
 export const ResolveRequest = z.strictObject({ refs: z.array(z.string().min(3).max(254)).max(500) });
@@ -60,3 +61,31 @@ export const WorkflowCommandResponse = z.object({
   events: z.array(z.object({ id: z.uuid(), type: z.string(), data: z.record(z.string(), z.unknown()) })),
 });
 export type WorkflowCommandResponse = z.infer<typeof WorkflowCommandResponse>;
+
+/**
+ * identity: `GET /internal/v1/accounts` — one page of the accounts (in creation order), each with what
+ * other services keep of it, as of the revision of its stream it was read at. The gateway's accounts
+ * and the document service's deputies are rebuilt from it into an empty table; bus events then apply
+ * only when newer than a row's revision.
+ */
+export const AccountsPageQuery = z.object({
+  first: z.string().regex(/^\d+$/).default('0').transform(Number),
+  pageSize: z.string().regex(/^\d+$/).default('500').transform(Number).pipe(z.number().int().min(1).max(500)),
+});
+export const AccountFacts = z.object({
+  id: UsrId,
+  kind: z.enum(['person', 'service']),
+  active: z.boolean(),
+  roles: z.array(Role),
+  /** The hash of a service account's API key (what the bus carries in ApiKeyIssued), else null. */
+  keyHash: z.string().nullable(),
+  deputy: z.object({ id: UsrId, enabled: z.boolean() }).nullable(),
+  revision: z.number().int().min(1),
+});
+export type AccountFacts = z.infer<typeof AccountFacts>;
+export const AccountsPage = z.object({
+  accounts: z.array(AccountFacts),
+  /** `first` of the next page; null after the last. */
+  next: z.number().int().min(0).nullable(),
+});
+export type AccountsPage = z.infer<typeof AccountsPage>;

@@ -6,6 +6,7 @@ import {
   AccountCreate,
   AccountListQuery,
   AccountPatch,
+  accountsPageRoute,
   capabilitiesOf,
   type Me,
   PersonUpdate,
@@ -20,6 +21,7 @@ import { parseWith, problems, readJson, type ServiceEnv, serveInternal } from '@
 import { Hono } from 'hono';
 import { type AccountAggregate, type AccountState, accountStream } from './account';
 import type { AccountList } from './account-list';
+import { accountsPage } from './accounts-page';
 import {
   decideChangeAccount,
   decideCreateAccount,
@@ -154,6 +156,10 @@ export function identityApi(
   serveInternal(app, resolveAccountsRoute, async (_c, { body: { refs } }) => ({
     accounts: await resolveAccounts(store, accountAggregate, keys, refs),
   }));
+
+  serveInternal(app, accountsPageRoute, (_c, { query: { first, pageSize } }) =>
+    accountsPage(store, accountAggregate, accountList, first, pageSize),
+  );
 
   return app;
 }

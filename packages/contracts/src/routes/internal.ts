@@ -7,6 +7,8 @@ import { StoredFile } from '../document-events';
 import { WorkflowActions } from '../document-read';
 import { Hex24Id } from '../ids';
 import {
+  AccountsPage,
+  AccountsPageQuery,
   ResolveRequest,
   ResolveResponse,
   WorkflowActionsRequest,
@@ -22,6 +24,15 @@ export const resolveAccountsRoute = internalRoute({
   body: ResolveRequest,
   output: ResolveResponse,
   problems: [400, 401, 415, 503],
+});
+
+/** identity: every account as other services keep it, a page at a time (their read models' rebuild). */
+export const accountsPageRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/accounts',
+  query: AccountsPageQuery,
+  output: AccountsPage,
+  problems: [400, 401, 503],
 });
 
 const FileParams = z.object({ fileId: Hex24Id });
