@@ -42,6 +42,8 @@ describe('document service start', () => {
       },
     };
     const nobody = inProcessClient(() => new Response(null, { status: 503 }));
+    // An identity with no account: the deputies' rebuild at start reads one empty page.
+    const identity = inProcessClient(() => Response.json({ accounts: [], next: null }));
     const document = createDocumentService({
       service: 'document',
       store,
@@ -50,7 +52,7 @@ describe('document service start', () => {
       log: createLogger('document', 'silent'),
       namespace: NAMESPACE,
       internalToken: 'test-internal-token-of-at-least-32-chars',
-      identity: nobody,
+      identity,
       files: nobody,
       workflow: nobody,
       maxCreateBytes: 1024,

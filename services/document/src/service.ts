@@ -12,6 +12,7 @@ import type { Hono } from 'hono';
 import { auditApi } from './audit/api';
 import { type Checkpoints, startCheckpoints } from './audit/checkpoints';
 import { sealingEventStore } from './audit/seal';
+import { fetchAccountsPage } from './calls/identity-calls';
 import { recognitionResultsHandler } from './consumers/recognition-consumer';
 import { workflowFactsHandler } from './consumers/workflow-consumer';
 import { documentsApi } from './documents/api';
@@ -90,6 +91,10 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
       });
       if (deps.checkpointIntervalMs)
         checkpoints ??= startCheckpoints(store, db, log, deps.checkpointIntervalMs);
+      // Before the bus: a lost table is filled from identity's streams, the bus then brings what is newer.
+      await deputies.rebuild((first) =>
+        fetchAccountsPage({ identity: deps.identity, internalToken: deps.internalToken }, first),
+      );
       const joining = Object.entries(subscriptions)
         .filter(([name]) => !consumers.has(name))
         .map(async ([name, { topic, handler }]) => {
