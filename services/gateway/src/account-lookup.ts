@@ -5,7 +5,13 @@
  * holder stays active. By `usr-` id: only when the read model does not know the id (or, for a key, has
  * the account without one yet), to tell an account the bus has not brought yet from none at all.
  */
-import { type ResolvedAccount, resolveAccountsRoute } from '@docflow/contracts';
+import { randomUUID } from 'node:crypto';
+import {
+  type AccountsPage,
+  accountsPageRoute,
+  type ResolvedAccount,
+  resolveAccountsRoute,
+} from '@docflow/contracts';
 import { internalClient, type Principal, type ServiceClient } from '@docflow/kit/http';
 
 /** Who the lookup is made for: their principal and ids go with the call to identity. */
@@ -29,6 +35,22 @@ export function accountFromIdentity(identity: ServiceClient, internalToken: stri
       },
     );
     return accounts[ref];
+  };
+}
+
+/** The gateway itself, asking on no one's behalf (identity reads no principal for these calls). */
+export const GATEWAY_PRINCIPAL: Principal = { account: 'gateway', subject: 'gateway', roles: [] };
+
+/** One page of every account from identity, from `first`: the read model's rebuild. */
+export function accountsPageFromIdentity(identity: ServiceClient, internalToken: string) {
+  const client = internalClient(identity, internalToken);
+  return (first: number): Promise<AccountsPage> => {
+    const id = randomUUID();
+    return client.call(
+      accountsPageRoute,
+      { query: { first: String(first) } },
+      { principal: GATEWAY_PRINCIPAL, ids: { requestId: id, correlationId: id } },
+    );
   };
 }
 

@@ -1,13 +1,16 @@
 /**
  * The gateway's read model of accounts (key hashes, roles, active flag), fed by the identity
- * service's events from the bus, so authenticating a request needs no call to another service. It
+ * service's events from the bus, so authenticating a request needs no call to another service. A new
+ * or lost table is rebuilt from identity's durable streams (its accounts route): the bus cannot give
+ * back what it delivered before (the in-process bus keeps nothing, a Kafka topic only its retention,
+ * and a group resumes after its committed offset). It
  * holds no personal data: the events carry it sealed, and run-as by e-mail asks identity
  * (docs/decisions.md, "Personal data").
  */
 import { EventEmitter } from 'node:events';
 import type { DeliveredMessage } from '@docflow/bus';
-import { EventEnvelope, parseStoredIdentityEvent, type Role } from '@docflow/contracts';
-import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
+import { type AccountsPage, EventEnvelope, parseStoredIdentityEvent, type Role } from '@docflow/contracts';
+import { applyOnceDurably, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 
 export interface AccountRecord {
   id: string;
@@ -28,6 +31,8 @@ interface Row {
 }
 
 const CONSUMER = 'gateway-accounts';
+/** Marks, in the checkpoints table, that the table holds every account identity had at the rebuild. */
+const REBUILT = 'gateway-accounts-rebuilt';
 const KNOWN_KEYS_MAX = 10_000;
 
 const toRecord = (r: Row): AccountRecord => ({
@@ -46,6 +51,13 @@ export interface AccountsReadModel {
   handle(message: DeliveredMessage): Promise<void>;
   /** Resolves true once account `id` reached `rev`, false after `timeoutMs`. */
   waitForRevision(id: string, rev: number, timeoutMs: number): Promise<boolean>;
+  /**
+   * Fills a table that was never rebuilt (new or lost) from identity, page by page, keeping a row
+   * the bus brought at a newer revision; nothing once done. Throws when identity does not answer.
+   */
+  rebuild(fetchPage: (first: number) => Promise<AccountsPage>): Promise<void>;
+  /** Whether the table holds every account identity had at a rebuild. */
+  rebuilt(): boolean;
 }
 
 /**
@@ -77,6 +89,16 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
   const setActive = db.prepare('UPDATE gateway_accounts SET active = ?, rev = ? WHERE id = ?');
   const setRoles = db.prepare('UPDATE gateway_accounts SET roles = ?, rev = ? WHERE id = ?');
   const setRev = db.prepare('UPDATE gateway_accounts SET rev = ? WHERE id = ?');
+  const upsert = db.prepare(
+    `INSERT INTO gateway_accounts (id, kind, roles, active, key_hash, rev) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, roles = excluded.roles, active = excluded.active,
+       key_hash = excluded.key_hash, rev = excluded.rev WHERE excluded.rev > gateway_accounts.rev`,
+  );
+  const savePage = db.transaction((page: AccountsPage['accounts']) => {
+    for (const a of page)
+      upsert.run(a.id, a.kind, JSON.stringify(a.roles), a.active ? 1 : 0, a.keyHash, a.revision);
+  });
+  const checkpoints = checkpointStore(db);
   const updates = new EventEmitter();
   updates.setMaxListeners(0);
 
@@ -130,6 +152,18 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
         updates.emit('changed', envelope.streamId.slice('account-'.length));
       }
     },
+    async rebuild(fetchPage) {
+      if (checkpoints.load(REBUILT)) return;
+      for (let first: number | null = 0; first !== null; ) {
+        const page: AccountsPage = await fetchPage(first);
+        knownKeys.clear();
+        savePage(page.accounts);
+        for (const { id } of page.accounts) updates.emit('changed', id);
+        first = page.next;
+      }
+      checkpoints.save(REBUILT, new Date().toISOString());
+    },
+    rebuilt: () => checkpoints.load(REBUILT) !== undefined,
     waitForRevision(id, rev, timeoutMs) {
       const reached = () => (byId.get(id)?.rev ?? 0) >= rev;
       if (reached()) return Promise.resolve(true);

@@ -10,15 +10,9 @@
  */
 import { createHash } from 'node:crypto';
 import { accountIdOfApiKey, type ResolvedAccount, type Role, USR_ID_PATTERN } from '@docflow/contracts';
-import {
-  type Principal,
-  type PrincipalVariables,
-  principalOf,
-  problems,
-  type RequestVariables,
-} from '@docflow/kit/http';
+import { type PrincipalVariables, principalOf, problems, type RequestVariables } from '@docflow/kit/http';
 import type { MiddlewareHandler } from 'hono';
-import type { AccountLookUp, LookUpCaller } from './account-lookup';
+import { type AccountLookUp, GATEWAY_PRINCIPAL, type LookUpCaller } from './account-lookup';
 import type { AccountRecord, AccountsReadModel } from './accounts-read-model';
 import type { AuthFailureBrake } from './auth-failures';
 
@@ -41,7 +35,7 @@ const namesNobody = () => problems.forbidden('svc-run-as names no known user');
  * Who asks identity about the account a key names: no principal is established yet, so the gateway
  * itself, with no role (identity's resolve reads no principal).
  */
-const KEY_CHECK_PRINCIPAL: Principal = { account: 'gateway', subject: 'gateway', roles: [] };
+const KEY_CHECK_PRINCIPAL = GATEWAY_PRINCIPAL;
 /** The revision that holds a new service account's key: AccountCreated, then ApiKeyIssued. */
 const KEY_ISSUED_REV = 2;
 

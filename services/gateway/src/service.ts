@@ -4,9 +4,14 @@ import { ADMIN_ACCOUNT_ID, topicsOf } from '@docflow/contracts';
 import type { Logger } from '@docflow/kit';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
 import type { AccessLogLevel, ReadinessCheck, ServiceClient } from '@docflow/kit/http';
+import { startWithRetry } from '@docflow/kit/runner';
+import { accountsPageFromIdentity } from './account-lookup';
 import { createAccountsReadModel } from './accounts-read-model';
 import { createGatewayApp } from './app';
 import type { EdgeOptions } from './config';
+
+/** Identity is usually up within a second or two (it answers 503 while its account list catches up). */
+const REBUILD_BACKOFF = { initialMs: 100, maxMs: 5000, random: Math.random };
 
 export interface GatewayServiceDeps {
   services: { identity: ServiceClient; document: ServiceClient; webhooks: ServiceClient };
@@ -49,10 +54,13 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
       // Until the identity events reached the read model, no key can be checked.
       accounts: async () => {
         if (!accounts.byId(ADMIN_ACCOUNT_ID)) throw new Error('accounts not known yet');
+        if (!accounts.rebuilt()) throw new Error('accounts not rebuilt from identity yet');
       },
     },
   });
   let consumer: Consumer | undefined;
+  const stopping = new AbortController();
+  let rebuilding: Promise<boolean> | undefined;
   return {
     app,
     async start() {
@@ -64,9 +72,20 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
         },
         (message) => accounts.handle(message),
       );
+      // In the background: identity may start after the gateway (the embedded runner starts consumers
+      // first); until the rebuild is done the gateway is not ready.
+      const fetchPage = accountsPageFromIdentity(deps.services.identity, deps.internalToken);
+      rebuilding ??= startWithRetry(() => accounts.rebuild(fetchPage), {
+        signal: stopping.signal,
+        backoff: REBUILD_BACKOFF,
+        onFailure: (err, attempt, retryInMs) =>
+          deps.log.info({ err, attempt, retryInMs }, 'accounts: rebuild from identity failed, retrying'),
+      });
     },
     waitForAccount: (id, rev, timeoutMs) => accounts.waitForRevision(id, rev, timeoutMs),
     async stop() {
+      stopping.abort();
+      await rebuilding;
       await consumer?.stop();
     },
   };
