@@ -91,6 +91,11 @@ export const AuditCheckpoint = z.object({
   root: Sha256Hex,
   streams: z.number().int().min(0),
   heads: z.array(StreamHeadSchema),
+  /**
+   * Only on a checkpoint of the layouts before the bucketed root (upcast, upcasters/audit-checkpointed.ts):
+   * it holds every head (in its parts), its root is `merkleRoot` over them, and it names no previous one.
+   */
+  full: z.literal(true).optional(),
 });
 export type AuditCheckpoint = z.infer<typeof AuditCheckpoint>;
 

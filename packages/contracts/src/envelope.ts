@@ -1,5 +1,6 @@
 /** The envelope every event carries on the bus: the store's record, serialisable as JSON. */
 import { z } from '@hono/zod-openapi';
+import { upcast } from './upcasters';
 
 export const EventMetadataSchema = z.looseObject({
   correlationId: z.string(),
@@ -11,7 +12,7 @@ export const EventMetadataSchema = z.looseObject({
   traceparent: z.string().optional(),
 });
 
-export const EventEnvelope = z.object({
+const EnvelopeFields = z.object({
   id: z.uuid(),
   type: z.string(),
   version: z.number().int().min(1),
@@ -21,7 +22,13 @@ export const EventEnvelope = z.object({
   data: z.record(z.string(), z.unknown()),
   metadata: EventMetadataSchema,
 });
-export type EventEnvelope = z.infer<typeof EventEnvelope>;
+
+/**
+ * Parsing an envelope from the bus upcasts its event to the current version of its type
+ * (upcasters/), so every consumer reads the current layout, whichever release published it.
+ */
+export const EventEnvelope = EnvelopeFields.transform(upcast);
+export type EventEnvelope = z.infer<typeof EnvelopeFields>;
 
 /**
  * Bus topics, one per owning service, under a namespace so that several deployments (or test runs)

@@ -31,6 +31,7 @@ export * from './routes/person';
 export * from './routes/webhooks';
 export * from './sample-forms';
 export * from './search';
+export * from './upcasters';
 export * from './user-pattern';
 export * from './webhooks';
 export * from './workflow-events';

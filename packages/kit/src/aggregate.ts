@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout } from 'node:timers/promises';
+import { currentVersion, upcast } from '@docflow/contracts';
 import type { AppendResult, EventMetadata, EventStore, NewEvent } from '@docflow/eventstore';
 import { StoreUnavailable, WrongExpectedRevision } from '@docflow/eventstore';
 import { Counter } from 'prom-client';
@@ -97,7 +98,8 @@ export async function loadAggregate<S, E extends DomainEvent>(
   let state = from ? from.state : aggregate.initial;
   for (const recorded of events) {
     const { revision, metadata } = recorded;
-    state = aggregate.evolve(state, aggregate.parse(recorded.type, recorded.data), { revision, metadata });
+    const { type, data } = upcast(recorded);
+    state = aggregate.evolve(state, aggregate.parse(type, data), { revision, metadata });
   }
   // The store numbers the events (a truncated stream does not start at 1): never count them.
   const loaded = { state, revision: events.at(-1)?.revision ?? after };
@@ -166,7 +168,13 @@ export async function recordEvents(
   events: DomainEvent[],
   metadata: EventMetadata,
 ): Promise<AppendResult> {
-  const stored = events.map((e) => ({ id: randomUUID(), type: e.type, version: 1, data: e.data, metadata }));
+  const stored = events.map((e) => ({
+    id: randomUUID(),
+    type: e.type,
+    version: currentVersion(e.type),
+    data: e.data,
+    metadata,
+  }));
   return appendOnce(store, streamId, stored, 'any');
 }
 
@@ -187,7 +195,8 @@ export async function executeCommand<S, E extends DomainEvent>(
       const ids = events.map(() => randomUUID());
       const stored = events.map((e, i) => {
         const encoded = aggregate.encode ? aggregate.encode(e, streamId) : e;
-        return { id: ids[i]!, type: encoded.type, version: 1, data: encoded.data, metadata };
+        const version = currentVersion(encoded.type);
+        return { id: ids[i]!, type: encoded.type, version, data: encoded.data, metadata };
       });
       const result = await appendOnce(store, streamId, stored, loaded.revision);
       const state = events.reduce(
