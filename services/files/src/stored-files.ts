@@ -10,6 +10,7 @@
  * - `discarded`: FileDiscarded is recorded, its blob not yet released;
  * - `released`: its blob was deleted, or left to the other files that hold it.
  */
+import { upcast } from '@docflow/contracts';
 import type { RecordedEvent } from '@docflow/eventstore';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
 import { fileAggregate } from './file';
@@ -97,7 +98,7 @@ export function createStoredFilesTable(db: LocalDb): StoredFilesTable {
 
   return {
     apply(recorded) {
-      const event = fileAggregate.parse(recorded.type, recorded.data);
+      const event = fileAggregate.parse(recorded.type, upcast(recorded).data);
       if (event.type === 'FileStored')
         insertStored.run(
           event.data.id,

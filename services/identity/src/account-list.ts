@@ -5,7 +5,7 @@
  * too): only the id, kind, active flag and where the account was created. A listing loads each
  * account of its page from the event store.
  */
-import { type Account, type AccountListQuery, parseStoredIdentityEvent } from '@docflow/contracts';
+import { type Account, type AccountListQuery, parseStoredIdentityEvent, upcast } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
 import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
@@ -54,7 +54,7 @@ export function createAccountList(store: EventStore, db: LocalDb, log: Logger): 
 
   const applyTx = db.transaction((event: RecordedEvent) => {
     const id = event.streamId.slice('account-'.length);
-    const stored = parseStoredIdentityEvent(event.type, event.data);
+    const stored = parseStoredIdentityEvent(event.type, upcast(event).data);
     if (stored.type === 'AccountCreated')
       insert.run(id, stored.data.kind, stored.data.active ? 1 : 0, event.position, event.recordedAt);
     else if (stored.type === 'AccountActivationChanged') setActive.run(stored.data.active ? 1 : 0, id);

@@ -12,12 +12,17 @@ export interface Checkpoint {
   at: string;
   /** Whether each complete checkpoint names the complete one before it (none removed). */
   linked: boolean;
+  /** A checkpoint of the layout before the bucketed root: `root` is `merkleRoot` over every head. */
+  full: boolean;
 }
 
 /**
- * Walks the audit stream's events in order; a checkpoint counts once all of its parts are there (one
- * cut short by a crash between its appends is passed over: its heads were written again in the next).
- * Undefined when there is no complete checkpoint.
+ * Walks the audit stream's events (upcast: upcasters/audit-checkpointed.ts in contracts) in order; a
+ * checkpoint counts once all of its parts are there (one cut short by a crash between its appends is
+ * passed over: its heads were written again in the next). A full checkpoint (the layout before the
+ * bucketed root) holds every head and names no previous one; the first checkpoint after it may name
+ * none either (the heads of an upgraded service start again, all changed). Undefined when there is no
+ * complete checkpoint.
  */
 export function latestCheckpoint(
   events: Iterable<{ data: Record<string, unknown>; metadata: { timestamp: string } }>,
@@ -35,7 +40,11 @@ export function latestCheckpoint(
       continue;
     open.delete(part.checkpointId);
     for (const p of mine.sort((a, b) => a.part - b.part)) for (const h of p.heads) heads.set(h.streamId, h);
-    linked &&= part.previousCheckpointId === (latest?.checkpointId ?? null);
+    const previous = latest?.checkpointId ?? null;
+    linked &&=
+      part.full === true ||
+      part.previousCheckpointId === previous ||
+      (part.previousCheckpointId === null && latest?.full === true);
     latest = {
       checkpointId: part.checkpointId,
       root: part.root,
@@ -43,6 +52,7 @@ export function latestCheckpoint(
       heads,
       at: event.metadata.timestamp,
       linked,
+      full: part.full === true,
     };
   }
   return latest;

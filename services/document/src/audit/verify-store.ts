@@ -4,8 +4,8 @@
  * anchored must still exist, reach the anchored revision and have its hash there. Names the first bad
  * revision of each stream that fails.
  */
-import { bucketedRoot, verifyChain } from '@docflow/audit';
-import { AUDIT_CHECKPOINT_STREAM } from '@docflow/contracts';
+import { bucketedRoot, merkleRoot, type StreamHead, verifyChain } from '@docflow/audit';
+import { AUDIT_CHECKPOINT_STREAM, upcast } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { latestCheckpoint } from './latest-checkpoint';
 import { chainedEvent } from './seal';
@@ -31,7 +31,7 @@ export interface StoreVerdict {
 }
 
 export async function verifyStore(store: EventStore, streamIds: readonly string[]): Promise<StoreVerdict> {
-  const checkpoint = latestCheckpoint(await store.readStream(AUDIT_CHECKPOINT_STREAM));
+  const checkpoint = latestCheckpoint((await store.readStream(AUDIT_CHECKPOINT_STREAM)).map(upcast));
   const anchored = checkpoint?.heads ?? new Map();
   const all = [...new Set([...streamIds, ...anchored.keys()])].sort();
   const problems: StreamProblem[] = [];
@@ -53,8 +53,9 @@ export async function verifyStore(store: EventStore, streamIds: readonly string[
     else if (head && events.find((e) => e.revision === head.revision)?.metadata.hash !== head.hash)
       bad(head.revision, 'its hash is not the one the checkpoint holds (the stream was rewritten)');
   }
+  const rootOf = checkpoint?.full ? (heads: Iterable<StreamHead>) => merkleRoot([...heads]) : bucketedRoot;
   const rootMatchesHeads = checkpoint
-    ? bucketedRoot(anchored.values()) === checkpoint.root && anchored.size === checkpoint.streams
+    ? rootOf(anchored.values()) === checkpoint.root && anchored.size === checkpoint.streams
     : true;
   const linked = checkpoint?.linked ?? true;
   return {

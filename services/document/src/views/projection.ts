@@ -9,7 +9,7 @@
  * `rebuild()` drops everything and replays from the first event.
  */
 
-import { type DocumentEvent, DocumentEvents } from '@docflow/contracts';
+import { type DocumentEvent, DocumentEvents, upcast } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
 import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
@@ -104,7 +104,7 @@ export function createViewsProjection(
         stored.set(id, before);
         current = before ?? initialDoc;
       }
-      folded.set(id, docAggregate.evolve(current, storedEvent(recorded), recorded));
+      folded.set(id, docAggregate.evolve(current, storedEvent(upcast(recorded)), recorded));
     }
     views.putAll(folded.values(), stored);
     // A batch of repeats only leaves the checkpoint where it is.
