@@ -7,11 +7,12 @@
  * still while it is taken. Nothing is written while nothing changed.
  */
 import { randomUUID } from 'node:crypto';
-import { AUDIT_CHECKPOINT_STREAM, type AuditCheckpoint } from '@docflow/contracts';
+import { AUDIT_CHECKPOINT_STREAM, type AuditCheckpoint, upcast } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
 import { type LocalDb, recordEvents } from '@docflow/kit/eventsourcing';
 import { followStreamHeads } from './heads';
+import { latestCheckpoint } from './latest-checkpoint';
 
 export const CHECKPOINT_EVENT = 'AuditCheckpointed';
 /** Heads per checkpoint event (about 120 bytes each): one append stays well below MAX_APPEND_BYTES. */
@@ -33,12 +34,21 @@ export function startCheckpoints(
   heads.start();
   let running: Promise<void> | undefined;
 
+  /**
+   * The last complete checkpoint of the audit stream: what the next one names when local.db does not
+   * know it (new, or lost and rebuilt), so that the chain of checkpoints stays linked.
+   */
+  async function lastInStream(): Promise<string | null> {
+    const events = await store.readStream(AUDIT_CHECKPOINT_STREAM);
+    return latestCheckpoint(events.map(upcast))?.checkpointId ?? null;
+  }
+
   async function take(): Promise<void> {
     const changed = heads.changedCount();
     if (changed === 0) return;
     const { root, streams } = heads.root();
     const checkpointId = randomUUID();
-    const previousCheckpointId = heads.previousCheckpointId();
+    const previousCheckpointId = heads.previousCheckpointId() ?? (await lastInStream());
     const parts = Math.ceil(changed / HEADS_PER_EVENT);
     const timestamp = new Date().toISOString();
     let part = 0;
