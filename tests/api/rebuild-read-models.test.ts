@@ -2,10 +2,12 @@
  * Every read model is rebuilt from durable events alone (issue 31): an embedded instance's local
  * databases are removed while it is stopped, and after a restart every read answers as before —
  * documents (as they are and at a revision), their history, views and inboxes (a deputy's too),
- * search, accounts and persons. webhooks/local.db is no read model (it holds the subscriptions and
+ * search, accounts and persons, each document's verify — and the store-wide verify finds every audit
+ * checkpoint linked, those taken after the rebuild too. webhooks/local.db is no read model (it holds the subscriptions and
  * their secrets, docs/decisions.md "Local databases"), so it stays.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +15,11 @@ import { after, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
+import { REPO_ROOT } from '../support/process';
 import { newAdminKey, startEmbedded } from '../support/targets';
+
+/** Checkpoints taken often, so that one is taken after the document service rebuilt its audit heads. */
+const AUDITED = { DOCFLOW_AUDIT_CHECKPOINT_MS: '200' };
 
 /** Services whose local.db holds state no event records (kept, and backed up instead). */
 const NOT_A_READ_MODEL = new Set(['webhooks']);
@@ -64,6 +70,7 @@ describe('read models rebuilt from the events after every local database is remo
         await read(`doc ${i}`, `/api/v2/docForm/${id}?embed=docResponse`, { key: adminKey });
         await read(`doc ${i} at rev 1`, `/api/v2/docForm/${id}?rev=1`, { key: adminKey });
         await read(`doc ${i} history`, `/api/v2/docForm/${id}/history`, { key: adminKey });
+        await read(`doc ${i} verify`, `/api/v2/docForm/${id}/verify`, { key: adminKey });
         for (const user of ['bob', 'erin'])
           await read(`doc ${i} as ${user}`, `/api/v2/docForm/${id}?embed=docResponse`, as(user));
       }
@@ -73,7 +80,7 @@ describe('read models rebuilt from the events after every local database is remo
       return out;
     }
 
-    const first = await startEmbedded({ adminKey, dataDir });
+    const first = await startEmbedded({ adminKey, dataDir, env: AUDITED });
     let before: Record<string, unknown>;
     try {
       api = apiClient(first.baseUrl);
@@ -135,7 +142,7 @@ describe('read models rebuilt from the events after every local database is remo
     assert.deepEqual(services, ['document', 'files', 'gateway', 'identity', 'recognition', 'workflow']);
     for (const service of services) {
       dropLocalDb(dataDir, service);
-      const next = await startEmbedded({ adminKey, dataDir });
+      const next = await startEmbedded({ adminKey, dataDir, env: AUDITED });
       try {
         api = apiClient(next.baseUrl);
         // Views converge within a bounded time; what is compared is every read, whole.
@@ -150,5 +157,21 @@ describe('read models rebuilt from the events after every local database is remo
         await next.proc.stop();
       }
     }
+
+    // Every checkpoint, the ones taken after the rebuild included, links to the one before.
+    const verified = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'services/document/src/audit/verify-store-cli.ts'],
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, DOCFLOW_DATA_DIR: dataDir },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    assert.equal(verified.status, 0, verified.stdout + verified.stderr);
+    const verdict = JSON.parse(verified.stdout);
+    assert.equal(verdict.checkpoint?.linked, true, verified.stdout);
+    assert.equal(verdict.valid, true, verified.stdout);
   });
 });
