@@ -6,8 +6,9 @@
  */
 import type { DeliveredMessage } from '@docflow/bus';
 import { type AccountsPage, EventEnvelope } from '@docflow/contracts';
-import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
+import { applyOnceDurably, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 
+const CONSUMER = 'document-deputies';
 /** Marks, in the checkpoints table, that the table holds every deputy identity had at the rebuild. */
 const REBUILT = 'document-deputies-rebuilt';
 
@@ -57,7 +58,10 @@ export function createDeputiesReadModel(db: LocalDb): DeputiesReadModel {
         ?.deputy;
       if (!deputy) return;
       const userId = envelope.streamId.slice('account-'.length);
-      upsert.run(userId, deputy.id || null, deputy.enabled ? 1 : 0, envelope.revision);
+      // Durable before the bus is told: a row a power loss took back would not come again.
+      await applyOnceDurably(db, CONSUMER, envelope.id, () =>
+        upsert.run(userId, deputy.id || null, deputy.enabled ? 1 : 0, envelope.revision),
+      );
     },
     async rebuild(fetchPage) {
       if (checkpoints.load(REBUILT)) return;
