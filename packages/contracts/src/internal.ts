@@ -89,3 +89,21 @@ export const AccountsPage = z.object({
   next: z.number().int().min(0).nullable(),
 });
 export type AccountsPage = z.infer<typeof AccountsPage>;
+
+/**
+ * document: `GET /internal/v1/live-attachments` — one page of the live (not deleted) documents, by id,
+ * with the content hash of each of their files: the files service rebuilds its attachment index from
+ * it (what `allowDupl=false` checks) when that is new or lost.
+ */
+export const LiveAttachmentsQuery = z.object({
+  after: Hex24Id.optional(),
+  pageSize: z.string().regex(/^\d+$/).default('500').transform(Number).pipe(z.number().int().min(1).max(500)),
+});
+export const LiveAttachmentsPage = z.object({
+  documents: z.array(
+    z.object({ id: Hex24Id, files: z.array(z.object({ id: Hex24Id, sha256: z.string() })) }),
+  ),
+  /** `after` of the next page; null after the last. */
+  next: Hex24Id.nullable(),
+});
+export type LiveAttachmentsPage = z.infer<typeof LiveAttachmentsPage>;

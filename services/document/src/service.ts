@@ -22,6 +22,7 @@ import { seedSampleForms } from './forms/samples';
 import { idempotencyStore } from './idempotency/store';
 import { viewsApi } from './views/api';
 import { createDeputiesReadModel } from './views/deputies';
+import { liveAttachmentsApi } from './views/live-attachments';
 import { createViewsProjection, type ViewsProjection } from './views/projection';
 import { createViewsReadModel } from './views/read-model';
 
@@ -55,6 +56,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const app = createServiceApp(deps);
   app.route('/', formsApi(store, { identity: deps.identity, internalToken: deps.internalToken }));
   app.route('/', viewsApi(views, projection));
+  app.route('/', liveAttachmentsApi(db, views, projection));
   const reader = docReader(store, deputies);
   app.route('/', auditApi({ store, files: deps.files, internalToken: deps.internalToken, reader }));
   app.route(

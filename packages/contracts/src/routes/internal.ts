@@ -9,6 +9,8 @@ import { Hex24Id } from '../ids';
 import {
   AccountsPage,
   AccountsPageQuery,
+  LiveAttachmentsPage,
+  LiveAttachmentsQuery,
   ResolveRequest,
   ResolveResponse,
   WorkflowActionsRequest,
@@ -32,6 +34,15 @@ export const accountsPageRoute = internalRoute({
   path: '/internal/v1/accounts',
   query: AccountsPageQuery,
   output: AccountsPage,
+  problems: [400, 401, 503],
+});
+
+/** document: the live documents' files, a page at a time (the files service's attachment index rebuild). */
+export const liveAttachmentsRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/live-attachments',
+  query: LiveAttachmentsQuery,
+  output: LiveAttachmentsPage,
   problems: [400, 401, 503],
 });
 
