@@ -219,7 +219,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
         WEBHOOKS_URL: url('webhooks'),
         GATEWAY_INSTANCE_ID: 'g1',
       };
-    if (service === 'files') return { ...env, FILES_INSTANCE_ID: 'f1' };
+    if (service === 'files') return { ...env, FILES_INSTANCE_ID: 'f1', DOCUMENT_URL: url('document') };
     return env;
   };
 

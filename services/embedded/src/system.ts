@@ -84,6 +84,8 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     uploadGraceSeconds: config.DOCFLOW_UPLOAD_GRACE_SECONDS,
     orphanSweepSeconds: config.DOCFLOW_ORPHAN_SWEEP_SECONDS,
     instanceId: 'embedded',
+    // The document service is built below (it calls the files service); called only once started.
+    document: inProcessClient((request, env) => document.app.fetch(request, env)),
   });
   const identityClient = inProcessClient(identity.app.fetch);
   const workflow = createWorkflowService({ ...engines('workflow'), identity: identityClient });

@@ -8,7 +8,8 @@
  * DocumentCreated from the bus records the same attachments again and marks the document created,
  * after which its files are never released.
  */
-import type { LocalDb } from '@docflow/kit/eventsourcing';
+import type { LiveAttachmentsPage } from '@docflow/contracts';
+import { checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 import { decideClaim, decideRelease } from './businessLogic';
 import type { AttachedFile } from './file';
 
@@ -29,7 +30,17 @@ export interface AttachmentIndex {
   isAttached(sha256: string): boolean;
   /** True when any document, deleted ones included, lists this file: such a file is never discarded. */
   isFileAttached(fileId: string): boolean;
+  /**
+   * Fills an index that was never rebuilt (new or lost) from the document service's live documents,
+   * page by page; nothing once done. Throws when the document service does not answer.
+   */
+  rebuild(fetchPage: (after: string | undefined) => Promise<LiveAttachmentsPage>): Promise<void>;
+  /** Whether the index holds every live document's files the document service had at a rebuild. */
+  rebuilt(): boolean;
 }
+
+/** Marks, in the checkpoints table, that the index was rebuilt from the document service. */
+const REBUILT = 'files-attachments-rebuilt';
 
 export function createAttachmentIndex(db: LocalDb): AttachmentIndex {
   db.exec(`
@@ -79,7 +90,23 @@ export function createAttachmentIndex(db: LocalDb): AttachmentIndex {
     forget.run(docId);
   });
 
+  const attachPage = db.transaction((documents: LiveAttachmentsPage['documents']) => {
+    for (const { id, files } of documents) attachAll(id, files);
+  });
+  const checkpoints = checkpointStore(db);
+
   return {
+    async rebuild(fetchPage) {
+      if (checkpoints.load(REBUILT)) return;
+      for (let after: string | undefined, more = true; more; ) {
+        const page: LiveAttachmentsPage = await fetchPage(after);
+        attachPage(page.documents);
+        after = page.next ?? undefined;
+        more = page.next !== null;
+      }
+      checkpoints.save(REBUILT, new Date().toISOString());
+    },
+    rebuilt: () => checkpoints.load(REBUILT) !== undefined,
     attach: (docId, files) => attachAll(docId, files),
     claim: (docId, files, allowDupl) => claimAll(docId, files, allowDupl),
     release: (docId) => releaseAll(docId),

@@ -292,12 +292,13 @@ describe('files service', () => {
     assert.equal(text.status, 415);
   });
 
-  it('reports readiness of its engines', async () => {
+  it('reports readiness of its engines and of its attachment index (rebuilt)', async () => {
     const res = await request('/readyz');
     assert.equal(res.status, 200);
     assert.deepEqual((await json<{ checks: unknown }>(res)).checks, {
       eventStore: 'up',
       blobStore: 'up',
+      attachmentIndex: 'up',
       bus: 'up',
     });
   });

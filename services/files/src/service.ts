@@ -3,7 +3,13 @@ import type { BlobStore } from '@docflow/blobstore';
 import type { Consumer } from '@docflow/bus';
 import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
-import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit/http';
+import {
+  createServiceApp,
+  relayOwnStreams,
+  type ServiceBaseDeps,
+  type ServiceClient,
+} from '@docflow/kit/http';
+import { startWithRetry } from '@docflow/kit/runner';
 import type { Hono } from 'hono';
 import { filesApi } from './api';
 import { createAttachmentIndex } from './attachment-index';
@@ -11,11 +17,14 @@ import { createBlobHolders } from './blob-holders';
 import { fileDiscarder } from './discard';
 import { documentEventsHandler } from './document-consumer';
 import { createKeyedLock } from './keyed-lock';
+import { liveAttachmentsFromDocument } from './live-attachments';
 import { createOrphanSweeper, type SweepReport } from './orphan-sweeper';
 import { createStoredFilesTable } from './stored-files';
 import { createStoredFilesProjection } from './stored-files-projection';
 
 const FILE_STREAM_PREFIX = 'file-';
+/** The document service may start after this one (it answers 503 while its views catch up). */
+const REBUILD_BACKOFF = { initialMs: 100, maxMs: 5000, random: Math.random };
 
 export interface FilesServiceDeps extends ServiceBaseDeps {
   blobs: BlobStore;
@@ -30,6 +39,8 @@ export interface FilesServiceDeps extends ServiceBaseDeps {
    * attachment index (allowDupl=false and the orphan sweeper's keep list), so each is its own group.
    */
   instanceId: string;
+  /** The document service: the attachment index is rebuilt from its live documents when new or lost. */
+  document: ServiceClient;
 }
 
 export interface FilesService {
@@ -60,12 +71,20 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
   });
   const app = createServiceApp(deps, {
     guarded: [INTERNAL_PATHS],
-    readiness: { blobStore: () => blobs.ping() },
+    readiness: {
+      blobStore: () => blobs.ping(),
+      // Until then allowDupl=false could miss a document created before the index was lost.
+      attachmentIndex: async () => {
+        if (!index.rebuilt()) throw new Error('the attachment index is not rebuilt yet');
+      },
+    },
   });
   app.route('/', filesApi({ store, blobs, index, holders, discard, maxUploadBytes: deps.maxUploadBytes }));
 
   let relay: Subscription | undefined;
   let consumer: Consumer | undefined;
+  const stopping = new AbortController();
+  let rebuilding: Promise<boolean> | undefined;
   return {
     app,
     async start() {
@@ -80,9 +99,22 @@ export function createFilesService(deps: FilesServiceDeps): FilesService {
         },
         documentEventsHandler(db, index),
       );
+      // In the background: the document service may start after this one.
+      const fetchPage = liveAttachmentsFromDocument(deps.document, deps.internalToken);
+      rebuilding ??= startWithRetry(() => index.rebuild(fetchPage), {
+        signal: stopping.signal,
+        backoff: REBUILD_BACKOFF,
+        onFailure: (err, attempt, retryInMs) =>
+          log.info(
+            { err, attempt, retryInMs },
+            'attachment index: rebuild from the document service failed, retrying',
+          ),
+      });
       sweeper.start();
     },
     async stop() {
+      stopping.abort();
+      await rebuilding;
       await sweeper.stop();
       await consumer?.stop();
       await relay?.stop();

@@ -15,7 +15,7 @@ import {
 import { createSqliteEventStore, type EventStore, type RecordedEvent } from '@docflow/eventstore';
 import { createLogger } from '@docflow/kit';
 import { type LocalDb, openLocalDb, recordEvents } from '@docflow/kit/eventsourcing';
-import { encodePrincipal, INTERNAL_TOKEN_HEADER, PRINCIPAL_HEADER } from '@docflow/kit/http';
+import { encodePrincipal, INTERNAL_TOKEN_HEADER, inProcessClient, PRINCIPAL_HEADER } from '@docflow/kit/http';
 import { withTimeout } from '@docflow/timing';
 import { createFilesService, type FilesService } from './service';
 import { FILE_NAME_HEADER } from './upload-headers';
@@ -78,6 +78,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       uploadGraceSeconds: options.uploadGraceSeconds ?? 3600,
       orphanSweepSeconds: 3600,
       instanceId: options.instanceId ?? 'test',
+      // A document service with no document: the attachment index's rebuild reads one empty page.
+      document: inProcessClient(() => Response.json({ documents: [], next: null })),
     });
     await service.start();
     return { service, store, blobs, bus, db };
