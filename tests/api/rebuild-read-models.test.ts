@@ -1,10 +1,11 @@
 /**
  * Every read model is rebuilt from durable events alone (issue 31): an embedded instance's local
  * databases are removed while it is stopped, and after a restart every read answers as before —
- * documents (as they are and at a revision), their history, views and inboxes (a deputy's too),
- * search, accounts and persons, each document's verify — and the store-wide verify finds every audit
- * checkpoint linked, those taken after the rebuild too. webhooks/local.db is no read model (it holds the subscriptions and
- * their secrets, docs/decisions.md "Local databases"), so it stays.
+ * documents (as they are and at a revision), their history and verify, views and inboxes (a
+ * deputy's too), search, accounts and persons, a duplicate attachment refused — and the store-wide
+ * verify finds every audit checkpoint linked, those taken after the rebuild too. webhooks/local.db is
+ * no read model (it holds the subscriptions and their secrets, docs/decisions.md "Local
+ * databases"), so it stays.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -20,6 +21,8 @@ import { newAdminKey, startEmbedded } from '../support/targets';
 
 /** Checkpoints taken often, so that one is taken after the document service rebuilt its audit heads. */
 const AUDITED = { DOCFLOW_AUDIT_CHECKPOINT_MS: '200' };
+
+const ATTACHMENT = 'an attachment';
 
 /** Services whose local.db holds state no event records (kept, and backed up instead). */
 const NOT_A_READ_MODEL = new Set(['webhooks']);
@@ -48,6 +51,7 @@ describe('read models rebuilt from the events after every local database is remo
 
   it('answers every read as before: documents, history, views, a deputy\u2019s inbox, search, accounts', async () => {
     let api: Api;
+    let baseUrl = '';
     const u: Record<string, string> = {};
     let svc = '';
     const docs: string[] = [];
@@ -74,6 +78,15 @@ describe('read models rebuilt from the events after every local database is remo
         for (const user of ['bob', 'erin'])
           await read(`doc ${i} as ${user}`, `/api/v2/docForm/${id}?embed=docResponse`, as(user));
       }
+      // Not a read, but what the files service's attachment index answers: refused (409), nothing kept.
+      const duplicate = await createDoc(
+        baseUrl,
+        adminKey,
+        'rebuilt',
+        { files: [{ name: 'again.txt', content: ATTACHMENT }] },
+        { query: '?allowDupl=false' },
+      );
+      out['duplicate attachment'] = { status: duplicate.status };
       await read('accounts', '/api/admin/v1/accounts?pageSize=100', { key: adminKey });
       for (const user of ['author', 'bob', 'erin'])
         await read(`person ${user}`, `/api/v2/person/${u[user]}`, { key: adminKey });
@@ -83,7 +96,8 @@ describe('read models rebuilt from the events after every local database is remo
     const first = await startEmbedded({ adminKey, dataDir, env: AUDITED });
     let before: Record<string, unknown>;
     try {
-      api = apiClient(first.baseUrl);
+      baseUrl = first.baseUrl;
+      api = apiClient(baseUrl);
       for (const name of ['author', 'bob', 'erin'])
         u[name] = await createPerson(api, adminKey, `${name}@example.com`);
       const portal = await api('POST', '/api/admin/v1/accounts', {
@@ -113,7 +127,7 @@ describe('read models rebuilt from the events after every local database is remo
           {
             docForm: { valuesByTags: { subject: i % 2 ? `quokka ${i}` : `plain ${i}` } },
             ...(i < 3 ? { docResponse: { taskstatus: 100 } } : {}),
-            ...(i === 0 ? { files: [{ name: 'wombat.txt', content: 'an attachment' }] } : {}),
+            ...(i === 0 ? { files: [{ name: 'wombat.txt', content: ATTACHMENT }] } : {}),
           },
           { runAs: u.author },
         );
@@ -135,6 +149,7 @@ describe('read models rebuilt from the events after every local database is remo
       await first.proc.stop();
     }
     assert.equal((before['doc 0 as erin'] as { status: number }).status, 200, 'the deputy reads the task');
+    assert.equal((before['duplicate attachment'] as { status: number }).status, 409);
 
     // One at a time: a service whose local.db is dropped with another's could be fed again by the
     // other's relay starting over (identity's checkpoint is in identity/local.db), hiding the gap.
@@ -144,7 +159,8 @@ describe('read models rebuilt from the events after every local database is remo
       dropLocalDb(dataDir, service);
       const next = await startEmbedded({ adminKey, dataDir, env: AUDITED });
       try {
-        api = apiClient(next.baseUrl);
+        baseUrl = next.baseUrl;
+        api = apiClient(baseUrl);
         // Views converge within a bounded time; what is compared is every read, whole.
         const afterwards = await eventually(reads, (r) => isDeepStrictEqual(r, before), 30_000);
         for (const name of Object.keys(before))
