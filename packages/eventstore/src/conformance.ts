@@ -33,6 +33,12 @@ export interface EngineBackdoor {
   truncateBefore(streamId: string, revision: number): Promise<void>;
   /** Deletes the stream (KurrentDB's soft delete). */
   deleteStream(streamId: string): Promise<void>;
+  /**
+   * Starts appending `event` as the first of `streamId` in a transaction of its own, and commits it
+   * only when `commit()` is called: the store's appends in between may commit first. An engine that
+   * numbers events when they commit (SQLite, KurrentDB) writes the event in `commit()`.
+   */
+  beginAppend(streamId: string, event: NewEvent): Promise<{ commit(): Promise<void> }>;
 }
 
 export interface ContractStore {
@@ -570,6 +576,40 @@ export function describeEventStoreContract(
       assert.equal(finished, true);
       await delay(SETTLE_MS);
       assert.equal(calls, 1);
+    });
+
+    it('never skips an event whose append commits after that of a later-numbered one', {
+      skip,
+    }, async () => {
+      const prefix = uniqueName('order-') + '-';
+      const first = collect({ streamPrefixes: [prefix] });
+      const early = newEvent('Early');
+      const late = newEvent('Late');
+      // The early append takes its place in the store first; the late one commits first.
+      const held = await backdoor.beginAppend(`${prefix}early`, early);
+      await store.append(`${prefix}late`, [late], 0);
+      const also = collect({ streamPrefixes: [prefix] });
+      await delay(SETTLE_MS); // time for a subscription to pass the late event, if it would
+      await held.commit();
+      await waitFor(() => first.events.length >= 2 && also.events.length >= 2, 'both events');
+      await delay(SETTLE_MS);
+
+      const order = first.events.map((event) => event.id);
+      assert.deepEqual(new Set(order), new Set([early.id, late.id]));
+      assert.equal(order.length, 2);
+      assertAscendingPositions(first.events);
+      assert.deepEqual(
+        also.events.map((event) => event.id),
+        order,
+        'every subscription sees one order',
+      );
+      const resumed = collect({ after: first.events[0]!.position, streamPrefixes: [prefix] });
+      await waitFor(() => resumed.events.length >= 1, 'the event after the first');
+      await delay(SETTLE_MS);
+      assert.deepEqual(
+        resumed.events.map((event) => event.id),
+        order.slice(1),
+      );
     });
 
     it('keeps every event exactly once with gapless revisions under many concurrent appenders', {

@@ -74,6 +74,10 @@ async function contractStore(connection: string, stopEngine: () => Promise<void>
       async deleteStream(streamId) {
         await raw.deleteStream(streamId);
       },
+      // KurrentDB numbers an event (its log position) when the append is written.
+      async beginAppend(streamId, event) {
+        return { commit: async () => void (await store.append(streamId, [event], 0)) };
+      },
     },
     cleanup: async () => {
       await store.close();

@@ -1,5 +1,6 @@
 export { createEsdbEventStore, type EsdbEventStoreOptions } from './esdb';
 export * from './port';
+export { createPostgresEventStore, type PostgresEventStoreOptions, postgresEventsSchema } from './postgres';
 export { createPrivateFile } from './private-file';
 export { createSqliteEventStore, SQLITE_EVENTS_SCHEMA, type SqliteEventStoreOptions } from './sqlite';
 export { sqliteWalSync, type WalSync } from './wal-sync';

@@ -39,6 +39,10 @@ describeEventStoreContract('sqlite', async () => {
       async deleteStream(streamId) {
         other.prepare('DELETE FROM events WHERE stream_id = ?').run(streamId);
       },
+      // SQLite has one writer at a time: a position is drawn and committed together.
+      async beginAppend(streamId, event) {
+        return { commit: async () => void (await store.append(streamId, [event], 0)) };
+      },
     },
     cleanup: async () => {
       other.close();
