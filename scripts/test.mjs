@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one test command: lint + format check, type check, the real local engines (Kafka, MinIO)
+// The one test command: lint + format check, type check, the real local engines (Kafka, MinIO, PostgreSQL)
 // through infra/, then every *.test.ts in one node:test run so the closing summary counts them all.
 // `--no-infra` skips the engines (their tests then report themselves as skipped, with the reason).
 import { spawnSync } from 'node:child_process';
@@ -57,15 +57,22 @@ if (existsSync(join(root, 'infra/validate-compose.sh')))
 let env = { ...process.env };
 const infraUp = join(root, 'infra/local/up.sh');
 let startedInfra = false;
-// Engines that were running before this run (a developer's, or another run's) stay running after it.
-const engineStatus = spawnSync('bash', [join(root, 'infra/local/status.sh')], { cwd: root, stdio: 'ignore' });
-const alreadyUp = existsSync(infraUp) && engineStatus.status === 0;
+// Engines that were running before this run (a developer's, or another run's) stay running after it;
+// only those it started are stopped at the end.
+const ENGINES = ['kafka', 'minio', 'postgres'];
+const notUpBefore = existsSync(infraUp)
+  ? ENGINES.filter(
+      (engine) =>
+        spawnSync('bash', [join(root, 'infra/local/status.sh'), engine], { cwd: root, stdio: 'ignore' })
+          .status !== 0,
+    )
+  : [];
 if (withInfra && existsSync(infraUp)) {
   if (run('real engines for the distributed suites (infra/local/up.sh)', 'bash', [infraUp]) !== 0) {
     console.log('  the local engines did not start: their suites will fail, not skip');
     env.DOCFLOW_ENGINES_REQUIRED = '1';
   } else {
-    startedInfra = !alreadyUp;
+    startedInfra = notUpBefore.length > 0;
     env = { ...env, ...readEnvFile(join(root, '.infra/env')), DOCFLOW_ENGINES_REQUIRED: '1' };
   }
 }
@@ -88,5 +95,5 @@ const testStatus = run(
   env,
 );
 if (startedInfra && !process.env.DOCFLOW_KEEP_INFRA)
-  run('stop the local engines', 'bash', [join(root, 'infra/local/down.sh')]);
+  run('stop the local engines this run started', 'bash', [join(root, 'infra/local/down.sh'), ...notUpBefore]);
 process.exit(failed || testStatus ? 1 : 0);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stops the local engines (SIGTERM, then SIGKILL after STOP_TIMEOUT=30s) and removes .infra/env
 # (or rewrites it for the engines still up). Data is kept unless --purge is given.
-# Usage: bash infra/local/down.sh [--purge] [kafka|minio|all]...
+# Usage: bash infra/local/down.sh [--purge] [kafka|minio|postgres|all]...
 set -euo pipefail
 # shellcheck source=infra/local/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -21,11 +21,13 @@ if targets_has kafka; then kafka_running >/dev/null || true; fi
 if targets_has minio; then minio_running >/dev/null || true; fi
 if targets_has kafka; then stop_pid kafka "$KAFKA_PID" "kafka.Kafka" & pids+=($!); fi
 if targets_has minio; then stop_pid minio "$MINIO_PID" "minio server" & pids+=($!); fi
+if targets_has postgres; then postgres_stop & pids+=($!); fi
 for p in "${pids[@]}"; do wait "$p"; done
 
 if ((purge)); then
   if targets_has kafka; then rm -rf "$KAFKA_STATE" && log "kafka: data removed"; fi
   if targets_has minio; then rm -rf "$MINIO_STATE" && log "minio: data and credentials removed"; fi
+  if targets_has postgres; then rm -rf "$POSTGRES_STATE" "$POSTGRES_CREDS" && log "postgres: cluster and credentials removed"; fi
 fi
 write_env
 if [[ -f $ENV_FILE ]]; then

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Shared by up.sh, down.sh and status.sh: pinned versions, paths, and helpers that install and run
-# Apache Kafka (from Maven Central, on the local JDK 17+) and MinIO (built with `go install`) as
-# plain local processes. Sourced, never run.
+# Apache Kafka (from Maven Central, on the local JDK 17+), MinIO (built with `go install`) and a
+# private PostgreSQL cluster (Debian's `postgresql`) as plain local processes. Sourced, never run.
 
 # ---- pinned versions ------------------------------------------------------------------------
 # Kafka's version is pinned in kafka/pom.xml (kafka.version); the cache directory is keyed by a
@@ -19,10 +19,13 @@ KAFKA_CONTROLLER_PORT=${DOCFLOW_INFRA_KAFKA_CONTROLLER_PORT:-19093}
 MINIO_HOST=127.0.0.1
 MINIO_PORT=${DOCFLOW_INFRA_MINIO_PORT:-19000}
 MINIO_CONSOLE_PORT=${DOCFLOW_INFRA_MINIO_CONSOLE_PORT:-19001}
+POSTGRES_HOST=127.0.0.1
+POSTGRES_PORT=${DOCFLOW_INFRA_POSTGRES_PORT:-15432}
 
 # ---- bounds (seconds) -----------------------------------------------------------------------
 KAFKA_READY_TIMEOUT=${KAFKA_READY_TIMEOUT:-90}
 MINIO_READY_TIMEOUT=${MINIO_READY_TIMEOUT:-60}
+POSTGRES_READY_TIMEOUT=${POSTGRES_READY_TIMEOUT:-30}
 STOP_TIMEOUT=${STOP_TIMEOUT:-30}
 KAFKA_INSTALL_TIMEOUT=${KAFKA_INSTALL_TIMEOUT:-900}
 MINIO_INSTALL_TIMEOUT=${MINIO_INSTALL_TIMEOUT:-1800}
@@ -47,6 +50,13 @@ MINIO_DATA="$MINIO_STATE/data"
 MINIO_PID="$MINIO_STATE/minio.pid"
 MINIO_LOG="$MINIO_STATE/minio.log"
 MINIO_CREDS="$MINIO_STATE/credentials"
+
+POSTGRES_STATE="$STATE_DIR/postgres"       # owned by the user the cluster runs as
+POSTGRES_DATA="$POSTGRES_STATE/data"
+POSTGRES_SOCKETS="$POSTGRES_STATE/run"     # its unix socket, instead of /var/run/postgresql
+POSTGRES_LOG="$POSTGRES_STATE/postgres.log"
+POSTGRES_CREDS="$STATE_DIR/postgres.credentials"   # the invoking user's, 0600
+POSTGRES_MAJOR=15
 
 # (contents only, not paths: every clone on the machine shares the install)
 kafka_pom_hash() { cat "$INFRA_LOCAL_DIR/kafka/pom.xml" "$INFRA_LOCAL_DIR/kafka/KafkaReady.java" | sha256sum | cut -c1-12; }
@@ -409,6 +419,129 @@ minio_start() {
   )
 }
 
+# ---- PostgreSQL -------------------------------------------------------------------------------
+# A private cluster (initdb) of Debian's PostgreSQL 15 under .infra/postgres, on a loopback port and
+# a unix socket of its own; the system's own cluster (/var/lib/postgresql) is left alone. As root the
+# cluster runs as the `postgres` user (the server refuses to run as root), otherwise as the caller.
+postgres_bin_dir() { echo "/usr/lib/postgresql/$POSTGRES_MAJOR/bin"; }
+postgres_installed() { [[ -x $(postgres_bin_dir)/initdb && -x $(postgres_bin_dir)/pg_ctl ]]; }
+
+postgres_install() {
+  postgres_installed && return 0
+  ((EUID == 0)) || die "postgres: PostgreSQL $POSTGRES_MAJOR is missing; install it with: sudo apt-get install -y postgresql-$POSTGRES_MAJOR"
+  command -v apt-get >/dev/null || die "postgres: PostgreSQL $POSTGRES_MAJOR is missing and there is no apt-get to install it"
+  log "postgres: apt-get install postgresql-$POSTGRES_MAJOR"
+  run_with_progress "postgres: apt-get update" 600 "$CACHE_DIR/postgres-apt.log" apt-get update \
+    || die "postgres: apt-get update failed (log above)"
+  run_with_progress "postgres: apt-get install" 900 "$CACHE_DIR/postgres-apt.log" \
+    env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "postgresql-$POSTGRES_MAJOR" \
+    || die "postgres: apt-get install failed (log above)"
+  postgres_installed || die "postgres: installed, but $(postgres_bin_dir)/initdb is missing"
+}
+
+# as_postgres CMD... — runs a PostgreSQL tool as the user that owns the cluster.
+as_postgres() {
+  if ((EUID == 0)); then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+postgres_running() {
+  [[ -f $POSTGRES_DATA/PG_VERSION ]] || return 1
+  as_postgres "$(postgres_bin_dir)/pg_ctl" status -D "$POSTGRES_DATA" >/dev/null 2>&1
+}
+
+postgres_ready() {
+  "$(postgres_bin_dir)/pg_isready" -q -h "$POSTGRES_HOST" -p "$POSTGRES_PORT" -d docflow -t 2 2>/dev/null
+}
+
+# postgres_credentials — loads (or once per cluster creates) the password of the `docflow` role.
+postgres_credentials() {
+  if [[ ! -s $POSTGRES_CREDS ]]; then
+    (
+      umask 077
+      printf 'POSTGRES_PASSWORD=%s\n' "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" >"$POSTGRES_CREDS"
+    )
+  fi
+  POSTGRES_PASSWORD=$(sed -n 's/^POSTGRES_PASSWORD=//p' "$POSTGRES_CREDS")
+  [[ ${#POSTGRES_PASSWORD} -ge 16 ]] || die "postgres: bad credentials file $POSTGRES_CREDS (delete it together with $POSTGRES_STATE)"
+}
+
+# The cluster's directory must be reachable by its owner: as root, `postgres` needs to pass every
+# directory above it (traverse only; nothing in .infra becomes readable).
+_postgres_prepare_dirs() {
+  mkdir -p "$POSTGRES_STATE"
+  if ((EUID == 0)); then
+    chown postgres: "$POSTGRES_STATE"
+    chmod 700 "$POSTGRES_STATE"
+    runuser -u postgres -- test -x "$POSTGRES_STATE" || chmod o+x "$STATE_DIR"
+    runuser -u postgres -- test -x "$POSTGRES_STATE" \
+      || die "postgres: the user 'postgres' cannot reach $POSTGRES_STATE (a parent directory is closed to it)"
+  fi
+  as_postgres mkdir -p -m 700 "$POSTGRES_SOCKETS"
+}
+
+postgres_init_if_needed() {
+  [[ -f $POSTGRES_DATA/PG_VERSION ]] && return 0
+  local pwfile="$POSTGRES_STATE/initdb.pw"
+  log "postgres: initdb in ${POSTGRES_DATA#"$REPO_ROOT"/} (superuser docflow, password auth on loopback)"
+  as_postgres rm -rf "$POSTGRES_DATA"
+  # The password reaches initdb in a file only the cluster's owner reads, removed right after.
+  as_postgres sh -c 'umask 077 && cat >"$1"' _ "$pwfile" <<<"$POSTGRES_PASSWORD"
+  as_postgres "$(postgres_bin_dir)/initdb" -D "$POSTGRES_DATA" -U docflow --pwfile="$pwfile" \
+    -E UTF8 --locale=C.UTF-8 --auth-local=scram-sha-256 --auth-host=scram-sha-256 \
+    >"$POSTGRES_STATE/initdb.log" 2>&1 \
+    || { as_postgres rm -f "$pwfile"; tail_log "$POSTGRES_STATE/initdb.log"; die "postgres: initdb failed"; }
+  as_postgres rm -f "$pwfile"
+}
+
+postgres_start() {
+  postgres_install
+  postgres_credentials
+  _postgres_prepare_dirs
+  if postgres_running; then
+    log "postgres: already running ($(postgres_pid_of))"
+    return 0
+  fi
+  port_open "$POSTGRES_HOST" "$POSTGRES_PORT" && die "postgres: port $POSTGRES_PORT is taken by another process (not this checkout's cluster)"
+  postgres_init_if_needed
+  log "postgres: starting $POSTGRES_MAJOR on $POSTGRES_HOST:$POSTGRES_PORT, data in ${POSTGRES_DATA#"$REPO_ROOT"/}"
+  # pg_ctl starts the server in the background and returns; wait_ready then waits for pg_isready.
+  as_postgres touch "$POSTGRES_LOG"
+  as_postgres "$(postgres_bin_dir)/pg_ctl" start -D "$POSTGRES_DATA" -l "$POSTGRES_LOG" -W \
+    -o "-c listen_addresses=$POSTGRES_HOST -p $POSTGRES_PORT -k $POSTGRES_SOCKETS -c max_connections=300" \
+    >/dev/null 8>&- 9>&- || { tail_log "$POSTGRES_LOG"; die "postgres: pg_ctl start failed"; }
+}
+
+# The `docflow` database, made once the server answers (it connects to `postgres` for that).
+postgres_create_db() {
+  local exists
+  exists=$(PGPASSWORD=$POSTGRES_PASSWORD "$(postgres_bin_dir)/psql" -h "$POSTGRES_HOST" -p "$POSTGRES_PORT" -U docflow \
+    -d postgres -XAtqc "SELECT 1 FROM pg_database WHERE datname = 'docflow'") \
+    || die "postgres: cannot connect as docflow (see ${POSTGRES_LOG#"$REPO_ROOT"/})"
+  [[ $exists == 1 ]] && return 0
+  PGPASSWORD=$POSTGRES_PASSWORD "$(postgres_bin_dir)/createdb" -h "$POSTGRES_HOST" -p "$POSTGRES_PORT" -U docflow docflow \
+    || die "postgres: could not create the docflow database"
+  log "postgres: created database docflow"
+}
+
+postgres_pid_of() {
+  if [[ -s $POSTGRES_DATA/postmaster.pid ]] && as_postgres test -r "$POSTGRES_DATA/postmaster.pid"; then
+    echo "pid $(as_postgres head -n 1 "$POSTGRES_DATA/postmaster.pid")"
+  fi
+}
+
+postgres_stop() {
+  if ! postgres_running; then
+    log "postgres: not running"
+    return 0
+  fi
+  log "postgres: stopping ($(postgres_pid_of))"
+  as_postgres "$(postgres_bin_dir)/pg_ctl" stop -D "$POSTGRES_DATA" -m fast -t "$STOP_TIMEOUT" >/dev/null \
+    || die "postgres: pg_ctl stop failed (log: ${POSTGRES_LOG#"$REPO_ROOT"/})"
+  log "postgres: stopped"
+}
+
+postgres_url() { echo "postgres://docflow:$POSTGRES_PASSWORD@$POSTGRES_HOST:$POSTGRES_PORT/docflow"; }
+
 # ---- readiness and the env file ---------------------------------------------------------------
 # wait_ready NAME TIMEOUT CHECKFN RUNNINGFN LOGFILE... — polls CHECKFN until it succeeds; fails
 # fast when the process dies, and after TIMEOUT seconds, showing the engine's log tail.
@@ -453,6 +586,11 @@ write_env() {
       "$MINIO_HOST" "$MINIO_PORT" "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" >>"$tmp"
     any=1
   fi
+  if postgres_running && postgres_ready; then
+    postgres_credentials
+    printf 'POSTGRES_URL=%s\n' "$(postgres_url)" >>"$tmp"
+    any=1
+  fi
   if ((any)); then
     chmod 600 "$tmp"
     mv "$tmp" "$ENV_FILE"
@@ -461,18 +599,18 @@ write_env() {
   fi
 }
 
-# parse_targets ARGS... — sets TARGETS to the engines named (default: both).
+# parse_targets ARGS... — sets TARGETS to the engines named (default: all of them).
 parse_targets() {
   TARGETS=()
   local a
   for a in "$@"; do
     case $a in
-      kafka | minio) TARGETS+=("$a") ;;
-      all) TARGETS=(kafka minio) ;;
-      *) die "unknown engine '$a' (expected: kafka, minio or all)" ;;
+      kafka | minio | postgres) TARGETS+=("$a") ;;
+      all) TARGETS=(kafka minio postgres) ;;
+      *) die "unknown engine '$a' (expected: kafka, minio, postgres or all)" ;;
     esac
   done
-  ((${#TARGETS[@]})) || TARGETS=(kafka minio)
+  ((${#TARGETS[@]})) || TARGETS=(kafka minio postgres)
 }
 targets_has() {
   local t

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shows whether each local engine is installed, running and ready. Exit 0 when every engine named
-# (default: both) is ready, 1 otherwise. Usage: bash infra/local/status.sh [kafka|minio|all]...
+# (default: all) is ready, 1 otherwise. Usage: bash infra/local/status.sh [kafka|minio|postgres|all]...
 set -euo pipefail
 # shellcheck source=infra/local/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -29,6 +29,17 @@ if targets_has minio; then
     fi
   else
     line minio stopped - "$(minio_installed && echo "installed: $MINIO_BIN" || echo "not installed (up.sh builds it)")"; ok=1
+  fi
+fi
+if targets_has postgres; then
+  if postgres_running; then
+    if postgres_ready; then
+      line postgres ready "$(postgres_pid_of | sed 's/^pid //')" "$POSTGRES_HOST:$POSTGRES_PORT database docflow (data: ${POSTGRES_DATA#"$REPO_ROOT"/})"
+    else
+      line postgres starting "$(postgres_pid_of | sed 's/^pid //')" "not answering yet (log: ${POSTGRES_LOG#"$REPO_ROOT"/})"; ok=1
+    fi
+  else
+    line postgres stopped - "$(postgres_installed && echo "installed: $(postgres_bin_dir)" || echo "not installed (up.sh installs postgresql-$POSTGRES_MAJOR)")"; ok=1
   fi
 fi
 if [[ -f $ENV_FILE ]]; then

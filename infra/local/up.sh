@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs (if missing) and starts the real local engines as plain processes, waits until they
-# answer, then writes .infra/env. Usage: bash infra/local/up.sh [kafka|minio|all]...
+# answer, then writes .infra/env. Usage: bash infra/local/up.sh [kafka|minio|postgres|all]...
 # Idempotent: engines already running are left alone (and checked again).
 set -euo pipefail
 # shellcheck source=infra/local/lib.sh
@@ -22,11 +22,16 @@ if [[ -n $kafka_bg ]]; then wait "$kafka_bg" || die "kafka: install failed"; fi
 
 if targets_has kafka; then kafka_start; fi
 if targets_has minio; then minio_start; fi
+if targets_has postgres; then postgres_start; fi
 if targets_has kafka; then
   wait_ready kafka "$KAFKA_READY_TIMEOUT" kafka_ready kafka_running "$KAFKA_OUT" "$KAFKA_LOGS/server.log" "$KAFKA_STATE/ready.log"
 fi
 if targets_has minio; then
   wait_ready minio "$MINIO_READY_TIMEOUT" minio_ready minio_running "$MINIO_LOG"
+fi
+if targets_has postgres; then
+  wait_ready postgres "$POSTGRES_READY_TIMEOUT" postgres_ready postgres_running "$POSTGRES_LOG"
+  postgres_create_db
 fi
 
 write_env
