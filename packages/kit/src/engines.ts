@@ -1,12 +1,18 @@
 /**
- * The engines of one distributed service, chosen by configuration: Kafka for the bus; EventStoreDB
- * when EVENTSTORE_CONNECTION_STRING is set, else the service's own embedded SQLite store (no registry
- * reachable from some machines ships EventStoreDB); MinIO for blobs when the service keeps any.
+ * The engines of one distributed service, chosen by configuration: Kafka for the bus; the event store
+ * EVENTSTORE_CONNECTION_STRING names (`esdb://` EventStoreDB, `postgres://` PostgreSQL with a schema
+ * per service), else the service's own embedded SQLite store (no registry reachable from some machines
+ * ships EventStoreDB); MinIO for blobs when the service keeps any.
  */
 import { join, resolve } from 'node:path';
 import { type BlobStore, createMinioBlobStore } from '@docflow/blobstore';
 import { type Bus, createKafkaBus } from '@docflow/bus';
-import { createEsdbEventStore, createSqliteEventStore, type EventStore } from '@docflow/eventstore';
+import {
+  createEsdbEventStore,
+  createPostgresEventStore,
+  createSqliteEventStore,
+  type EventStore,
+} from '@docflow/eventstore';
 import { z } from 'zod';
 import { busMetricsObserver, trackConsumerLag } from './bus-metrics';
 import { traceBus } from './bus-tracing';
@@ -19,6 +25,10 @@ import { telemetrySetting } from './telemetry';
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+
+/** The event store engines a connection string may name: EventStoreDB/KurrentDB or PostgreSQL. */
+const EVENT_STORE_URL = /^(esdb(\+discover)?|postgres(ql)?):\/\//;
+const POSTGRES_URL = /^postgres(ql)?:\/\//;
 
 /** Who may read `/metrics`, and whether requests are measured and traced at all, in either mode. */
 export const MetricsEnv = z.object({
@@ -45,7 +55,9 @@ export const DistributedEnv = MetricsEnv.extend({
     .regex(/^[a-z0-9][a-z0-9-]{0,40}$/, 'lowercase letters, digits and dashes')
     .default('docflow'),
   KAFKA_BROKERS: envFields.csv.pipe(z.array(z.string().regex(/^[^:\s]+:\d+$/, 'host:port')).min(1)),
-  EVENTSTORE_CONNECTION_STRING: optional(z.string().startsWith('esdb', 'an esdb:// or esdb+discover:// URL')),
+  EVENTSTORE_CONNECTION_STRING: optional(
+    z.string().regex(EVENT_STORE_URL, 'an esdb://, esdb+discover:// or postgres:// URL'),
+  ),
   LOG_LEVEL: envFields.logLevel.default('info'),
 });
 export type DistributedEnv = z.infer<typeof DistributedEnv>;
@@ -74,10 +86,16 @@ export function claimServiceDir(service: string, env: StoreEnv): DataDirLock {
 
 /** The service's event store, instrumented for metrics and traces. */
 export function openEventStore(service: string, env: StoreEnv): EventStore {
-  const store = env.EVENTSTORE_CONNECTION_STRING
-    ? createEsdbEventStore({ connectionString: env.EVENTSTORE_CONNECTION_STRING })
-    : createSqliteEventStore({ file: join(serviceDir(service, env), 'events.db') });
-  return instrumentEventStore(traceEventStore(store, service), service);
+  return instrumentEventStore(traceEventStore(eventStoreOf(service, env), service), service);
+}
+
+/** The store EVENTSTORE_CONNECTION_STRING names; on PostgreSQL the service's streams sit in a schema named after it. */
+function eventStoreOf(service: string, env: StoreEnv): EventStore {
+  const connectionString = env.EVENTSTORE_CONNECTION_STRING;
+  if (!connectionString) return createSqliteEventStore({ file: join(serviceDir(service, env), 'events.db') });
+  if (POSTGRES_URL.test(connectionString))
+    return createPostgresEventStore({ connectionString, schema: service.replaceAll('-', '_') });
+  return createEsdbEventStore({ connectionString });
 }
 
 /** The Kafka bus, reporting its consumers to the metrics and carrying the trace in message headers. */
