@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { type ContractStore, describeEventStoreContract } from './conformance';
@@ -149,6 +149,40 @@ describe('postgres event store beside the contract', { skip: url ? undefined : n
     }
   });
 
+  it('lets two instances of a service share its streams: no lost update, each sees the other', async () => {
+    const schema = schemas[1]!;
+    const [one, two] = [1, 2].map(() =>
+      createPostgresEventStore({ connectionString: url!, schema, pollIntervalMs: 50 }),
+    );
+    const seen: string[] = [];
+    const subscription = one!.subscribeAll({ streamPrefixes: ['shared-'] }, async (e) => {
+      seen.push(e.id);
+    });
+    try {
+      await one!.append('shared-1', [event()], 0);
+      const contenders = [event(), event()];
+      const outcomes = await Promise.allSettled([
+        one!.append('shared-1', [contenders[0]!], 1),
+        two!.append('shared-1', [contenders[1]!], 1),
+      ]);
+      assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected']);
+      const winner = contenders[outcomes.findIndex((o) => o.status === 'fulfilled')]!;
+      const fromTwo = event();
+      await two!.append('shared-2', [fromTwo], 0);
+      const deadline = Date.now() + 10_000;
+      while (seen.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(seen.slice(1), [winner.id, fromTwo.id]);
+      assert.deepEqual(
+        (await two!.readStream('shared-1')).map((e) => e.revision),
+        [1, 2],
+      );
+    } finally {
+      await subscription.stop();
+      await one!.close();
+      await two!.close();
+    }
+  });
+
   it('refuses a schema name that is not a plain lowercase identifier', () => {
     for (const schema of ['Document', 'a-b', 'x"; DROP TABLE y; --', ''])
       assert.throws(() => createPostgresEventStore({ connectionString: url!, schema }), RangeError);
@@ -156,6 +190,35 @@ describe('postgres event store beside the contract', { skip: url ? undefined : n
 });
 
 describe('postgres event store without a server', () => {
+  it('rejects with StoreUnavailable when the server accepts and never answers', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const store = createPostgresEventStore({
+      connectionString: `postgres://docflow:x@127.0.0.1:${port}/docflow`,
+      schema: 'nobody',
+      timeoutMs: 300,
+    });
+    try {
+      for (const [what, run] of [
+        ['append', () => store.append('docForm-1', [event()], 0)],
+        ['readStream', () => store.readStream('docForm-1')],
+        ['ping', () => store.ping()],
+      ] as const) {
+        await assert.rejects(run(), StoreUnavailable, what);
+      }
+      assert.ok(sockets.size > 0, 'the client did reach the silent server');
+    } finally {
+      await store.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('rejects every call with StoreUnavailable when nothing listens on the port', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
