@@ -431,6 +431,7 @@ postgres_install() {
   ((EUID == 0)) || die "postgres: PostgreSQL $POSTGRES_MAJOR is missing; install it with: sudo apt-get install -y postgresql-$POSTGRES_MAJOR"
   command -v apt-get >/dev/null || die "postgres: PostgreSQL $POSTGRES_MAJOR is missing and there is no apt-get to install it"
   log "postgres: apt-get install postgresql-$POSTGRES_MAJOR"
+  mkdir -p "$CACHE_DIR"
   run_with_progress "postgres: apt-get update" 600 "$CACHE_DIR/postgres-apt.log" apt-get update \
     || die "postgres: apt-get update failed (log above)"
   run_with_progress "postgres: apt-get install" 900 "$CACHE_DIR/postgres-apt.log" \
