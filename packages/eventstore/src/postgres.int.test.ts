@@ -99,6 +99,15 @@ describe('postgres event store beside the contract', { skip: url ? undefined : n
     await admin.end();
   });
 
+  /** Whether a connection of the store LISTENs on the schema's channel. */
+  async function listening(schema: string): Promise<boolean> {
+    const { rows } = await admin.query(
+      "SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND query LIKE 'LISTEN %'",
+      [`docflow-${schema}-listen`],
+    );
+    return rows.length > 0;
+  }
+
   it('keeps the streams of two services apart in one database, a schema each', async () => {
     const [a, b] = schemas.map((schema) => createPostgresEventStore({ connectionString: url!, schema }));
     try {
@@ -183,8 +192,32 @@ describe('postgres event store beside the contract', { skip: url ? undefined : n
     }
   });
 
+  it("wakes an idle subscription on another instance's append without waiting for the poll", async () => {
+    const schema = schemas[1]!;
+    const subscriber = createPostgresEventStore({ connectionString: url!, schema, pollIntervalMs: 60_000 });
+    const appender = createPostgresEventStore({ connectionString: url!, schema });
+    const seen: string[] = [];
+    const subscription = subscriber.subscribeAll({ streamPrefixes: ['notified-'] }, async (e) => {
+      seen.push(e.id);
+    });
+    try {
+      // Parked once (nothing there yet), and listening: the poll would come only after 60 s.
+      const listenBy = Date.now() + 10_000;
+      while (!(await listening(schema)) && Date.now() < listenBy) await new Promise((r) => setTimeout(r, 20));
+      const appended = event();
+      await appender.append('notified-1', [appended], 0);
+      const deadline = Date.now() + 10_000;
+      while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(seen, [appended.id]);
+    } finally {
+      await subscription.stop();
+      await subscriber.close();
+      await appender.close();
+    }
+  });
+
   it('refuses a schema name that is not a plain lowercase identifier', () => {
-    for (const schema of ['Document', 'a-b', 'x"; DROP TABLE y; --', ''])
+    for (const schema of ['Document', 'a-b', 'x"; DROP TABLE y; --', '', 'a'.repeat(49)])
       assert.throws(() => createPostgresEventStore({ connectionString: url!, schema }), RangeError);
   });
 });

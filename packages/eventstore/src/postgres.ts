@@ -45,7 +45,11 @@ export interface PostgresEventStoreOptions {
   schema: string;
   /** Each call fails with StoreUnavailable when the server has not answered after this long; default 5000. */
   timeoutMs?: number;
-  /** How often an idle subscription looks for events appended by other processes; default 250 ms. */
+  /**
+   * How often an idle subscription looks for new events when no notification came (the server notifies
+   * every commit to the table; a lost listening connection or an aborted older transaction leaves it
+   * to this); default 1000 ms.
+   */
   pollIntervalMs?: number;
   /** Connections in the pool; default 10. */
   maxConnections?: number;
@@ -55,7 +59,8 @@ const DEFAULT_TIMEOUT_MS = 5_000;
 const BATCH_SIZE = 500;
 const DIGITS = 20;
 const POSITION_PATTERN = /^(\d{20})-(\d{20})$/;
-const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,62}$/;
+/** At most 48 characters, so that the notification channel `events_<schema>` stays a PostgreSQL name. */
+const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,47}$/;
 /** SQLSTATE classes and codes meaning "the server cannot serve this now", not a bug in the call. */
 const UNAVAILABLE_SQLSTATE = /^(08|53|57P0[1-3]|58)/;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
@@ -82,7 +87,16 @@ export function postgresEventsSchema(schema: string): string {
     recorded_at timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT events_stream_revision_key UNIQUE (stream_id, revision)
   );
-  CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (tx_id, position);`;
+  CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (tx_id, position);
+  CREATE OR REPLACE FUNCTION ${s}.notify_events() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_notify('${notificationChannel(schema)}', ''); RETURN NULL; END $$;
+  CREATE OR REPLACE TRIGGER events_notify AFTER INSERT ON ${s}.events
+    FOR EACH STATEMENT EXECUTE FUNCTION ${s}.notify_events();`;
+}
+
+/** Where the server tells listeners that a transaction appended to the schema's events (sent at commit). */
+function notificationChannel(schema: string): string {
+  return `events_${schema}`;
 }
 
 /** A row as the queries below select it. */
@@ -112,7 +126,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   if (!SCHEMA_PATTERN.test(options.schema))
     throw new RangeError(`schema ${options.schema}: lowercase letters, digits and _ only`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const pollIntervalMs = options.pollIntervalMs ?? 1_000;
   const table = `${quoteSchema(options.schema)}.events`;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
@@ -125,6 +139,12 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
   pool.on('error', () => {});
   const subscriptions = subscriptionRegistry();
   const waiters = new Set<() => void>();
+  /** Counts the wake-ups, so that a subscription does not park after one that came while it was reading. */
+  let wakeUps = 0;
+  function wakeAll(): void {
+    wakeUps++;
+    for (const wake of waiters) wake();
+  }
   let closed = false;
 
   let ready: Promise<void> | undefined;
@@ -288,7 +308,33 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     );
   }
 
+  /**
+   * One connection per store LISTENs for commits to the table (its own and other processes'), opened
+   * when a subscription first parks and again after it was lost; until then the poll finds them.
+   */
+  let listener: pg.Client | undefined;
+  function listen(): void {
+    if (listener || closed) return;
+    const client = new pg.Client({
+      connectionString: options.connectionString,
+      connectionTimeoutMillis: timeoutMs,
+      application_name: `docflow-${options.schema}-listen`,
+    });
+    listener = client;
+    const drop = () => {
+      if (listener === client) listener = undefined;
+      client.end().catch(() => {});
+    };
+    client.on('error', drop).on('end', drop);
+    client.on('notification', wakeAll);
+    client
+      .connect()
+      .then(() => client.query(`LISTEN ${notificationChannel(options.schema)}`))
+      .catch(drop);
+  }
+
   function waitForAppend(signal: AbortSignal): Promise<void> {
+    listen();
     return new Promise((resolve) => {
       const wake = () => {
         waiters.delete(wake);
@@ -309,6 +355,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       let failures = 0;
       while (!signal.aborted) {
         let rows: EventRow[];
+        const wakeUpsBefore = wakeUps;
         try {
           rows = await call('subscribeAll', () => readAfter(cursor, prefixes));
           failures = 0;
@@ -327,7 +374,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
           }
           cursor = [row.tx, row.position];
         }
-        if (rows.length < BATCH_SIZE && !signal.aborted) await waitForAppend(signal);
+        if (rows.length < BATCH_SIZE && wakeUps === wakeUpsBefore && !signal.aborted)
+          await waitForAppend(signal);
       }
     });
   }
@@ -336,7 +384,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
     async append(streamId, events, expected) {
       const encoded = checkAppend(streamId, events, expected);
       const result = await call('append', () => append(streamId, events, encoded, expected));
-      for (const wake of waiters) wake();
+      wakeAll();
       return result;
     },
 
@@ -406,6 +454,7 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
       if (closed) return;
       closed = true;
       await subscriptions.stopAll();
+      await listener?.end().catch(() => {});
       await pool.end();
     },
   };
