@@ -138,7 +138,7 @@ describe('embedded lifecycle', { timeout: 180_000 }, () => {
   it('SIGTERM lets a request in flight finish, then exits 0', async () => {
     const third = await startEmbedded({ adminKey: null, dataDir });
     const api = apiClient(third.baseUrl);
-    // A password update runs scrypt (~100 ms): long enough to be in flight when the signal arrives.
+    // A password update runs argon2id (~50 ms): long enough to be in flight when the signal arrives.
     const inFlight = api('POST', '/api/v2/person', {
       key: generatedKey,
       body: { _id_sys: userId, pwd: `${PASSWORD}-2` },
@@ -160,11 +160,11 @@ describe('embedded lifecycle', { timeout: 180_000 }, () => {
       assert.equal(update.metadata.actor, svcId);
       assert.equal(update.metadata.runAs, userId);
       assert.ok(update.metadata.correlationId);
-      const pwd = events.find((e) => e.type === 'PasswordChanged');
+      const pwd = events.find((e) => e.type === 'PasswordSet');
       // The hash is personal data: stored only sealed with the person's key (docs/decisions.md).
-      assert.ok(pwd?.data.sealed, 'PasswordChanged stored sealed');
+      assert.ok(pwd?.data.sealed, 'PasswordSet stored sealed');
       assert.equal(pwd.data.pwdHash, undefined);
-      assert.ok(!JSON.stringify(pwd.data).includes('scrypt$'));
+      assert.ok(!JSON.stringify(pwd.data).includes('argon2'));
       for (const e of events) assert.ok(!JSON.stringify(e).includes(PASSWORD));
     } finally {
       await store.close();

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { PRIVATE_IDENTITY_EVENTS } from '@docflow/contracts';
 import { createSqliteEventStore } from '@docflow/eventstore';
 import Database from 'better-sqlite3';
 import { type Api, apiClient } from '../support/http';
@@ -115,7 +116,7 @@ describe('distributed: SIGKILL mid-stream', { skip: distributedSkipReason(), tim
         const sub = store.subscribeAll({ streamPrefixes: ['account-'] }, async (e) => {
           const id = e.streamId.slice('account-'.length);
           storedIds.add(id);
-          if (e.type !== 'PasswordChanged') publicEvents++;
+          if (!PRIVATE_IDENTITY_EVENTS.has(e.type)) publicEvents++;
           seen++;
         });
         // Catch-up of a closed store: poll until the count stops growing.

@@ -41,6 +41,8 @@ export function topicsOf(namespace: string) {
     files: `${namespace}.files`,
     workflow: `${namespace}.workflow`,
     recognition: `${namespace}.recognition`,
+    /** identity's `session-` streams: sign-ins, sign-outs and failed sign-ins. */
+    sessions: `${namespace}.sessions`,
   } as const;
 }
 export type Topics = ReturnType<typeof topicsOf>;

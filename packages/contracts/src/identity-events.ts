@@ -36,6 +36,8 @@ export const IdentityEvents = {
   PersonUpdated: z.object({ changes: personChanges }),
   /** A scrypt hash with its salt; never the password. Kept off the bus (see relay). */
   PasswordChanged: z.object({ pwdHash: z.string().startsWith('scrypt$') }),
+  /** An argon2id hash (PHC string, with its salt and parameters); never the password. Kept off the bus. */
+  PasswordSet: z.object({ pwdHash: z.string().startsWith('$argon2id$') }),
   AccountActivationChanged: z.object({ active: z.boolean() }),
   RolesChanged: z.object({ roles: z.array(Role) }),
   /** The person's key was deleted: their personal data reads as erased wherever it was copied. */
@@ -81,6 +83,7 @@ export const StoredIdentityEvents = {
   ApiKeyIssued: IdentityEvents.ApiKeyIssued,
   PersonUpdated: IdentityEvents.PersonUpdated.extend({ sealed }),
   PasswordChanged: IdentityEvents.PasswordChanged.partial().extend({ sealed }),
+  PasswordSet: IdentityEvents.PasswordSet.partial().extend({ sealed }),
   AccountActivationChanged: IdentityEvents.AccountActivationChanged,
   RolesChanged: IdentityEvents.RolesChanged,
   AccountErased: IdentityEvents.AccountErased,
@@ -97,7 +100,7 @@ export type StoredIdentityEvent = {
 export const EmailClaimed = z.object({ accountId: z.string() });
 
 /** Events whose data must never leave the identity service's own store. */
-export const PRIVATE_IDENTITY_EVENTS: ReadonlySet<string> = new Set(['PasswordChanged']);
+export const PRIVATE_IDENTITY_EVENTS: ReadonlySet<string> = new Set(['PasswordChanged', 'PasswordSet']);
 
 /** Validates a stored or delivered identity event; throws on an unknown type or a bad payload. */
 export function parseStoredIdentityEvent(type: string, data: unknown): StoredIdentityEvent {

@@ -10,7 +10,7 @@ export const OPENAPI_DOCUMENT = {
     license: { name: 'Proprietary', identifier: 'LicenseRef-docflow' },
   },
   servers: [{ url: '/', description: 'The gateway that serves this document.' }],
-  security: [{ apiKey: [] }],
+  security: [{ apiKey: [] }, { sessionCookie: [] }] as Record<string, string[]>[],
 };
 
 export const SECURITY_SCHEMES = {
@@ -18,6 +18,14 @@ export const SECURITY_SCHEMES = {
     type: 'http',
     scheme: 'bearer',
     description: 'A service account\u2019s API key: `Authorization: Bearer <key>`.',
+  },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'docflow_session',
+    description:
+      'A person\u2019s session, set by `POST /api/auth/v1/login` (the name is DOCFLOW_SESSION_COOKIE). ' +
+      'Acts as the person, never with `svc-run-as`; an unsafe request must come from this site.',
   },
   metricsToken: {
     type: 'http',

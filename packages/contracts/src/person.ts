@@ -68,6 +68,6 @@ export const PersonUpdate = z
   })
   .openapi('PersonUpdate', {
     description:
-      'Changes only the fields it is given. `pwd` is stored as a salted scrypt hash and never returned.',
+      'Changes only the fields it is given. `pwd` is stored as an argon2id hash and never returned; the person signs in with it (`POST /api/auth/v1/login`).',
   });
 export type PersonUpdate = z.infer<typeof PersonUpdate>;

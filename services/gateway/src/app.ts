@@ -34,6 +34,8 @@ import {
   readyzRoute,
   rebuildViewsRoute,
   SECURITY_SCHEMES,
+  signInRoute,
+  signOutRoute,
   updatePersonRoute,
   validateRecoDataRoute,
   verifyDocumentRoute,
@@ -59,6 +61,7 @@ import {
 } from '@docflow/kit/http';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
+import { except } from 'hono/combine';
 import { cors } from 'hono/cors';
 import { accountFromIdentity, cachedAccountByEmail } from './account-lookup';
 import type { AccountsReadModel } from './accounts-read-model';
@@ -72,10 +75,14 @@ import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
 import { readOwnAccountWrite } from './own-account-write';
 import { passedHeaders } from './passed-headers';
+import { sessionAuthenticator } from './session-auth';
+import type { SessionsReadModel } from './sessions-read-model';
+import { signInRoutes } from './sign-in-routes';
 
 export interface GatewayDeps {
   services: { identity: ServiceClient; document: ServiceClient; webhooks: ServiceClient };
   accounts: AccountsReadModel;
+  sessions: SessionsReadModel;
   internalToken: string;
   log: Logger;
   accessLogLevel?: AccessLogLevel;
@@ -103,7 +110,9 @@ const JSON_TYPE = /^application\/([a-z.+-]+\+)?json(\s*;.*)?$/i;
 
 const MULTIPART_TYPE = /^multipart\/form-data\s*;\s*boundary=/i;
 /** POST commands that take no body: any content type passes. */
-const BODYLESS_POST = /^\/api\/admin\/v1\/(views\/rebuild|accounts\/[^/]+\/erase)$/;
+const BODYLESS_POST = /^\/api\/(admin\/v1\/(views\/rebuild|accounts\/[^/]+\/erase)|auth\/v1\/logout)$/;
+/** Routes that take no credentials (they start and end a session). */
+const PUBLIC_PATHS = [signInRoute.path, signOutRoute.path];
 /** The one route whose body is multipart, streamed through unparsed. */
 const CREATE_DOCUMENT_PATH = /^\/api\/v2\/docForm\/form\/[^/]+$/;
 
@@ -178,16 +187,22 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   // Before authentication: a preflight or an OPTIONS carries no credentials.
   app.use('/api/*', allowed.options);
   const accountAtIdentity = accountFromIdentity(services.identity, internalToken);
+  const brake = authFailureBrake(deps.edge.authFailuresPerMinute);
+  const sessionAuth = sessionAuthenticator(deps.sessions, accounts, deps.edge.sessions, brake, RUN_AS_HEADER);
   app.use(
     '/api/*',
-    authenticate(
-      accounts,
-      {
-        byEmail: cachedAccountByEmail(accountAtIdentity, (id) => accounts.byId(id)?.active === true),
-        byId: accountAtIdentity,
-        waitMs,
-      },
-      authFailureBrake(deps.edge.authFailuresPerMinute),
+    except(
+      PUBLIC_PATHS,
+      authenticate(
+        accounts,
+        {
+          byEmail: cachedAccountByEmail(accountAtIdentity, (id) => accounts.byId(id)?.active === true),
+          byId: accountAtIdentity,
+          waitMs,
+        },
+        brake,
+        sessionAuth,
+      ),
     ),
   );
   app.use('/api/*', bodyType);
@@ -200,6 +215,17 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     }),
   );
   app.use('/api/admin/*', requireRole(CAPABILITY_ROLES.administer));
+  signInRoutes(app, {
+    identity: services.identity,
+    internalToken,
+    sessions: deps.sessions,
+    authenticator: sessionAuth,
+    options: deps.edge.sessions,
+    brake,
+    failuresPerMinute: deps.edge.authFailuresPerMinute,
+    waitMs,
+    log: deps.log,
+  });
   // The service answers in the contract's shapes (validated there); the gateway passes the answer on
   // as it is, which the route's typed-response check cannot see: hence the cast to `never`.
   const identity = (c: GatewayContext, body?: unknown) =>

@@ -1,5 +1,6 @@
 /**
- * Bearer API-key authentication and `svc-run-as`. Without run-as the service account is the
+ * Bearer API-key authentication and `svc-run-as` (or, without a key, a person's session cookie:
+ * session-auth.ts). Without run-as the service account is the
  * principal; with it, the named active person is, with only the roles both hold (kit's principalOf).
  *
  * An account created a moment ago through another gateway may not be in this gateway's read model yet
@@ -15,6 +16,7 @@ import type { MiddlewareHandler } from 'hono';
 import { type AccountLookUp, GATEWAY_PRINCIPAL, type LookUpCaller } from './account-lookup';
 import type { AccountRecord, AccountsReadModel } from './accounts-read-model';
 import type { AuthFailureBrake } from './auth-failures';
+import type { SessionAuthenticator } from './session-auth';
 
 export const RUN_AS_HEADER = 'svc-run-as';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -51,6 +53,7 @@ export function authenticate(
   accounts: AccountsReadModel,
   lookUps: AccountLookUps,
   brake: AuthFailureBrake,
+  sessions?: SessionAuthenticator,
 ): MiddlewareHandler<{ Variables: PrincipalVariables & RequestVariables }> {
   /**
    * Resolves true once the read model holds the account as identity has it (an identity older than
@@ -117,7 +120,14 @@ export function authenticate(
 
   return async function authenticateMiddleware(c, next) {
     await brake.check(c);
-    const match = BEARER.exec(c.req.header('authorization') ?? '');
+    const authorization = c.req.header('authorization');
+    // A person's session cookie, when no API key is presented (session-auth.ts).
+    const sessionToken = authorization === undefined ? sessions?.token(c) : undefined;
+    if (sessions && sessionToken !== undefined) {
+      c.set('principal', await sessions.principal(c, sessionToken));
+      return next();
+    }
+    const match = BEARER.exec(authorization ?? '');
     if (!match) {
       await brake.failed(c);
       throw problems.unauthorized('send Authorization: Bearer <api key>');

@@ -9,6 +9,7 @@ import { accountsPageFromIdentity } from './account-lookup';
 import { createAccountsReadModel } from './accounts-read-model';
 import { createGatewayApp } from './app';
 import type { EdgeOptions } from './config';
+import { createSessionsReadModel } from './sessions-read-model';
 
 /** Identity is usually up within a second or two (it answers 503 while its account list catches up). */
 const REBUILD_BACKOFF = { initialMs: 100, maxMs: 5000, random: Math.random };
@@ -40,9 +41,11 @@ export interface GatewayService {
 
 export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
   const accounts = createAccountsReadModel(deps.db);
+  const sessions = createSessionsReadModel(deps.db);
   const app = createGatewayApp({
     services: deps.services,
     accounts,
+    sessions,
     internalToken: deps.internalToken,
     log: deps.log,
     accessLogLevel: deps.accessLogLevel,
@@ -61,6 +64,7 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
   let consumer: Consumer | undefined;
   const stopping = new AbortController();
   let rebuilding: Promise<boolean> | undefined;
+  let sessionsConsumer: Consumer | undefined;
   return {
     app,
     async start() {
@@ -81,12 +85,26 @@ export function createGatewayService(deps: GatewayServiceDeps): GatewayService {
         onFailure: (err, attempt, retryInMs) =>
           deps.log.info({ err, attempt, retryInMs }, 'accounts: rebuild from identity failed, retrying'),
       });
+      // Sessions and the deactivations that end them, in a group of their own per instance.
+      const topics = topicsOf(deps.namespace);
+      sessionsConsumer ??= await deps.bus.subscribe(
+        {
+          groupId: `${deps.namespace}.gateway-sessions-${deps.instanceId}`,
+          topics: [topics.sessions, topics.identity],
+          fromBeginning: true,
+        },
+        (message) =>
+          message.topic === topics.sessions
+            ? sessions.handleSessionEvent(message)
+            : sessions.handleAccountEvent(message),
+      );
     },
     waitForAccount: (id, rev, timeoutMs) => accounts.waitForRevision(id, rev, timeoutMs),
     async stop() {
       stopping.abort();
       await rebuilding;
       await consumer?.stop();
+      await sessionsConsumer?.stop();
     },
   };
 }

@@ -68,6 +68,7 @@ function apply(state: AccountState, event: IdentityEvent): AccountState {
       return { ...state, ...fields, deputy: deputy === undefined ? state.deputy : deputy.id ? deputy : null };
     }
     case 'PasswordChanged':
+    case 'PasswordSet':
       return { ...state, pwdHash: event.data.pwdHash };
     case 'AccountActivationChanged':
       return { ...state, active: event.data.active };

@@ -37,7 +37,7 @@ export interface PersonChanges {
 
 export interface UpdatePerson {
   changes: PersonChanges;
-  /** A fresh scrypt hash when a password was given. */
+  /** A fresh argon2id hash when a password was given. */
   pwdHash?: string;
   /** The deputy named in `changes`, as it exists now (checked by the caller's read of its stream). */
   deputyAccount?: AccountState;
@@ -69,7 +69,7 @@ export function decideUpdatePerson(cmd: UpdatePerson, state: AccountState): Iden
   }
   const events: IdentityEvent[] = [];
   if (Object.keys(diff).length > 0) events.push({ type: 'PersonUpdated', data: { changes: diff } });
-  if (cmd.pwdHash) events.push({ type: 'PasswordChanged', data: { pwdHash: cmd.pwdHash } });
+  if (cmd.pwdHash) events.push({ type: 'PasswordSet', data: { pwdHash: cmd.pwdHash } });
   return events;
 }
 

@@ -137,8 +137,8 @@ describe('identity decisions', () => {
       {
         name: 'password: only the hash, in its own event',
         state: given(aliceCreated),
-        cmd: { changes: {}, pwdHash: 'scrypt$1$2$3$salt$hash' },
-        expect: [{ type: 'PasswordChanged', data: { pwdHash: 'scrypt$1$2$3$salt$hash' } }],
+        cmd: { changes: {}, pwdHash: '$argon2id$v=19$m=19456,t=2,p=1$salt$hash' },
+        expect: [{ type: 'PasswordSet', data: { pwdHash: '$argon2id$v=19$m=19456,t=2,p=1$salt$hash' } }],
       },
       {
         name: 'a known person as deputy',

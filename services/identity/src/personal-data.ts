@@ -62,7 +62,7 @@ export function sealEvent(keys: KeyStore, accountId: string, event: IdentityEven
 /** Erased: the fields an event type always carries read as ERASED; optional ones are absent. */
 function erasedFields(type: StoredIdentityEvent['type']): Fields {
   if (type === 'AccountCreated') return { email: ERASED, name_first: ERASED, name_last: ERASED };
-  if (type === 'PasswordChanged') return { pwdHash: ERASED };
+  if (type === 'PasswordChanged' || type === 'PasswordSet') return { pwdHash: ERASED };
   return {};
 }
 

@@ -1,4 +1,4 @@
-import { INTERNAL_PATHS, PRIVATE_IDENTITY_EVENTS, topicsOf } from '@docflow/contracts';
+import { INTERNAL_PATHS, PRIVATE_IDENTITY_EVENTS, SESSION_STREAM_PREFIX, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
 import { createServiceApp, relayOwnStreams, type ServiceBaseDeps } from '@docflow/kit/http';
 import type { Hono } from 'hono';
@@ -7,6 +7,7 @@ import { createAccountList } from './account-list';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
 import { keyStoreBeside } from './key-store';
+import { signInApi } from './sign-in-api';
 
 export interface IdentityServiceDeps extends ServiceBaseDeps {
   adminKey?: string;
@@ -30,9 +31,11 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
   const accounts = accountAggregate(keys);
   const accountList = createAccountList(store, deps.db, deps.log);
   app.route('/', identityApi(store, accounts, keys, accountList));
+  app.route('/', signInApi(store, accounts, keys));
 
   let bootstrap: BootstrapResult | undefined;
   let relay: Subscription | undefined;
+  let sessionsRelay: Subscription | undefined;
   return {
     app,
     async start() {
@@ -43,10 +46,16 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
         topic: topicsOf(deps.namespace).identity,
         keepPrivate: (e) => PRIVATE_IDENTITY_EVENTS.has(e.type),
       });
+      // Sign-ins and sessions on a topic of their own: the accounts' consumers never see them.
+      sessionsRelay ??= relayOwnStreams('identity-sessions', deps, {
+        prefixes: [SESSION_STREAM_PREFIX],
+        topic: topicsOf(deps.namespace).sessions,
+      });
       return bootstrap;
     },
     async stop() {
       await relay?.stop();
+      await sessionsRelay?.stop();
       await accountList.stop();
       keys.close();
     },

@@ -1,0 +1,26 @@
+/** identity's internal sign-in routes: check a password and start a session, end a session. */
+import { internalEndSessionRoute, internalSignInRoute, sessionStream } from '@docflow/contracts';
+import type { EventStore } from '@docflow/eventstore';
+import { commandMetadata, executeCommand } from '@docflow/kit/eventsourcing';
+import { type ServiceEnv, serveInternal } from '@docflow/kit/http';
+import { Hono } from 'hono';
+import type { AccountAggregate } from './account';
+import type { KeyStore } from './key-store';
+import { decideEndSession, sessionAggregate } from './session';
+import { signIn } from './sign-in';
+
+export function signInApi(store: EventStore, accounts: AccountAggregate, keys: KeyStore): Hono<ServiceEnv> {
+  const app = new Hono<ServiceEnv>();
+  serveInternal(app, internalSignInRoute, (c, { body }) => signIn(store, accounts, keys, body, c.var));
+  serveInternal(app, internalEndSessionRoute, async (c, { params, body }) => {
+    const by = c.var.principal.subject;
+    await executeCommand(
+      store,
+      sessionStream(params.sessionId),
+      sessionAggregate,
+      (state) => decideEndSession({ ...body, by }, state),
+      commandMetadata(c.var.principal, c.var),
+    );
+  });
+  return app;
+}

@@ -1,0 +1,94 @@
+/**
+ * A person signs in with e-mail and password: the password is checked against the person's argon2id
+ * hash (or a dummy one when there is no usable person, so an unknown e-mail, a wrong password and an
+ * inactive person take alike time and get the same answer), and a session starts — or the failure is
+ * recorded. Either way a `session-<id>` stream holds what happened, for auditors.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type InternalSignInRequest,
+  type SessionEvent,
+  SIGN_IN_REFUSED,
+  type SignedInPerson,
+  sessionStream,
+} from '@docflow/contracts';
+import type { EventMetadata, EventStore } from '@docflow/eventstore';
+import { newHexId } from '@docflow/kit';
+import { executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
+import { problems } from '@docflow/kit/http';
+import type { z } from 'zod';
+import { type AccountAggregate, type AccountState, accountStream } from './account';
+import { accountIdByEmail } from './email-claims';
+import type { KeyStore } from './key-store';
+import { verifyPassword } from './secrets';
+import { sessionAggregate } from './session';
+
+/** Prefix of a session token, so a leaked one is easy to grep (like an API key's). */
+const TOKEN_PREFIX = 'dfs_';
+
+const signInRefused = () => problems.unauthorized(SIGN_IN_REFUSED, 'Cookie');
+
+const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const signedInPerson = (a: AccountState): SignedInPerson => ({
+  _id_sys: a.id,
+  kind: a.kind,
+  displayName: `${a.name_first} ${a.name_last}`.trim(),
+  email: a.email,
+  roles: a.roles,
+});
+
+async function personOf(
+  store: EventStore,
+  accounts: AccountAggregate,
+  keys: KeyStore,
+  email: string,
+): Promise<AccountState | undefined> {
+  const id = await accountIdByEmail(store, keys, email);
+  if (!id) return undefined;
+  const { state } = await loadAggregate(store, accountStream(id), accounts);
+  return state.exists ? { ...state, id } : undefined;
+}
+
+export interface SignInIds {
+  requestId: string;
+  correlationId: string;
+}
+
+export async function signIn(
+  store: EventStore,
+  accounts: AccountAggregate,
+  keys: KeyStore,
+  input: z.infer<typeof InternalSignInRequest>,
+  ids: SignInIds,
+): Promise<{ sessionId: string; token: string; person: SignedInPerson }> {
+  const account = await personOf(store, accounts, keys, input.email);
+  const usable = account?.kind === 'person' && account.active && !account.erased;
+  const right = await verifyPassword(usable ? account.pwdHash : null, input.password);
+  const sessionId = newHexId();
+  // The person is the actor of their own sign-in; an address that names nobody has none.
+  const metadata: EventMetadata = {
+    correlationId: ids.correlationId,
+    causationId: ids.requestId,
+    ...(account ? { actor: account.id } : {}),
+    timestamp: new Date().toISOString(),
+  };
+  const client = { from: input.from, userAgent: input.userAgent };
+  const record = (event: SessionEvent) =>
+    executeCommand(store, sessionStream(sessionId), sessionAggregate, () => [event], metadata);
+  if (!right || !account) {
+    await record({ type: 'SignInFailed', data: { accountId: account?.id ?? null, ...client } });
+    throw signInRefused();
+  }
+  const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  await record({
+    type: 'SessionStarted',
+    data: {
+      accountId: account.id,
+      tokenHash: hashSessionToken(token),
+      expiresAt: input.expiresAt,
+      ...client,
+    },
+  });
+  return { sessionId, token, person: signedInPerson(account) };
+}
