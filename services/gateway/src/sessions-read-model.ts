@@ -15,8 +15,10 @@ import {
   parseSessionEvent,
   SESSION_STREAM_PREFIX,
   type SignInRecord,
+  sessionStream,
 } from '@docflow/contracts';
 import { applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
+import { waitUntil } from './wait-until';
 
 export interface SessionRecord {
   id: string;
@@ -206,7 +208,7 @@ export function createSessionsReadModel(db: LocalDb): SessionsReadModel {
   const handled = async (message: DeliveredMessage, consumer: string, apply: (e: EventEnvelope) => void) => {
     const envelope = EventEnvelope.parse(message.value);
     if (await applyOnceDurably(db, consumer, envelope.id, () => apply(envelope)))
-      updates.emit('changed', envelope.streamId.slice(SESSION_STREAM_PREFIX.length));
+      updates.emit('changed', envelope.streamId);
   };
 
   return {
@@ -229,21 +231,7 @@ export function createSessionsReadModel(db: LocalDb): SessionsReadModel {
     },
     handleSessionEvent: (message) => handled(message, SESSIONS_CONSUMER, applySessionEvent),
     handleAccountEvent: (message) => handled(message, CUT_OFFS_CONSUMER, applyAccountEvent),
-    waitFor(id, live, timeoutMs) {
-      const reached = () => (byId.get(id) !== undefined) === live;
-      if (reached()) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const onChange = (changed: string) => {
-          if (changed === id && reached()) done(true);
-        };
-        const timer = setTimeout(() => done(false), timeoutMs);
-        function done(ok: boolean) {
-          clearTimeout(timer);
-          updates.off('changed', onChange);
-          resolve(ok);
-        }
-        updates.on('changed', onChange);
-      });
-    },
+    waitFor: (id, live, timeoutMs) =>
+      waitUntil(updates, sessionStream(id), () => (byId.get(id) !== undefined) === live, timeoutMs),
   };
 }
