@@ -63,6 +63,7 @@ for (const factory of targets({ gatewayInstances: 2 })) {
       await person('auditor', ['svcAuditR']);
       await person('dora');
       await person('erin');
+      await person('frank');
     });
     after(() => target?.stop());
 
@@ -102,6 +103,28 @@ for (const factory of targets({ gatewayInstances: 2 })) {
       assert.equal(sessions.status, 200, sessions.text);
       assert.ok(sessions.body.length >= 1);
       assert.ok(sessions.body.some((s: { current: boolean }) => s.current));
+    });
+
+    it('writes as the person: a document created with the cookie is the person\u2019s', async () => {
+      const form = { name: 'signinform', title: 'Sign-in form', formsystype: 1, tags: { subject: 'string' } };
+      const put = await api('PUT', '/api/admin/v1/forms/signinform', { key: admin, body: form });
+      assert.ok([200, 201].includes(put.status), put.text);
+      const alice = await session('alice');
+      const body = new FormData();
+      body.append('docForm', JSON.stringify({ valuesByTags: { subject: 'by session' } }));
+      const res = await fetch(`${target.baseUrl}/api/v2/docForm/form/signinform`, {
+        method: 'POST',
+        headers: { cookie: alice.cookie },
+        body,
+      });
+      const created = await res.json();
+      assert.equal(res.status, 201, JSON.stringify(created));
+      assert.equal(created.author, ids.alice);
+      const read = await alice.api('GET', `/api/v2/docForm/${created._id}`);
+      assert.equal(read.status, 200, read.text);
+      // Another person's session does not read it.
+      const frank = await session('frank');
+      assertProblem(await frank.api('GET', `/api/v2/docForm/${created._id}`), 404);
     });
 
     it('answers a wrong password and an unknown e-mail alike (401, same body)', async () => {
