@@ -135,6 +135,7 @@ for (const factory of targets({ gatewayInstances: 2 })) {
         body: { email: 'nobody-here@example.com', password: OTHER_PASSWORD },
       });
       assertProblem(wrong, 401);
+      assert.equal(wrong.body.detail, 'wrong e-mail or password');
       assert.deepEqual(sameness(wrong), sameness(unknown));
       assert.equal(sessionCookieOf(wrong), undefined);
       // A person without a password, and an inactive one, are refused alike too.
