@@ -64,6 +64,7 @@ for (const factory of targets({ gatewayInstances: 2 })) {
       await person('dora');
       await person('erin');
       await person('frank');
+      await person('gina');
     });
     after(() => target?.stop());
 
@@ -117,7 +118,7 @@ for (const factory of targets({ gatewayInstances: 2 })) {
         headers: { cookie: alice.cookie },
         body,
       });
-      const created = await res.json();
+      const created = (await res.json()) as { _id: string; author: string };
       assert.equal(res.status, 201, JSON.stringify(created));
       assert.equal(created.author, ids.alice);
       const read = await alice.api('GET', `/api/v2/docForm/${created._id}`);
@@ -168,6 +169,14 @@ for (const factory of targets({ gatewayInstances: 2 })) {
       assertProblem(await alice.api('DELETE', path, { headers: { 'sec-fetch-site': 'same-site' } }), 403);
       assertProblem(await alice.api('DELETE', path, { headers: { origin: 'https://evil.example' } }), 403);
       assertProblem(await alice.api('DELETE', path, { headers: { origin: 'null' } }), 403);
+      // Behind a proxy: the host the browser saw is the forwarded one.
+      const proxied = { origin: 'https://docflow.example', 'x-forwarded-host': 'docflow.example' };
+      const none = `/api/auth/v1/sessions/${'f'.repeat(24)}`;
+      assertProblem(await alice.api('DELETE', none, { headers: proxied }), 404);
+      assertProblem(
+        await alice.api('DELETE', none, { headers: { ...proxied, 'x-forwarded-host': 'evil.example' } }),
+        403,
+      );
       // The sign-in itself is a cookie-setting POST: refused from another site too.
       const forged = await api('POST', '/api/auth/v1/login', {
         body: { email: 'alice@example.com', password: PASSWORD },
@@ -229,6 +238,18 @@ for (const factory of targets({ gatewayInstances: 2 })) {
       });
       assert.equal(ended.status, 204, ended.text);
       assertProblem(await first.api('GET', '/api/auth/v1/sessions'), 401);
+    });
+
+    it('an erased person\u2019s live session gets 401 on its next request', async () => {
+      const gina = await session('gina');
+      assert.equal((await gina.api('GET', '/api/v2/docForm/view/mydocs')).status, 200);
+      const erased = await api('POST', `/api/admin/v1/accounts/${ids.gina}/erase`, { key: admin });
+      assert.equal(erased.status, 200, erased.text);
+      assertProblem(await gina.api('GET', '/api/v2/docForm/view/mydocs'), 401);
+      assertProblem(
+        await api('POST', '/api/auth/v1/login', { body: { email: 'gina@example.com', password: PASSWORD } }),
+        401,
+      );
     });
 
     it('a deactivated person\u2019s live session gets 401 on its next request, and stays ended', async () => {

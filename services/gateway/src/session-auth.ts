@@ -33,7 +33,10 @@ export function refuseCrossSite(c: Context): void {
   } catch {
     host = undefined;
   }
-  if (host !== c.req.header('host'))
+  // Behind a proxy that rewrites Host, the host the browser saw is X-Forwarded-Host (a header no page
+  // can set on a cross-site request without a CORS preflight the gateway would refuse).
+  const forwarded = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
+  if (host === undefined || (host !== c.req.header('host') && host !== forwarded))
     throw problems.forbidden('a request from another origin cannot use the session');
 }
 
