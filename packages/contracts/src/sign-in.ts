@@ -128,6 +128,23 @@ export function parseSessionEvent(type: string, data: unknown): SessionEvent {
 }
 
 export const sessionStream = (id: string) => `session-${id}`;
+
+/**
+ * A session token: `dfs_`, the session's id, `_`, 256 random bits in base64url. The id is no secret; it
+ * lets a gateway the bus has not brought the session to yet ask identity about it instead of refusing
+ * the cookie (as an API key names its account: api-keys.ts).
+ */
+export const SESSION_TOKEN_PATTERN = /^dfs_([0-9a-f]{24})_[A-Za-z0-9_-]{43}$/;
+
+/** The token of session `sessionId` from `secret` (43 base64url characters). */
+export function sessionTokenFor(sessionId: string, secret: string): string {
+  const token = `dfs_${sessionId}_${secret}`;
+  if (!SESSION_TOKEN_PATTERN.test(token)) throw new RangeError('not a session id and a 256-bit secret');
+  return token;
+}
+
+/** The session id a token names; undefined for any other string. */
+export const sessionIdOfToken = (token: string): string | undefined => SESSION_TOKEN_PATTERN.exec(token)?.[1];
 export const SESSION_STREAM_PREFIX = 'session-';
 
 /** identity: `POST /internal/v1/sign-in`. */
@@ -143,6 +160,15 @@ export const InternalSignInResponse = z.object({
   token: z.string(),
   person: SignedInPerson,
 });
+
+/** identity: `GET /internal/v1/sessions/{sessionId}` — whether a session started and has not ended. */
+export const InternalSessionState = z.object({
+  live: z.boolean(),
+  accountId: UsrId,
+  /** When it started (the SessionStarted event's time). */
+  started: Timestamp,
+});
+export type InternalSessionState = z.infer<typeof InternalSessionState>;
 
 /** identity: `POST /internal/v1/sessions/{sessionId}/end`. */
 export const InternalEndSessionRequest = z.strictObject({

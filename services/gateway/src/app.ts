@@ -75,7 +75,7 @@ import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
 import { readOwnAccountWrite } from './own-account-write';
 import { passedHeaders } from './passed-headers';
-import { sessionAuthenticator } from './session-auth';
+import { sessionAuthenticator, sessionFromIdentity } from './session-auth';
 import type { SessionsReadModel } from './sessions-read-model';
 import { signInRoutes } from './sign-in-routes';
 
@@ -188,7 +188,16 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.use('/api/*', allowed.options);
   const accountAtIdentity = accountFromIdentity(services.identity, internalToken);
   const brake = authFailureBrake(deps.edge.authFailuresPerMinute);
-  const sessionAuth = sessionAuthenticator(deps.sessions, accounts, deps.edge.sessions, brake, RUN_AS_HEADER);
+  const sessionAuth = sessionAuthenticator({
+    sessions: deps.sessions,
+    accounts,
+    options: deps.edge.sessions,
+    brake,
+    runAsHeader: RUN_AS_HEADER,
+    lookUp: sessionFromIdentity(services.identity, internalToken),
+    waitMs,
+    log: deps.log,
+  });
   app.use(
     '/api/*',
     except(

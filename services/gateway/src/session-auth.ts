@@ -2,9 +2,22 @@
  * Authentication by the session cookie of a password sign-in: the principal is the person, with the
  * person's own roles (never with `svc-run-as`). An unsafe request made with the cookie must come from
  * this site (a CSRF defence by Fetch Metadata and Origin).
+ *
+ * A session started through another gateway a moment ago may not be in this gateway's read model yet
+ * (the bus brings it): a token naming a session the read model does not know is checked with identity,
+ * and when identity has it live the request waits (bounded) for the bus, as an API key does.
  */
 import { createHash } from 'node:crypto';
-import { type Principal, principalOf, problems } from '@docflow/kit/http';
+import { type InternalSessionState, internalSessionRoute, sessionIdOfToken } from '@docflow/contracts';
+import type { Logger } from '@docflow/kit';
+import {
+  internalClient,
+  type Principal,
+  ProblemError,
+  principalOf,
+  problems,
+  type ServiceClient,
+} from '@docflow/kit/http';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { AccountsReadModel } from './accounts-read-model';
@@ -19,6 +32,31 @@ const OWN_SITE = new Set(['same-origin', 'none']);
 const TOUCH_EVERY_MS = 60_000;
 
 export const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** Who asks identity about a sign-in or a session: nobody is authenticated yet, so the gateway itself. */
+export const GATEWAY_PRINCIPAL: Principal = { account: 'gateway', subject: 'gateway', roles: [] };
+
+export type SessionLookUp = (
+  sessionId: string,
+  ids: { requestId: string; correlationId: string },
+) => Promise<InternalSessionState | undefined>;
+
+/** Identity's answer about a session: undefined when it never started. */
+export function sessionFromIdentity(identity: ServiceClient, internalToken: string): SessionLookUp {
+  const client = internalClient(identity, internalToken);
+  return async (sessionId, ids) => {
+    try {
+      return await client.call(
+        internalSessionRoute,
+        { params: { sessionId } },
+        { principal: GATEWAY_PRINCIPAL, ids },
+      );
+    } catch (err) {
+      if (err instanceof ProblemError && err.status === 404) return undefined;
+      throw err;
+    }
+  };
+}
 
 /** 403 unless the request came from this site (when the browser says where it came from at all). */
 export function refuseCrossSite(c: Context): void {
@@ -54,19 +92,52 @@ export interface SessionAuthenticator {
   principal(c: Context, token: string): Promise<Principal>;
 }
 
-export function sessionAuthenticator(
-  sessions: SessionsReadModel,
-  accounts: AccountsReadModel,
-  options: SessionOptions,
-  brake: AuthFailureBrake,
-  runAsHeader: string,
-): SessionAuthenticator {
+export interface SessionAuthDeps {
+  sessions: SessionsReadModel;
+  accounts: AccountsReadModel;
+  options: SessionOptions;
+  brake: AuthFailureBrake;
+  runAsHeader: string;
+  lookUp: SessionLookUp;
+  /** Longest wait for the read model to receive a session identity has. */
+  waitMs: number;
+  log: Logger;
+}
+
+export function sessionAuthenticator(deps: SessionAuthDeps): SessionAuthenticator {
+  const { sessions, accounts, options, brake, runAsHeader } = deps;
   const touchEveryMs = Math.min(TOUCH_EVERY_MS, options.idleMs / 4);
   const token = (c: Context) => getCookie(c, options.cookieName) || undefined;
-  function live(value: string) {
-    const session = sessions.byTokenHash(hashSessionToken(value));
-    return session && sessionLive(session, Date.now(), options) ? session : undefined;
+  const usable = (session: SessionRecord | undefined) =>
+    session && sessionLive(session, Date.now(), options) ? session : undefined;
+  const live = (value: string) => usable(sessions.byTokenHash(hashSessionToken(value)));
+
+  /**
+   * The session of a token the read model does not hold, when it names a session the read model does
+   * not know: identity is asked, and for a live session of an active person that no deactivation
+   * ended, the bus is awaited. Undefined when there is no such session, `unavailable` when identity
+   * could not be asked or the bus was slower than the wait.
+   */
+  async function newSession(c: Context, value: string): Promise<SessionRecord | undefined | 'unavailable'> {
+    const id = sessionIdOfToken(value);
+    if (id === undefined || sessions.byId(id)) return undefined;
+    let atIdentity: InternalSessionState | undefined;
+    try {
+      atIdentity = await deps.lookUp(id, {
+        requestId: c.get('requestId'),
+        correlationId: c.get('correlationId'),
+      });
+    } catch (err) {
+      deps.log.warn({ err }, 'could not ask identity about a session');
+      return 'unavailable';
+    }
+    if (!atIdentity?.live || accounts.byId(atIdentity.accountId)?.active !== true) return undefined;
+    const cutOff = sessions.cutOffOf(atIdentity.accountId);
+    if (cutOff !== undefined && cutOff >= atIdentity.started) return undefined;
+    if (!(await sessions.waitFor(id, true, deps.waitMs))) return 'unavailable';
+    return usable(sessions.byTokenHash(hashSessionToken(value)));
   }
+
   return {
     token,
     current(c) {
@@ -79,7 +150,11 @@ export function sessionAuthenticator(
           `${runAsHeader} is for service accounts: a session acts as its person only`,
         );
       if (UNSAFE_METHODS.has(c.req.method)) refuseCrossSite(c);
-      const session = live(value);
+      const session: SessionRecord | undefined | 'unavailable' = live(value) ?? (await newSession(c, value));
+      if (session === 'unavailable') {
+        await brake.failed(c);
+        throw problems.unavailable('the session cannot be checked now; retry shortly');
+      }
       const person = session && accounts.byId(session.accountId);
       if (!session || person?.kind !== 'person' || !person.active) {
         await brake.failed(c);

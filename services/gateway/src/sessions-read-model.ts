@@ -81,6 +81,8 @@ export interface SessionsReadModel {
   byId(id: string): SessionRecord | undefined;
   /** The live sessions of an account, newest first. */
   ofAccount(accountId: string): SessionRecord[];
+  /** The time up to which the account's sessions have ended (its last deactivation or erasure). */
+  cutOffOf(accountId: string): string | undefined;
   /** Records that the session was used at `at` (ms). */
   touch(id: string, at: number): void;
   signIns(query: { account?: string; limit: number; offset: number }): {
@@ -215,6 +217,7 @@ export function createSessionsReadModel(db: LocalDb): SessionsReadModel {
     byTokenHash: (hash) => find(byHash.get(hash)),
     byId: (id) => find(byId.get(id)),
     ofAccount: (accountId) => ofAccount.all(accountId).map(toSession),
+    cutOffOf: (accountId) => cutOffOf.get(accountId)?.cut_off,
     touch(id, at) {
       touch.run(at, id, at);
     },

@@ -30,7 +30,7 @@ import type { Context } from 'hono';
 import { deleteCookie, setCookie } from 'hono/cookie';
 import { type AuthFailureBrake, clientAddress, keyedFailureBrake } from './auth-failures';
 import type { SessionOptions } from './config';
-import { refuseCrossSite, type SessionAuthenticator, sessionLive } from './session-auth';
+import { GATEWAY_PRINCIPAL, refuseCrossSite, type SessionAuthenticator, sessionLive } from './session-auth';
 import type { SessionRecord, SessionsReadModel } from './sessions-read-model';
 
 export interface SignInDeps {
@@ -46,8 +46,6 @@ export interface SignInDeps {
   log: Logger;
 }
 
-/** Who calls identity for a sign-in: nobody is signed in yet, so the gateway itself, with no role. */
-const GATEWAY_PRINCIPAL: Principal = { account: 'gateway', subject: 'gateway', roles: [] };
 const USER_AGENT_MAX = 512;
 const AUDIT_ROLES = ['svcAuditR', 'svcAdminSysRW'] as const;
 

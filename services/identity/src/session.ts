@@ -3,23 +3,25 @@
  * its end. Nothing here does I/O.
  */
 import { parseSessionEvent, rejections, type SessionEvent } from '@docflow/contracts';
-import type { Aggregate } from '@docflow/kit/eventsourcing';
+import type { Aggregate, EventContext } from '@docflow/kit/eventsourcing';
 
 export interface SessionState {
   accountId: string | null;
   live: boolean;
+  /** When the session started; null when none did (a failed sign-in, or no stream). */
+  started: string | null;
 }
 
-export const initialSession: SessionState = { accountId: null, live: false };
+export const initialSession: SessionState = { accountId: null, live: false, started: null };
 
-export function evolveSession(state: SessionState, event: SessionEvent): SessionState {
+export function evolveSession(state: SessionState, event: SessionEvent, context: EventContext): SessionState {
   switch (event.type) {
     case 'SessionStarted':
-      return { accountId: event.data.accountId, live: true };
+      return { accountId: event.data.accountId, live: true, started: context.metadata.timestamp };
     case 'SessionEnded':
       return { ...state, live: false };
     case 'SignInFailed':
-      return { accountId: event.data.accountId, live: false };
+      return { accountId: event.data.accountId, live: false, started: null };
   }
 }
 

@@ -1,8 +1,13 @@
-/** identity's internal sign-in routes: check a password and start a session, end a session. */
-import { internalEndSessionRoute, internalSignInRoute, sessionStream } from '@docflow/contracts';
+/** identity's internal sign-in routes: check a password and start a session, read a session, end one. */
+import {
+  internalEndSessionRoute,
+  internalSessionRoute,
+  internalSignInRoute,
+  sessionStream,
+} from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { commandMetadata, executeCommand } from '@docflow/kit/eventsourcing';
-import { type ServiceEnv, serveInternal } from '@docflow/kit/http';
+import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
+import { problems, type ServiceEnv, serveInternal } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import type { AccountAggregate } from './account';
 import type { KeyStore } from './key-store';
@@ -12,6 +17,11 @@ import { signIn } from './sign-in';
 export function signInApi(store: EventStore, accounts: AccountAggregate, keys: KeyStore): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
   serveInternal(app, internalSignInRoute, (c, { body }) => signIn(store, accounts, keys, body, c.var));
+  serveInternal(app, internalSessionRoute, async (_c, { params }) => {
+    const { state } = await loadAggregate(store, sessionStream(params.sessionId), sessionAggregate);
+    if (state.accountId === null || state.started === null) throw problems.notFound('no such session');
+    return { live: state.live, accountId: state.accountId, started: state.started };
+  });
   serveInternal(app, internalEndSessionRoute, async (c, { params, body }) => {
     const by = c.var.principal.subject;
     await executeCommand(

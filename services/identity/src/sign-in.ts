@@ -11,6 +11,7 @@ import {
   SIGN_IN_REFUSED,
   type SignedInPerson,
   sessionStream,
+  sessionTokenFor,
 } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import { newHexId } from '@docflow/kit';
@@ -22,9 +23,6 @@ import { accountIdByEmail } from './email-claims';
 import type { KeyStore } from './key-store';
 import { verifyPassword } from './secrets';
 import { sessionAggregate } from './session';
-
-/** Prefix of a session token, so a leaked one is easy to grep (like an API key's). */
-const TOKEN_PREFIX = 'dfs_';
 
 const signInRefused = () => problems.unauthorized(SIGN_IN_REFUSED, 'Cookie');
 
@@ -80,7 +78,7 @@ export async function signIn(
     await record({ type: 'SignInFailed', data: { accountId: account?.id ?? null, ...client } });
     throw signInRefused();
   }
-  const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  const token = sessionTokenFor(sessionId, randomBytes(32).toString('base64url'));
   await record({
     type: 'SessionStarted',
     data: {

@@ -8,6 +8,7 @@ import { internalRoute } from '../internal-route';
 import { problemsFor } from '../responses';
 import {
   InternalEndSessionRequest,
+  InternalSessionState,
   InternalSignInRequest,
   InternalSignInResponse,
   Session,
@@ -133,6 +134,15 @@ export const internalSignInRoute = internalRoute({
   body: InternalSignInRequest,
   output: InternalSignInResponse,
   problems: [400, 401, 415, 503],
+});
+
+/** identity: a session as it stands (404 when no session started under that id). */
+export const internalSessionRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/sessions/{sessionId}',
+  params: z.object({ sessionId: SessionId }),
+  output: InternalSessionState,
+  problems: [400, 401, 404, 503],
 });
 
 /** identity: ends a session (404 when it is not live). */
