@@ -74,6 +74,16 @@ describe('sessions read model', () => {
     );
   });
 
+  it('forgets a session past its absolute time-out at the next sign-in', async () => {
+    const expired = started('d'.repeat(24), 4, '2026-01-01T12:40:00.000Z');
+    (expired.value as { data: { expiresAt: string } }).data.expiresAt = '2026-01-01T13:00:00.000Z';
+    await sessions.handleSessionEvent(expired);
+    assert.ok(sessions.byId('d'.repeat(24)));
+    await sessions.handleSessionEvent(started('e'.repeat(24), 5, '2026-01-01T12:50:00.000Z'));
+    assert.equal(sessions.byId('d'.repeat(24)), undefined);
+    assert.ok(sessions.byId('e'.repeat(24)));
+  });
+
   it('applies a redelivered event once, and records every sign-in for auditors', async () => {
     const end = message(
       `session-${'c'.repeat(24)}`,
@@ -85,11 +95,13 @@ describe('sessions read model', () => {
     await sessions.handleSessionEvent(end);
     assert.equal(sessions.byId('c'.repeat(24)), undefined);
     const { total, records } = sessions.signIns({ account: ALICE, limit: 10, offset: 0 });
-    assert.equal(total, 4);
+    assert.equal(total, 6);
     assert.deepEqual(
       records.map((r) => [r.type, r.from]),
       [
         ['SignedOut', '127.0.0.9'],
+        ['SignedIn', '127.0.0.1'],
+        ['SignedIn', '127.0.0.1'],
         ['SignedIn', '127.0.0.1'],
         ['SignedIn', '127.0.0.1'],
         ['SignedIn', '127.0.0.1'],

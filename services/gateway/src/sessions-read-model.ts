@@ -103,6 +103,7 @@ function migrate(db: LocalDb): void {
       started TEXT NOT NULL, expires TEXT NOT NULL, last_used INTEGER NOT NULL,
       from_addr TEXT NOT NULL, user_agent TEXT NOT NULL);
     CREATE INDEX IF NOT EXISTS gateway_sessions_account ON gateway_sessions (account_id);
+    CREATE INDEX IF NOT EXISTS gateway_sessions_expires ON gateway_sessions (expires);
     CREATE TABLE IF NOT EXISTS gateway_session_cut_offs (account_id TEXT PRIMARY KEY, cut_off TEXT NOT NULL);
     CREATE TABLE IF NOT EXISTS gateway_sign_ins (
       seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, time TEXT NOT NULL,
@@ -124,6 +125,7 @@ export function createSessionsReadModel(db: LocalDb): SessionsReadModel {
       VALUES (@id, @account_id, @token_hash, @started, @expires, @last_used, @from_addr, @user_agent)`,
   );
   const remove = db.prepare('DELETE FROM gateway_sessions WHERE id = ?');
+  const removeExpired = db.prepare('DELETE FROM gateway_sessions WHERE expires < ?');
   const touch = db.prepare('UPDATE gateway_sessions SET last_used = ? WHERE id = ? AND last_used < ?');
   const cutOffOf = db.prepare<[string], { cut_off: string }>(
     'SELECT cut_off FROM gateway_session_cut_offs WHERE account_id = ?',
@@ -148,6 +150,8 @@ export function createSessionsReadModel(db: LocalDb): SessionsReadModel {
     switch (event.type) {
       case 'SessionStarted': {
         const d = event.data;
+        // Sessions past their absolute time-out are dead whatever else happens: each sign-in sweeps them.
+        removeExpired.run(new Date().toISOString());
         const cutOff = cutOffOf.get(d.accountId)?.cut_off;
         if (cutOff === undefined || cutOff < time)
           insert.run({
