@@ -64,29 +64,32 @@ export async function signIn(
   const usable = account?.kind === 'person' && account.active && !account.erased;
   const right = await verifyPassword(usable ? account.pwdHash : null, input.password);
   const sessionId = newHexId();
-  // The person is the actor of their own sign-in; an address that names nobody has none.
-  const metadata: EventMetadata = {
+  // The person is the actor of their own sign-in; a failed one has none (nobody proved who they are).
+  const metadata = (actor?: string): EventMetadata => ({
     correlationId: ids.correlationId,
     causationId: ids.requestId,
-    ...(account ? { actor: account.id } : {}),
+    ...(actor ? { actor } : {}),
     timestamp: new Date().toISOString(),
-  };
+  });
   const client = { from: input.from, userAgent: input.userAgent };
-  const record = (event: SessionEvent) =>
-    executeCommand(store, sessionStream(sessionId), sessionAggregate, () => [event], metadata);
+  const record = (event: SessionEvent, actor?: string) =>
+    executeCommand(store, sessionStream(sessionId), sessionAggregate, () => [event], metadata(actor));
   if (!right || !account) {
     await record({ type: 'SignInFailed', data: { accountId: account?.id ?? null, ...client } });
     throw signInRefused();
   }
   const token = sessionTokenFor(sessionId, randomBytes(32).toString('base64url'));
-  await record({
-    type: 'SessionStarted',
-    data: {
-      accountId: account.id,
-      tokenHash: hashSessionToken(token),
-      expiresAt: input.expiresAt,
-      ...client,
+  await record(
+    {
+      type: 'SessionStarted',
+      data: {
+        accountId: account.id,
+        tokenHash: hashSessionToken(token),
+        expiresAt: input.expiresAt,
+        ...client,
+      },
     },
-  });
+    account.id,
+  );
   return { sessionId, token, person: signedInPerson(account) };
 }
