@@ -224,17 +224,6 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     }),
   );
   app.use('/api/admin/*', requireRole(CAPABILITY_ROLES.administer));
-  signInRoutes(app, {
-    identity: services.identity,
-    internalToken,
-    sessions: deps.sessions,
-    authenticator: sessionAuth,
-    options: deps.edge.sessions,
-    brake,
-    failuresPerMinute: deps.edge.authFailuresPerMinute,
-    waitMs,
-    log: deps.log,
-  });
   // The service answers in the contract's shapes (validated there); the gateway passes the answer on
   // as it is, which the route's typed-response check cannot see: hence the cast to `never`.
   const identity = (c: GatewayContext, body?: unknown) =>
@@ -266,6 +255,18 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.openapi(getWebhookRoute, (c) => webhooks(c));
   app.openapi(deleteWebhookRoute, (c) => webhooks(c));
   app.openapi(listWebhookDeliveriesRoute, (c) => webhooks(c));
+
+  signInRoutes(app, {
+    identity: services.identity,
+    internalToken,
+    sessions: deps.sessions,
+    authenticator: sessionAuth,
+    options: deps.edge.sessions,
+    brake,
+    failuresPerMinute: deps.edge.authFailuresPerMinute,
+    waitMs,
+    log: deps.log,
+  });
 
   app.openapi(putFormRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(getFormRoute, (c) => document(c));
