@@ -56,140 +56,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/v1/login": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Sign a person in with e-mail and password
-         * @description Starts a session: the answer sets the session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS). An unknown e-mail, a wrong password and an inactive person are answered alike (401). Failed sign-ins are braked per address and per e-mail (429 with Retry-After). Requests made with the session cookie act as the person, with the person’s roles; `svc-run-as` is refused with them (400). An unsafe request (POST, PUT, PATCH, DELETE) made with the cookie is refused (403) when the browser says it came from another site (`Sec-Fetch-Site`) or names a foreign `Origin`.
-         */
-        post: operations["signIn"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/v1/logout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * End the session of the cookie, and clear the cookie
-         * @description Answers 204 also when the cookie names no live session.
-         */
-        post: operations["signOut"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/v1/sessions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The live sessions of the signed-in person, newest first */
-        get: operations["listSessions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/v1/sessions/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** End one of the signed-in person’s sessions */
-        delete: operations["endSession"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/v1/accounts/{id}/sessions": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The live sessions of a person, newest first
-         * @description Needs role `svcAdminSysRW`.
-         */
-        get: operations["listAccountSessions"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/v1/accounts/{id}/sessions/{sessionId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * End a session of a person
-         * @description Needs role `svcAdminSysRW`.
-         */
-        delete: operations["endAccountSession"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/v1/sign-ins": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Sign-ins, sign-outs and failed sign-ins, newest first
-         * @description Needs role `svcAuditR` or `svcAdminSysRW`. Who, when and from where; never a password or a token. Lists may lag the events by a moment.
-         */
-        get: operations["listSignIns"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/person/{id}": {
         parameters: {
             query?: never;
@@ -406,6 +272,140 @@ export interface paths {
         };
         /** The delivery log of a subscription, newest first */
         get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a person in with e-mail and password
+         * @description Starts a session: the answer sets the session cookie (HttpOnly, SameSite=Lax, Secure over HTTPS). An unknown e-mail, a wrong password and an inactive person are answered alike (401). Failed sign-ins are braked per address and per e-mail (429 with Retry-After). Requests made with the session cookie act as the person, with the person’s roles; `svc-run-as` is refused with them (400). An unsafe request (POST, PUT, PATCH, DELETE) made with the cookie is refused (403) when the browser says it came from another site (`Sec-Fetch-Site`) or names a foreign `Origin`.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the session of the cookie, and clear the cookie
+         * @description Answers 204 also when the cookie names no live session.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The live sessions of the signed-in person, newest first */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the signed-in person’s sessions */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/accounts/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live sessions of a person, newest first
+         * @description Needs role `svcAdminSysRW`.
+         */
+        get: operations["listAccountSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/accounts/{id}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End a session of a person
+         * @description Needs role `svcAdminSysRW`.
+         */
+        delete: operations["endAccountSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/sign-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-ins, sign-outs and failed sign-ins, newest first
+         * @description Needs role `svcAuditR` or `svcAdminSysRW`. Who, when and from where; never a password or a token. Lists may lag the events by a moment.
+         */
+        get: operations["listSignIns"];
         put?: never;
         post?: never;
         delete?: never;
@@ -666,63 +666,6 @@ export interface components {
                 message: string;
             }[];
         };
-        SignedInPerson: {
-            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
-            _id_sys: string;
-            /** @enum {string} */
-            kind: "person" | "service";
-            displayName: string;
-            email: string;
-            roles: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD" | "svcAuditR")[];
-        };
-        SignInRequest: {
-            /** Format: email */
-            email: string;
-            /** Format: password */
-            password: string;
-        };
-        Session: {
-            /** @example 65a1f0c2b3d4e5f601234567 */
-            id: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T19:20:51.000Z
-             */
-            started: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T19:20:51.000Z
-             */
-            expires: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T19:20:51.000Z
-             */
-            lastUsed: string;
-            /** @description The client address the sign-in came from. */
-            from: string;
-            userAgent: string;
-            /** @description The session this request was made with. */
-            current: boolean;
-        };
-        SignInRecord: {
-            /** @enum {string} */
-            type: "SignedIn" | "SignedOut" | "SignInFailed";
-            /**
-             * Format: date-time
-             * @example 2026-11-22T19:20:51.000Z
-             */
-            time: string;
-            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
-            account: string | null;
-            /** @example 65a1f0c2b3d4e5f601234567 */
-            session: string;
-            from: string;
-            userAgent: string;
-            reason?: string;
-            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
-            by?: string;
-        };
         Person: {
             _meta: components["schemas"]["Meta"];
             /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
@@ -889,6 +832,63 @@ export interface components {
              * @example 2026-11-22T19:20:51.000Z
              */
             createdAt: string;
+        };
+        SignedInPerson: {
+            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
+            _id_sys: string;
+            /** @enum {string} */
+            kind: "person" | "service";
+            displayName: string;
+            email: string;
+            roles: ("svcAdminSysRW" | "svcAdminDocsRW" | "svcAdminDocRW" | "svcAdminDocRWD" | "svcAuditR")[];
+        };
+        SignInRequest: {
+            /** Format: email */
+            email: string;
+            /** Format: password */
+            password: string;
+        };
+        Session: {
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            started: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            expires: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            lastUsed: string;
+            /** @description The client address the sign-in came from. */
+            from: string;
+            userAgent: string;
+            /** @description The session this request was made with. */
+            current: boolean;
+        };
+        SignInRecord: {
+            /** @enum {string} */
+            type: "SignedIn" | "SignedOut" | "SignInFailed";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            time: string;
+            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
+            account: string | null;
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            session: string;
+            from: string;
+            userAgent: string;
+            reason?: string;
+            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
+            by?: string;
         };
         StoredForm: {
             /** @example memo */
@@ -1371,471 +1371,6 @@ export interface operations {
             };
             /** @description No credentials, or an unknown or inactive API key. */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    signIn: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SignInRequest"];
-            };
-        };
-        responses: {
-            /** @description Signed in. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SignedInPerson"];
-                };
-            };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body (or an uploaded file) is larger than the configured maximum. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is not `application/json`. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    signOut: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Signed out. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    listSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sessions. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Session"][];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    endSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ended. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such resource, or one the caller may not read. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    listAccountSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sessions. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Session"][];
-                };
-            };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    endAccountSession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                sessionId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ended. */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such resource, or one the caller may not read. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    listSignIns: {
-        parameters: {
-            query?: {
-                account?: string;
-                limit?: number;
-                offset?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The page of records; `svc-total-count` is the number matching before paging. */
-            200: {
-                headers: {
-                    "svc-total-count"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SignInRecord"][];
-                };
-            };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3085,6 +2620,471 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not read. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description Signed in. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedInPerson"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAccountSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    endAccountSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSignIns: {
+        parameters: {
+            query?: {
+                account?: string;
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page of records; `svc-total-count` is the number matching before paging. */
+            200: {
+                headers: {
+                    "svc-total-count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInRecord"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

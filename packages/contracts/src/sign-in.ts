@@ -161,14 +161,15 @@ export const InternalSignInResponse = z.object({
   person: SignedInPerson,
 });
 
-/** identity: `GET /internal/v1/sessions/{sessionId}` — whether a session started and has not ended. */
-export const InternalSessionState = z.object({
-  live: z.boolean(),
-  accountId: UsrId,
+/**
+ * identity: `GET /internal/v1/sessions/{sessionId}` — a live session as it started (404 when the id
+ * names none: never started, ended, or its person deactivated or erased since).
+ */
+export const LiveSession = SessionEvents.SessionStarted.extend({
   /** When it started (the SessionStarted event's time). */
   started: Timestamp,
 });
-export type InternalSessionState = z.infer<typeof InternalSessionState>;
+export type LiveSession = z.infer<typeof LiveSession>;
 
 /** identity: `POST /internal/v1/sessions/{sessionId}/end`. */
 export const InternalEndSessionRequest = z.strictObject({

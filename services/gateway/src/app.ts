@@ -195,7 +195,6 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     brake,
     runAsHeader: RUN_AS_HEADER,
     lookUp: sessionFromIdentity(services.identity, internalToken),
-    waitMs,
     log: deps.log,
   });
   app.use(

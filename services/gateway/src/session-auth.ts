@@ -3,12 +3,12 @@
  * person's own roles (never with `svc-run-as`). An unsafe request made with the cookie must come from
  * this site (a CSRF defence by Fetch Metadata and Origin).
  *
- * A session started through another gateway a moment ago may not be in this gateway's read model yet
- * (the bus brings it): a token naming a session the read model does not know is checked with identity,
- * and when identity has it live the request waits (bounded) for the bus, as an API key does.
+ * A session this gateway's read model does not hold (started through another gateway a moment ago,
+ * before the bus brought it; or older than what the bus still keeps for a new gateway) is asked of
+ * identity by the id its token names, and taken in when identity has it live.
  */
 import { createHash } from 'node:crypto';
-import { type InternalSessionState, internalSessionRoute, sessionIdOfToken } from '@docflow/contracts';
+import { internalSessionRoute, type LiveSession, sessionIdOfToken } from '@docflow/contracts';
 import type { Logger } from '@docflow/kit';
 import {
   internalClient,
@@ -39,9 +39,9 @@ export const GATEWAY_PRINCIPAL: Principal = { account: 'gateway', subject: 'gate
 export type SessionLookUp = (
   sessionId: string,
   ids: { requestId: string; correlationId: string },
-) => Promise<InternalSessionState | undefined>;
+) => Promise<LiveSession | undefined>;
 
-/** Identity's answer about a session: undefined when it never started. */
+/** Identity's answer about a session: undefined when it names no live session. */
 export function sessionFromIdentity(identity: ServiceClient, internalToken: string): SessionLookUp {
   const client = internalClient(identity, internalToken);
   return async (sessionId, ids) => {
@@ -99,8 +99,6 @@ export interface SessionAuthDeps {
   brake: AuthFailureBrake;
   runAsHeader: string;
   lookUp: SessionLookUp;
-  /** Longest wait for the read model to receive a session identity has. */
-  waitMs: number;
   log: Logger;
 }
 
@@ -114,14 +112,13 @@ export function sessionAuthenticator(deps: SessionAuthDeps): SessionAuthenticato
 
   /**
    * The session of a token the read model does not hold, when it names a session the read model does
-   * not know: identity is asked, and for a live session of an active person that no deactivation
-   * ended, the bus is awaited. Undefined when there is no such session, `unavailable` when identity
-   * could not be asked or the bus was slower than the wait.
+   * not know: identity's live session, taken in when the token is its own. Undefined when there is no
+   * such session, `unavailable` when identity could not be asked.
    */
   async function newSession(c: Context, value: string): Promise<SessionRecord | undefined | 'unavailable'> {
     const id = sessionIdOfToken(value);
     if (id === undefined || sessions.byId(id)) return undefined;
-    let atIdentity: InternalSessionState | undefined;
+    let atIdentity: LiveSession | undefined;
     try {
       atIdentity = await deps.lookUp(id, {
         requestId: c.get('requestId'),
@@ -131,11 +128,10 @@ export function sessionAuthenticator(deps: SessionAuthDeps): SessionAuthenticato
       deps.log.warn({ err }, 'could not ask identity about a session');
       return 'unavailable';
     }
-    if (!atIdentity?.live || accounts.byId(atIdentity.accountId)?.active !== true) return undefined;
-    const cutOff = sessions.cutOffOf(atIdentity.accountId);
-    if (cutOff !== undefined && cutOff >= atIdentity.started) return undefined;
-    if (!(await sessions.waitFor(id, true, deps.waitMs))) return 'unavailable';
-    return usable(sessions.byTokenHash(hashSessionToken(value)));
+    const hash = hashSessionToken(value);
+    if (atIdentity?.tokenHash !== hash) return undefined;
+    sessions.remember(id, atIdentity);
+    return usable(sessions.byTokenHash(hash));
   }
 
   return {

@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import type { DeliveredMessage } from '@docflow/bus';
 import {
   EventEnvelope,
+  type LiveSession,
   parseSessionEvent,
   SESSION_STREAM_PREFIX,
   type SignInRecord,
@@ -81,8 +82,11 @@ export interface SessionsReadModel {
   byId(id: string): SessionRecord | undefined;
   /** The live sessions of an account, newest first. */
   ofAccount(accountId: string): SessionRecord[];
-  /** The time up to which the account's sessions have ended (its last deactivation or erasure). */
-  cutOffOf(accountId: string): string | undefined;
+  /**
+   * Takes in a live session identity answered for (one the bus has not brought here yet), unless a
+   * cut-off here ended it.
+   */
+  remember(id: string, session: LiveSession): void;
   /** Records that the session was used at `at` (ms). */
   touch(id: string, at: number): void;
   signIns(query: { account?: string; limit: number; offset: number }): {
@@ -142,6 +146,22 @@ export function createSessionsReadModel(db: LocalDb): SessionsReadModel {
   const updates = new EventEmitter();
   updates.setMaxListeners(0);
 
+  /** Inserts a session unless a deactivation or erasure of its person since its start ended it. */
+  function insertSession(id: string, s: LiveSession): void {
+    const cutOff = cutOffOf.get(s.accountId)?.cut_off;
+    if (cutOff !== undefined && cutOff >= s.started) return;
+    insert.run({
+      id,
+      account_id: s.accountId,
+      token_hash: s.tokenHash,
+      started: s.started,
+      expires: s.expiresAt,
+      last_used: Date.parse(s.started),
+      from_addr: s.from,
+      user_agent: s.userAgent,
+    });
+  }
+
   function applySessionEvent(envelope: EventEnvelope): void {
     const id = envelope.streamId.slice(SESSION_STREAM_PREFIX.length);
     const time = envelope.metadata.timestamp;
@@ -152,18 +172,7 @@ export function createSessionsReadModel(db: LocalDb): SessionsReadModel {
         const d = event.data;
         // Sessions past their absolute time-out are dead whatever else happens: each sign-in sweeps them.
         removeExpired.run(new Date().toISOString());
-        const cutOff = cutOffOf.get(d.accountId)?.cut_off;
-        if (cutOff === undefined || cutOff < time)
-          insert.run({
-            id,
-            account_id: d.accountId,
-            token_hash: d.tokenHash,
-            started: time,
-            expires: d.expiresAt,
-            last_used: Date.parse(time),
-            from_addr: d.from,
-            user_agent: d.userAgent,
-          });
+        insertSession(id, { ...d, started: time });
         record.run({
           ...signIn,
           type: 'SignedIn',
@@ -221,7 +230,7 @@ export function createSessionsReadModel(db: LocalDb): SessionsReadModel {
     byTokenHash: (hash) => find(byHash.get(hash)),
     byId: (id) => find(byId.get(id)),
     ofAccount: (accountId) => ofAccount.all(accountId).map(toSession),
-    cutOffOf: (accountId) => cutOffOf.get(accountId)?.cut_off,
+    remember: insertSession,
     touch(id, at) {
       touch.run(at, id, at);
     },

@@ -9,9 +9,9 @@ import type { EventStore } from '@docflow/eventstore';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { problems, type ServiceEnv, serveInternal } from '@docflow/kit/http';
 import { Hono } from 'hono';
-import type { AccountAggregate } from './account';
+import { type AccountAggregate, accountStream } from './account';
 import type { KeyStore } from './key-store';
-import { decideEndSession, sessionAggregate } from './session';
+import { decideEndSession, liveSession, sessionAggregate, sessionsCutOff } from './session';
 import { signIn } from './sign-in';
 
 export function signInApi(store: EventStore, accounts: AccountAggregate, keys: KeyStore): Hono<ServiceEnv> {
@@ -19,8 +19,16 @@ export function signInApi(store: EventStore, accounts: AccountAggregate, keys: K
   serveInternal(app, internalSignInRoute, (c, { body }) => signIn(store, accounts, keys, body, c.var));
   serveInternal(app, internalSessionRoute, async (_c, { params }) => {
     const { state } = await loadAggregate(store, sessionStream(params.sessionId), sessionAggregate);
-    if (state.accountId === null || state.started === null) throw problems.notFound('no such session');
-    return { live: state.live, accountId: state.accountId, started: state.started };
+    const live =
+      state.accountId === null
+        ? undefined
+        : liveSession(
+            state,
+            (await loadAggregate(store, accountStream(state.accountId), accounts)).state,
+            sessionsCutOff(await store.readStream(accountStream(state.accountId))),
+          );
+    if (!live) throw problems.notFound('no such live session');
+    return live;
   });
   serveInternal(app, internalEndSessionRoute, async (c, { params, body }) => {
     const by = c.var.principal.subject;

@@ -8,9 +8,9 @@ import { internalRoute } from '../internal-route';
 import { problemsFor } from '../responses';
 import {
   InternalEndSessionRequest,
-  InternalSessionState,
   InternalSignInRequest,
   InternalSignInResponse,
+  LiveSession,
   Session,
   SessionId,
   SignedInPerson,
@@ -136,12 +136,12 @@ export const internalSignInRoute = internalRoute({
   problems: [400, 401, 415, 503],
 });
 
-/** identity: a session as it stands (404 when no session started under that id). */
+/** identity: a live session (404 when the id names none). */
 export const internalSessionRoute = internalRoute({
   method: 'get',
   path: '/internal/v1/sessions/{sessionId}',
   params: z.object({ sessionId: SessionId }),
-  output: InternalSessionState,
+  output: LiveSession,
   problems: [400, 401, 404, 503],
 });
 
