@@ -66,7 +66,7 @@ export const listSessionsRoute = createRoute({
   summary: 'The live sessions of the signed-in person, newest first',
   responses: {
     200: { description: 'The sessions.', content: { 'application/json': { schema: z.array(Session) } } },
-    ...problemsFor(401, 429, 503),
+    ...problemsFor(401, 403, 429, 503),
   },
 });
 
