@@ -172,12 +172,13 @@ for (const factory of targets()) {
       const suspendedAt = entries.at(-2);
       const asOf = (instant: string) =>
         api('GET', `/api/v2/docForm/${id}?asOf=${encodeURIComponent(instant)}`, { key: admin });
-      const suspended = await asOf(suspendedAt.recordedAt);
+      // asOf goes by the decided time (`time`); under load a create is decided well before it is stored.
+      const suspended = await asOf(suspendedAt.time);
       assert.equal(suspended.status, 200, suspended.text);
       assert.equal(suspended.body._meta._rev, suspendedAt.rev);
       assert.equal(suspended.body.status, 3);
       assert.equal((await asOf(new Date().toISOString())).body._meta._rev, entries.length);
-      const before = new Date(Date.parse(entries[0].recordedAt) - 1000).toISOString();
+      const before = new Date(Date.parse(entries[0].time) - 1).toISOString();
       assert.equal((await asOf(before)).status, 404);
       assert.equal((await asOf('yesterday')).status, 400);
       const both = await api('GET', `/api/v2/docForm/${id}?rev=1&asOf=${encodeURIComponent(before)}`, {

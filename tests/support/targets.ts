@@ -15,7 +15,7 @@ import {
   tamperMinioBlob,
 } from './blobs';
 import { containerRuntime, startEngineContainers } from './containers';
-import { freePort } from './net';
+import { stablePort } from './net';
 import { type Proc, startTsProcess } from './process';
 
 export interface Target {
@@ -192,7 +192,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   const procs: Record<string, Proc> = {};
   // Chosen up front, so a service started before the ones it calls knows their URLs.
   const ports: Record<string, number> = {};
-  for (const service of DISTRIBUTED_SERVICES) ports[service] = await freePort();
+  for (const service of DISTRIBUTED_SERVICES) ports[service] = await stablePort();
   /** Services whose URL a process was given: their port can no longer change. */
   const handedOut = new Set<string>();
   const url = (service: string) => {
@@ -256,7 +256,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
         // another test file, say): one whose URL no process was given yet can take another.
         const taken = name === service && !handedOut.has(service) && /EADDRINUSE/.test(String(error));
         if (!taken || attempt === 3) throw error;
-        ports[service] = await freePort();
+        ports[service] = await stablePort();
       }
     }
   }
