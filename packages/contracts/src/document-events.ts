@@ -37,6 +37,8 @@ export const DocumentEvents = {
   /** The recognition service's result for one attachment (`sourceId`: its event id). */
   RecognitionRecorded: RecognitionEvents.FileRecognized.extend({ sourceId: z.string() }),
   RecognitionFailed: RecognitionEvents.FileRecognitionFailed.extend({ sourceId: z.string() }),
+  /** The text of an attachment recognised before recognition kept text (`sourceId`: its event id). */
+  RecognitionTextRecorded: RecognitionEvents.FileTextRecognized.extend({ sourceId: z.string() }),
   /** Manual validation of a recognised part: its values replaced, `validated: true`. */
   RecoDataValidated: z.object({ recoId: z.string(), valuesByTags: ValuesByTags }),
   /** A participant's corrections (PUT docResponse with `docForm`): the new values and tags. */

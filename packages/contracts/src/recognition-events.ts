@@ -51,6 +51,11 @@ export const RecognitionEvents = {
     text: z.string().max(RECOGNIZED_TEXT_MAX_CHARS).optional(),
   }),
   FileRecognitionFailed: z.object({ fileId: Hex24Id, reason: z.string(), detail: z.string() }),
+  /**
+   * The text of a file whose FileRecognized was written before recognition kept text (73fbdae), read
+   * again from the stored file by the text backfill: it makes such documents searchable.
+   */
+  FileTextRecognized: z.object({ fileId: Hex24Id, text: z.string().max(RECOGNIZED_TEXT_MAX_CHARS) }),
 };
 export type RecognitionEvent = {
   [K in keyof typeof RecognitionEvents]: { type: K; data: z.infer<(typeof RecognitionEvents)[K]> };

@@ -52,6 +52,8 @@ export interface DocState {
   recoSourceIds: string[];
   /** The recognised text of each recognised attachment, as recorded (searched by the views). */
   recoText: string[];
+  /** Attachments recognised before recognition kept text: the text backfill reads them again. */
+  recoTextMissing: string[];
   lastModified: string;
   rev: number;
 }
@@ -78,6 +80,7 @@ export const initialDoc: DocState = {
   recoFailed: [],
   recoSourceIds: [],
   recoText: [],
+  recoTextMissing: [],
   lastModified: '',
   rev: 0,
 };
@@ -101,12 +104,22 @@ function apply(state: DocState, event: DocumentEvent, at: string): DocState {
       return {
         ...state,
         recoText: text ? [...state.recoText, text] : state.recoText,
+        recoTextMissing: text !== undefined ? state.recoTextMissing : [...state.recoTextMissing, fileId],
         recoData: [...state.recoData, ...parts.map((p) => ({ ...p, fileId, validated: false }))],
         valuesByTags: fillEmpty(
           state.valuesByTags,
           parts.map((p) => p.valuesByTags),
         ),
         recoPending: state.recoPending.filter((f) => f !== fileId),
+        recoSourceIds: [...state.recoSourceIds, sourceId],
+      };
+    }
+    case 'RecognitionTextRecorded': {
+      const { fileId, text, sourceId } = event.data;
+      return {
+        ...state,
+        recoText: [...state.recoText, text],
+        recoTextMissing: state.recoTextMissing.filter((f) => f !== fileId),
         recoSourceIds: [...state.recoSourceIds, sourceId],
       };
     }

@@ -100,8 +100,10 @@ export function decideGivenUp(job: RecognitionJob, attempts: number): Recognitio
 
 /**
  * Records `result` unless its file has one already (a redelivery, a job run twice after a crash,
- * another instance).
+ * another instance); a backfilled text only while its file still has none.
  */
 export function decideResult(state: RecognitionResults, result: RecognitionEvent): RecognitionEvent[] {
+  if (result.type === 'FileTextRecognized')
+    return state.textMissing.includes(result.data.fileId) ? [result] : [];
   return state.fileIds.includes(result.data.fileId) ? [] : [result];
 }

@@ -143,11 +143,35 @@ export async function recognizeFile(
       parts,
       pageCount: pages.length,
       ocrPageCount: pages.filter((p) => p.ocr).length,
-      text: pages
-        .map((p) => p.text)
-        .join('\n')
-        .slice(0, RECOGNIZED_TEXT_MAX_CHARS),
+      text: fileText(pages),
     };
+  } catch (err) {
+    return toFailure(err);
+  }
+}
+
+/** The text recognition records of a file: its pages' text as patterns read it, joined, bounded. */
+const fileText = (pages: readonly { text: string }[]): string =>
+  pages
+    .map((p) => p.text)
+    .join('\n')
+    .slice(0, RECOGNIZED_TEXT_MAX_CHARS);
+
+/**
+ * The text of one attachment as recognizeFile records it (text layer, else OCR), without classifying
+ * it: what the text backfill reads again for a file recognised before text was kept. Same bounds.
+ */
+export async function readFileText(
+  file: Attachment,
+  pool: OcrPool,
+  options: RecognizeFileOptions = {},
+): Promise<{ ok: true; text: string } | RecoFailure> {
+  const deadline = Date.now() + (options.fileTimeoutMs ?? DEFAULT_FILE_TIMEOUT_MS);
+  try {
+    checkLanguages(options.idpLangs, pool);
+    const bytes = await readAll(file.data, options.maxBytes ?? DEFAULT_MAX_BYTES);
+    const pages = await pageTexts(bytes, file, pool, { ...options, deadline });
+    return { ok: true, text: fileText(pages.map((p) => ({ text: patternText(p.text) }))) };
   } catch (err) {
     return toFailure(err);
   }

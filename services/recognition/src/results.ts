@@ -1,7 +1,9 @@
 /**
  * The `recognition-<docId>` stream: one result (FileRecognized or FileRecognitionFailed) per file of
- * the document. Its events are the contract's `RecognitionEvent`s; its state, the files whose result
- * is recorded. businessLogic.ts decides what a result records.
+ * the document, and for a file recognised before recognition kept text, that text once it is read
+ * again (FileTextRecognized, text-backfill.ts). Its events are the contract's `RecognitionEvent`s;
+ * its state, the files whose result is recorded and those still without text. businessLogic.ts
+ * decides what a result records.
  */
 import { parseRecognitionEvent, type RecognitionEvent } from '@docflow/contracts';
 import type { Aggregate } from '@docflow/kit/eventsourcing';
@@ -9,12 +11,25 @@ import type { Aggregate } from '@docflow/kit/eventsourcing';
 export interface RecognitionResults {
   /** The files whose result is recorded. */
   fileIds: string[];
+  /** Files recognised before recognition kept text, whose text is not recorded yet. */
+  textMissing: string[];
 }
 
-export const initialResults: RecognitionResults = { fileIds: [] };
+export const initialResults: RecognitionResults = { fileIds: [], textMissing: [] };
 
 export function evolve(state: RecognitionResults, event: RecognitionEvent): RecognitionResults {
-  return { fileIds: [...state.fileIds, event.data.fileId] };
+  const { fileId } = event.data;
+  switch (event.type) {
+    case 'FileTextRecognized':
+      return { ...state, textMissing: state.textMissing.filter((f) => f !== fileId) };
+    case 'FileRecognized':
+      return {
+        fileIds: [...state.fileIds, fileId],
+        textMissing: event.data.text === undefined ? [...state.textMissing, fileId] : state.textMissing,
+      };
+    case 'FileRecognitionFailed':
+      return { ...state, fileIds: [...state.fileIds, fileId] };
+  }
 }
 
 export const resultsAggregate: Aggregate<RecognitionResults, RecognitionEvent> = {

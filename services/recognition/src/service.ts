@@ -2,6 +2,7 @@
 import type { Consumer } from '@docflow/bus';
 import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
+import { checkpointStore } from '@docflow/kit/eventsourcing';
 import {
   createServiceApp,
   relayOwnStreams,
@@ -16,6 +17,7 @@ import { jobAbandoner, jobRunner, queueJobsHandler } from './jobs';
 import { instrumentOcrPool } from './ocr-metrics';
 import { createOcrPool, type OcrPool } from './ocr-pool';
 import { traceOcrPool } from './ocr-tracing';
+import { startTextBackfill, type TextBackfill } from './text-backfill';
 
 export interface RecognitionServiceDeps extends ServiceBaseDeps {
   files: ServiceClient;
@@ -48,6 +50,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   let consumer: Consumer | undefined;
   let runner: JobRunner | undefined;
   let untrackJobs: (() => void) | undefined;
+  let backfill: TextBackfill | undefined;
   return {
     app,
     async start() {
@@ -65,6 +68,15 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
         abandon: jobAbandoner(jobDeps),
         log,
       });
+      // Files recognised before text was kept get it now, in the background (text-backfill.ts).
+      backfill ??= startTextBackfill({
+        store,
+        files: deps.files,
+        internalToken: deps.internalToken,
+        pool: lazyPool,
+        checkpoints: checkpointStore(deps.db),
+        log,
+      });
       // Every recognition instance joins one group: they share the documents' work. The handler only
       // queues the jobs, so no bus consumer waits for a file to be recognised.
       consumer ??= await bus.subscribe(
@@ -73,6 +85,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
       );
     },
     async stop() {
+      await backfill?.stop();
       await consumer?.stop();
       await runner?.stop();
       untrackJobs?.();

@@ -1,9 +1,41 @@
 /** Records the recognition service's results in the documents' streams, once each (by event id). */
 import type { DeliveredMessage } from '@docflow/bus';
-import { type DocumentEvent, docFormStream, EventEnvelope, parseRecognitionEvent } from '@docflow/contracts';
+import {
+  type DocumentEvent,
+  docFormStream,
+  EventEnvelope,
+  parseRecognitionEvent,
+  type RecognitionEvent,
+} from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { executeCommand } from '@docflow/kit/eventsourcing';
-import { docAggregate } from '../documents/docForm';
+import { type DocState, docAggregate } from '../documents/docForm';
+
+/**
+ * What a recognition result records: a result once per attachment (a second one — another instance,
+ * a redelivery — is not recorded), and a backfilled text once, for an attachment recognised without.
+ */
+export function decideRecognitionResult(
+  state: DocState,
+  result: RecognitionEvent,
+  sourceId: string,
+): DocumentEvent[] {
+  if (!state.exists) return [];
+  switch (result.type) {
+    case 'FileTextRecognized':
+      return state.recoTextMissing.includes(result.data.fileId)
+        ? [{ type: 'RecognitionTextRecorded', data: { ...result.data, sourceId } }]
+        : [];
+    case 'FileRecognized':
+      return state.recoPending.includes(result.data.fileId)
+        ? [{ type: 'RecognitionRecorded', data: { ...result.data, sourceId } }]
+        : [];
+    case 'FileRecognitionFailed':
+      return state.recoPending.includes(result.data.fileId)
+        ? [{ type: 'RecognitionFailed', data: { ...result.data, sourceId } }]
+        : [];
+  }
+}
 
 export function recognitionResultsHandler(store: EventStore) {
   return async function handleRecognitionResult(message: DeliveredMessage): Promise<void> {
@@ -15,13 +47,7 @@ export function recognitionResultsHandler(store: EventStore) {
       store,
       docFormStream(docId),
       docAggregate,
-      (state): DocumentEvent[] => {
-        // Once per attachment: a second result (another instance, a redelivery) is not recorded.
-        if (!state.exists || !state.recoPending.includes(result.data.fileId)) return [];
-        return result.type === 'FileRecognized'
-          ? [{ type: 'RecognitionRecorded', data: { ...result.data, sourceId } }]
-          : [{ type: 'RecognitionFailed', data: { ...result.data, sourceId } }];
-      },
+      (state) => decideRecognitionResult(state, result, sourceId),
       { ...envelope.metadata, causationId: sourceId, timestamp: new Date().toISOString() },
     );
   };
