@@ -11,6 +11,7 @@ import { EventEmitter } from 'node:events';
 import type { DeliveredMessage } from '@docflow/bus';
 import { type AccountsPage, EventEnvelope, parseStoredIdentityEvent, type Role } from '@docflow/contracts';
 import { applyOnceDurably, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
+import { waitUntil } from './wait-until';
 
 export interface AccountRecord {
   id: string;
@@ -164,21 +165,7 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
       checkpoints.save(REBUILT, new Date().toISOString());
     },
     rebuilt: () => checkpoints.load(REBUILT) !== undefined,
-    waitForRevision(id, rev, timeoutMs) {
-      const reached = () => (byId.get(id)?.rev ?? 0) >= rev;
-      if (reached()) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const onChange = (changed: string) => {
-          if (changed === id && reached()) done(true);
-        };
-        const timer = setTimeout(() => done(false), timeoutMs);
-        function done(ok: boolean) {
-          clearTimeout(timer);
-          updates.off('changed', onChange);
-          resolve(ok);
-        }
-        updates.on('changed', onChange);
-      });
-    },
+    waitForRevision: (id, rev, timeoutMs) =>
+      waitUntil(updates, id, () => (byId.get(id)?.rev ?? 0) >= rev, timeoutMs),
   };
 }
