@@ -12,7 +12,7 @@ import { createPostgresEventStore, type NewEvent, postgresEventsSchema } from '@
 import pg from 'pg';
 import { loadEngineEnv } from './engine-env';
 import { machine, writeSection } from './results';
-import { alternate, fixed, loadNote, loadNow, pairList, pairMedians, pct } from './support';
+import { alternate, fixed, loadNote, loadNow, pairList, pairMedians, pct, replayRate } from './support';
 
 const APPENDS = 2_000;
 const ROUNDS = 4;
@@ -95,22 +95,7 @@ try {
 
   async function adapterReplay(): Promise<number> {
     const replayStore = createPostgresEventStore({ connectionString: url!, schema: schemas.replay });
-    const head = await replayStore.headPosition();
-    let handled = 0;
-    const replayStarted = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`replay did not finish in ${MAX_MS} ms`)), MAX_MS);
-      const subscription = replayStore.subscribeAll({}, async (e) => {
-        handled++;
-        if (e.position === head) {
-          clearTimeout(timer);
-          void subscription.stop().then(resolve);
-        }
-      });
-    });
-    const rate = handled / ((performance.now() - replayStarted) / 1000);
-    await replayStore.close();
-    return rate;
+    return replayRate(replayStore, MAX_MS);
   }
 
   /** The batched read the adapter is built on, without its visibility bound; rows parsed by pg. */

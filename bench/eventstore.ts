@@ -24,6 +24,7 @@ import {
   pairList,
   pairMedians,
   pct,
+  replayRate,
   verdict,
 } from './support';
 
@@ -188,22 +189,7 @@ try {
   /** The adapter's catch-up subscription from the start until it handled the last event: events/s. */
   async function adapterReplayOnce(): Promise<number> {
     const replayStore = createSqliteEventStore({ file: replayFile });
-    const head = await replayStore.headPosition();
-    let handled = 0;
-    const replayStarted = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`replay did not finish in ${MAX_MS} ms`)), MAX_MS);
-      const subscription = replayStore.subscribeAll({}, async (e) => {
-        handled++;
-        if (e.position === head) {
-          clearTimeout(timer);
-          void subscription.stop().then(resolve);
-        }
-      });
-    });
-    const rate = handled / ((performance.now() - replayStarted) / 1000);
-    await replayStore.close();
-    return rate;
+    return replayRate(replayStore, MAX_MS);
   }
 
   /** The batched SELECT the adapter is built on, rows not parsed (or, for the floor, parsed): rows/s. */

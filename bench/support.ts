@@ -2,6 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import type { EventStore } from '@docflow/eventstore';
 import autocannon, { type Request } from 'autocannon';
 
 export interface LoadOptions {
@@ -155,4 +156,27 @@ const TICK_US = 1e6 / 100;
 export function processCpuMicros(pid: number): { user: number; sys: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return { user: Number(fields[11]) * TICK_US, sys: Number(fields[12]) * TICK_US };
+}
+
+/**
+ * A store's catch-up subscription from the start until it handled the newest event: events/s. Closes
+ * the store; fails after `maxMs`.
+ */
+export async function replayRate(store: EventStore, maxMs: number): Promise<number> {
+  const head = await store.headPosition();
+  let handled = 0;
+  const replayStarted = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`replay did not finish in ${maxMs} ms`)), maxMs);
+    const subscription = store.subscribeAll({}, async (e) => {
+      handled++;
+      if (e.position === head) {
+        clearTimeout(timer);
+        void subscription.stop().then(resolve);
+      }
+    });
+  });
+  const rate = handled / ((performance.now() - replayStarted) / 1000);
+  await store.close();
+  return rate;
 }
