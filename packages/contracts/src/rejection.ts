@@ -33,3 +33,16 @@ export const rejections = {
    */
   notApplicable: (message: string) => new Rejection('notApplicable', message),
 };
+
+/**
+ * Whether `decide` would change something rather than refuse or decide nothing: what a client may be
+ * offered (`embed=actions`) is asked of the decide code that enforces it.
+ */
+export function wouldChange(decide: () => readonly unknown[]): boolean {
+  try {
+    return decide().length > 0;
+  } catch (error) {
+    if (error instanceof Rejection) return false;
+    throw error;
+  }
+}

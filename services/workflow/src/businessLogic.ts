@@ -12,7 +12,6 @@ import {
   MANAGEMENT_TASK_STATUS,
   type ManagementTaskStatus,
   RESPONSE_TASK_STATUS,
-  Rejection,
   type ResponseTaskStatus,
   rejections,
   USR_ID_PATTERN,
@@ -22,6 +21,7 @@ import {
   type WorkflowConfig,
   type WorkflowEvent,
   type WorkPhase,
+  wouldChange,
 } from '@docflow/contracts';
 import { foldWorkflow, isDeleted, openTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
 import { canManage, type ManagePrincipal } from './access';
@@ -373,14 +373,8 @@ export function allowedActions(
   ctx: CommandContext,
   state: WorkflowState,
 ): WorkflowActions {
-  const allowed = (command: WorkflowCommand) => {
-    try {
-      return decideCommand(registration, command, ctx, state).length > 0;
-    } catch (error) {
-      if (error instanceof Rejection) return false;
-      throw error;
-    }
-  };
+  const allowed = (command: WorkflowCommand) =>
+    wouldChange(() => decideCommand(registration, command, ctx, state));
   const caller = ctx.principal.subject;
   const open = openTasks(foldWorkflow(decideRegister(registration, state), state));
   const task =

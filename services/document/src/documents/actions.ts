@@ -4,21 +4,11 @@
  * change is tried with its own decide function on the state; reading a document is what lets one see
  * its history, verify and export it.
  */
-import { type DocumentActions, Rejection } from '@docflow/contracts';
+import { type DocumentActions, wouldChange } from '@docflow/contracts';
 import type { CallContext } from '../calls/identity-calls';
 import { type WorkflowCalls, workflowActions } from '../calls/workflow-commands';
 import { decideValidateReco } from './businessLogic';
 import type { DocState } from './docForm';
-
-/** Whether `decide` would change something, rather than refuse. */
-function wouldChange(decide: () => unknown[]): boolean {
-  try {
-    return decide().length > 0;
-  } catch (error) {
-    if (error instanceof Rejection) return false;
-    throw error;
-  }
-}
 
 /** @example body.actions = await documentActions(calls, ctx, doc); (`doc` as the caller may read it) */
 export async function documentActions(
