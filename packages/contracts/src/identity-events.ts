@@ -42,6 +42,17 @@ export const IdentityEvents = {
   RolesChanged: z.object({ roles: z.array(Role) }),
   /** The person's key was deleted: their personal data reads as erased wherever it was copied. */
   AccountErased: z.object({}),
+  /**
+   * A personal access token (personal-tokens.ts): only its SHA-256, as ApiKeyIssued. A deactivation or
+   * erasure later on the stream ends it, as PersonalTokenRevoked does.
+   */
+  PersonalTokenIssued: z.object({
+    tokenId: z.string().regex(/^[0-9a-f]{24}$/),
+    name: z.string(),
+    keyHash: z.string().regex(/^[0-9a-f]{64}$/),
+    expiresAt: z.string().nullable(),
+  }),
+  PersonalTokenRevoked: z.object({ tokenId: z.string().regex(/^[0-9a-f]{24}$/) }),
 };
 
 export type IdentityEvent = {
@@ -87,6 +98,8 @@ export const StoredIdentityEvents = {
   AccountActivationChanged: IdentityEvents.AccountActivationChanged,
   RolesChanged: IdentityEvents.RolesChanged,
   AccountErased: IdentityEvents.AccountErased,
+  PersonalTokenIssued: IdentityEvents.PersonalTokenIssued,
+  PersonalTokenRevoked: IdentityEvents.PersonalTokenRevoked,
 };
 
 export type StoredIdentityEvent = {

@@ -72,6 +72,14 @@ export const AccountsPageQuery = z.object({
   first: z.string().regex(/^\d+$/).default('0').transform(Number),
   pageSize: z.string().regex(/^\d+$/).default('500').transform(Number).pipe(z.number().int().min(1).max(500)),
 });
+export const PersonalTokenFacts = z.object({
+  id: Hex24Id,
+  name: z.string(),
+  keyHash: z.string(),
+  created: z.string(),
+  expires: z.string().nullable(),
+});
+export type PersonalTokenFacts = z.infer<typeof PersonalTokenFacts>;
 export const AccountFacts = z.object({
   id: UsrId,
   kind: z.enum(['person', 'service']),
@@ -80,6 +88,8 @@ export const AccountFacts = z.object({
   /** The hash of a service account's API key (what the bus carries in ApiKeyIssued), else null. */
   keyHash: z.string().nullable(),
   deputy: z.object({ id: UsrId, enabled: z.boolean() }).nullable(),
+  /** A person's live personal access tokens, each with the hash of its token (absent: none). */
+  personalTokens: z.array(PersonalTokenFacts).optional(),
   revision: z.number().int().min(1),
 });
 export type AccountFacts = z.infer<typeof AccountFacts>;

@@ -1,5 +1,6 @@
 /**
- * The gateway's read model of accounts (key hashes, roles, active flag), fed by the identity
+ * The gateway's read model of accounts (key hashes, roles, active flag, persons' personal access
+ * tokens), fed by the identity
  * service's events from the bus, so authenticating a request needs no call to another service. A new
  * or lost table is rebuilt from identity's durable streams (its accounts route): the bus cannot give
  * back what it delivered before (the in-process bus keeps nothing, a Kafka topic only its retention,
@@ -9,7 +10,14 @@
  */
 import { EventEmitter } from 'node:events';
 import type { DeliveredMessage } from '@docflow/bus';
-import { type AccountsPage, EventEnvelope, parseStoredIdentityEvent, type Role } from '@docflow/contracts';
+import {
+  type AccountsPage,
+  EventEnvelope,
+  type PersonalToken,
+  type PersonalTokenFacts,
+  parseStoredIdentityEvent,
+  type Role,
+} from '@docflow/contracts';
 import { applyOnceDurably, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
 import { waitUntil } from './wait-until';
 
@@ -20,6 +28,14 @@ export interface AccountRecord {
   active: boolean;
   keyHash: string | null;
   rev: number;
+}
+
+/**
+ * The account a key's hash names: a service account by its API key, or a person by one of their
+ * personal access tokens (`personalToken` says which, and until when).
+ */
+export interface KeyHolder extends AccountRecord {
+  personalToken?: { id: string; expires: string | null };
 }
 
 interface Row {
@@ -36,6 +52,22 @@ const CONSUMER = 'gateway-accounts';
 const REBUILT = 'gateway-accounts-rebuilt';
 const KNOWN_KEYS_MAX = 10_000;
 
+interface TokenRow {
+  id: string;
+  account_id: string;
+  name: string;
+  key_hash: string;
+  created: string;
+  expires: string | null;
+}
+
+const toToken = (r: TokenRow): PersonalToken => ({
+  id: r.id,
+  name: r.name,
+  created: r.created,
+  expires: r.expires,
+});
+
 const toRecord = (r: Row): AccountRecord => ({
   id: r.id,
   kind: r.kind,
@@ -46,7 +78,9 @@ const toRecord = (r: Row): AccountRecord => ({
 });
 
 export interface AccountsReadModel {
-  byKeyHash(hash: string): AccountRecord | undefined;
+  byKeyHash(hash: string): KeyHolder | undefined;
+  /** A person's live personal access tokens (expired ones too, until revoked), newest first. */
+  personalTokensOf(accountId: string): PersonalToken[];
   byId(id: string): AccountRecord | undefined;
   /** Bus handler: applies one identity event exactly once. */
   handle(message: DeliveredMessage): Promise<void>;
@@ -68,7 +102,11 @@ export interface AccountsReadModel {
 function migrate(db: LocalDb): void {
   db.exec(`CREATE TABLE IF NOT EXISTS gateway_accounts (
     id TEXT PRIMARY KEY, kind TEXT NOT NULL, roles TEXT NOT NULL,
-    active INTEGER NOT NULL, key_hash TEXT UNIQUE, rev INTEGER NOT NULL)`);
+    active INTEGER NOT NULL, key_hash TEXT UNIQUE, rev INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS gateway_personal_tokens (
+      id TEXT PRIMARY KEY, account_id TEXT NOT NULL, name TEXT NOT NULL, key_hash TEXT NOT NULL UNIQUE,
+      created TEXT NOT NULL, expires TEXT);
+    CREATE INDEX IF NOT EXISTS gateway_personal_tokens_account ON gateway_personal_tokens (account_id)`);
   const legacy = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'accounts'").get();
   if (!legacy) return;
   db.pragma('secure_delete = ON');
@@ -95,9 +133,34 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
      ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, roles = excluded.roles, active = excluded.active,
        key_hash = excluded.key_hash, rev = excluded.rev WHERE excluded.rev > gateway_accounts.rev`,
   );
+  const tokenByHash = db.prepare<[string], TokenRow>(
+    'SELECT * FROM gateway_personal_tokens WHERE key_hash = ?',
+  );
+  const tokensOf = db.prepare<[string], TokenRow>(
+    'SELECT * FROM gateway_personal_tokens WHERE account_id = ? ORDER BY created DESC, id DESC',
+  );
+  const insertToken = db.prepare(
+    `INSERT OR IGNORE INTO gateway_personal_tokens (id, account_id, name, key_hash, created, expires)
+      VALUES (@id, @account_id, @name, @keyHash, @created, @expires)`,
+  );
+  const removeToken = db.prepare('DELETE FROM gateway_personal_tokens WHERE id = ? AND account_id = ?');
+  const removeTokensOf = db.prepare('DELETE FROM gateway_personal_tokens WHERE account_id = ?');
+  const addToken = (accountId: string, t: PersonalTokenFacts) =>
+    insertToken.run({ ...t, account_id: accountId });
   const savePage = db.transaction((page: AccountsPage['accounts']) => {
-    for (const a of page)
-      upsert.run(a.id, a.kind, JSON.stringify(a.roles), a.active ? 1 : 0, a.keyHash, a.revision);
+    for (const a of page) {
+      const { changes } = upsert.run(
+        a.id,
+        a.kind,
+        JSON.stringify(a.roles),
+        a.active ? 1 : 0,
+        a.keyHash,
+        a.revision,
+      );
+      if (changes === 0) continue;
+      removeTokensOf.run(a.id);
+      for (const t of a.personalTokens ?? []) addToken(a.id, t);
+    }
   });
   const checkpoints = checkpointStore(db);
   const updates = new EventEmitter();
@@ -120,9 +183,23 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
         break;
       case 'AccountActivationChanged':
         setActive.run(event.data.active ? 1 : 0, rev, id);
+        // A deactivation ends the person's tokens for good (identity's account.ts does the same).
+        if (!event.data.active) removeTokensOf.run(id);
         break;
       case 'AccountErased':
         setActive.run(0, rev, id);
+        removeTokensOf.run(id);
+        break;
+      case 'PersonalTokenIssued': {
+        const { tokenId, name, keyHash, expiresAt } = event.data;
+        const created = envelope.metadata.timestamp;
+        addToken(id, { id: tokenId, name, keyHash, created, expires: expiresAt });
+        setRev.run(rev, id);
+        break;
+      }
+      case 'PersonalTokenRevoked':
+        removeToken.run(event.data.tokenId, id);
+        setRev.run(rev, id);
         break;
       case 'RolesChanged':
         setRoles.run(JSON.stringify(event.data.roles), rev, id);
@@ -133,18 +210,25 @@ export function createAccountsReadModel(db: LocalDb): AccountsReadModel {
   }
 
   const find = (row: Row | undefined) => (row ? toRecord(row) : undefined);
+  /** The person a personal access token's hash names, with the token. */
+  function tokenHolder(hash: string): KeyHolder | undefined {
+    const token = tokenByHash.get(hash);
+    const person = token && find(byId.get(token.account_id));
+    return person && { ...person, personalToken: { id: token.id, expires: token.expires } };
+  }
   // Every request authenticates: known keys are answered from memory. The accounts change only
-  // through handle(), which empties this before it applies an event.
-  const knownKeys = new Map<string, AccountRecord>();
+  // through handle() and rebuild(), which empty this before they apply anything.
+  const knownKeys = new Map<string, KeyHolder>();
 
   return {
     byKeyHash(hash) {
       const known = knownKeys.get(hash);
       if (known) return known;
-      const found = find(byKey.get(hash));
+      const found = find(byKey.get(hash)) ?? tokenHolder(hash);
       if (found && knownKeys.size < KNOWN_KEYS_MAX) knownKeys.set(hash, Object.freeze(found));
       return found;
     },
+    personalTokensOf: (accountId) => tokensOf.all(accountId).map(toToken),
     byId: (id) => find(byId.get(id)),
     async handle(message) {
       const envelope = EventEnvelope.parse(message.value);

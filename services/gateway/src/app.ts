@@ -75,6 +75,7 @@ import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
 import { readOwnAccountWrite } from './own-account-write';
 import { passedHeaders } from './passed-headers';
+import { personalTokenRoutes } from './personal-token-routes';
 import { sessionAuthenticator, sessionFromIdentity } from './session-auth';
 import type { SessionsReadModel } from './sessions-read-model';
 import { signInRoutes } from './sign-in-routes';
@@ -263,6 +264,15 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     options: deps.edge.sessions,
     brake,
     failuresPerMinute: deps.edge.authFailuresPerMinute,
+    waitMs,
+    log: deps.log,
+  });
+
+  personalTokenRoutes(app, {
+    identity: services.identity,
+    internalToken,
+    accounts,
+    sessions: sessionAuth,
     waitMs,
     log: deps.log,
   });

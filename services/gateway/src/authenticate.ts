@@ -2,6 +2,8 @@
  * Bearer API-key authentication and `svc-run-as` (or, without a key, a person's session cookie:
  * session-auth.ts). Without run-as the service account is the
  * principal; with it, the named active person is, with only the roles both hold (kit's principalOf).
+ * A person's personal access token is a key of the same shape and road: it makes the person the
+ * principal with the person's own roles, and never takes `svc-run-as`.
  *
  * An account created a moment ago through another gateway may not be in this gateway's read model yet
  * (the bus brings it): a run-as the read model does not know, and a key naming a service account it
@@ -12,9 +14,9 @@
 import { createHash } from 'node:crypto';
 import { accountIdOfApiKey, type ResolvedAccount, type Role, USR_ID_PATTERN } from '@docflow/contracts';
 import { type PrincipalVariables, principalOf, problems, type RequestVariables } from '@docflow/kit/http';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { type AccountLookUp, GATEWAY_PRINCIPAL, type LookUpCaller } from './account-lookup';
-import type { AccountRecord, AccountsReadModel } from './accounts-read-model';
+import type { AccountRecord, AccountsReadModel, KeyHolder } from './accounts-read-model';
 import type { AuthFailureBrake } from './auth-failures';
 import type { SessionAuthenticator } from './session-auth';
 
@@ -76,20 +78,38 @@ export function authenticate(
   }
 
   /**
-   * The service account of a key the read model does not hold, when the key names (api-keys.ts) a
-   * service account the read model does not have with its key yet: identity is asked, the bus awaited,
-   * and the key looked up again. Undefined when the key names no such account, `unavailable` when the
-   * bus was slower than the wait; throws when identity could not be asked.
+   * The holder of a key the read model does not hold, when the key names (api-keys.ts) a service
+   * account the read model does not have with its key yet, or a person identity has at a newer
+   * revision (a personal access token issued through another gateway a moment ago): identity is asked,
+   * the bus awaited, and the key looked up again. Undefined when the key names no such account,
+   * `unavailable` when the bus was slower than the wait; throws when identity could not be asked.
    */
   async function accountOfNewKey(key: string, keyHash: string, ids: Omit<LookUpCaller, 'principal'>) {
     const id = accountIdOfApiKey(key);
     if (id === undefined) return undefined;
     const known = accounts.byId(id);
-    if (known && (known.kind !== 'service' || known.keyHash !== null)) return undefined;
+    if (known?.kind === 'service' && known.keyHash !== null) return undefined;
     const atIdentity = await keyAccountAtIdentity(id, ids);
-    if (atIdentity?.kind !== 'service' || !atIdentity.active) return undefined;
+    if (!atIdentity?.active || (known && known.kind !== atIdentity.kind)) return undefined;
+    // A person holds a token from their second published revision on: one the read model holds as
+    // identity has it (or a new one without a token yet) has no token on its way.
+    if (atIdentity.kind === 'person' && (atIdentity.publishedRev ?? 0) <= (known?.rev ?? 1)) return undefined;
     if (!(await received(atIdentity, KEY_ISSUED_REV))) return 'unavailable' as const;
     return accounts.byKeyHash(keyHash);
+  }
+
+  /** The person of a live personal access token: 401 once it expired or its person is inactive. */
+  async function personalTokenPrincipal(c: Context, holder: KeyHolder) {
+    if (c.req.header(RUN_AS_HEADER) !== undefined)
+      throw problems.badRequest(
+        `${RUN_AS_HEADER} is for service accounts: a personal access token acts as its person only`,
+      );
+    const expires = holder.personalToken?.expires;
+    if (!holder.active || (expires != null && Date.parse(expires) <= Date.now())) {
+      await brake.failed(c);
+      throw problems.unauthorized('unknown, expired or revoked token', 'Bearer error="invalid_token"');
+    }
+    return principalOf(holder);
   }
 
   /**
@@ -151,6 +171,10 @@ export function authenticate(
         throw problems.unavailable('the API key cannot be checked now; retry shortly');
       }
       account = found;
+    }
+    if (account?.kind === 'person' && account.personalToken) {
+      c.set('principal', await personalTokenPrincipal(c, account));
+      return next();
     }
     if (!account?.active || account.kind !== 'service') {
       await brake.failed(c);

@@ -1,5 +1,10 @@
 /** The account aggregate: its state and `evolve`. Nothing here does I/O. */
-import { type IdentityEvent, PRIVATE_IDENTITY_EVENTS, type Role } from '@docflow/contracts';
+import {
+  type IdentityEvent,
+  type PersonalTokenFacts,
+  PRIVATE_IDENTITY_EVENTS,
+  type Role,
+} from '@docflow/contracts';
 import type { Aggregate, EventContext } from '@docflow/kit/eventsourcing';
 import type { KeyStore } from './key-store';
 import { ERASED, openEvent, sealEvent } from './personal-data';
@@ -27,6 +32,8 @@ export interface AccountState {
   erased: boolean;
   apiKeyHash: string | null;
   pwdHash: string | null;
+  /** The person's live personal access tokens, oldest first. */
+  tokens: PersonalTokenFacts[];
   created: string;
   lastModified: string;
   rev: number;
@@ -51,13 +58,14 @@ export const initialAccount: AccountState = {
   erased: false,
   apiKeyHash: null,
   pwdHash: null,
+  tokens: [],
   created: '',
   lastModified: '',
   rev: 0,
   publishedRev: 0,
 };
 
-function apply(state: AccountState, event: IdentityEvent): AccountState {
+function apply(state: AccountState, event: IdentityEvent, at: string): AccountState {
   switch (event.type) {
     case 'AccountCreated':
       return { ...state, ...event.data, exists: true };
@@ -71,7 +79,8 @@ function apply(state: AccountState, event: IdentityEvent): AccountState {
     case 'PasswordSet':
       return { ...state, pwdHash: event.data.pwdHash };
     case 'AccountActivationChanged':
-      return { ...state, active: event.data.active };
+      // A deactivation ends every token for good, as it ends every session.
+      return { ...state, active: event.data.active, tokens: event.data.active ? state.tokens : [] };
     case 'RolesChanged':
       return { ...state, roles: event.data.roles };
     case 'AccountErased':
@@ -86,9 +95,16 @@ function apply(state: AccountState, event: IdentityEvent): AccountState {
         phone_mobile: ERASED,
         unit: ERASED,
         pwdHash: null,
+        tokens: [],
         active: false,
         erased: true,
       };
+    case 'PersonalTokenIssued': {
+      const { tokenId: id, name, keyHash, expiresAt: expires } = event.data;
+      return { ...state, tokens: [...state.tokens, { id, name, keyHash, created: at, expires }] };
+    }
+    case 'PersonalTokenRevoked':
+      return { ...state, tokens: state.tokens.filter((t) => t.id !== event.data.tokenId) };
   }
 }
 
@@ -97,8 +113,8 @@ export function evolveAccount(
   event: IdentityEvent,
   context: EventContext,
 ): AccountState {
-  const next = apply(state, event);
   const at = context.metadata.timestamp;
+  const next = apply(state, event, at);
   const publishedRev = PRIVATE_IDENTITY_EVENTS.has(event.type) ? state.publishedRev : context.revision;
   return { ...next, created: state.created || at, lastModified: at, rev: context.revision, publishedRev };
 }

@@ -1,5 +1,5 @@
 /**
- * Every account as other services keep it (kind, roles, active, key hash, deputy), a page at a time,
+ * Every account as other services keep it (kind, roles, active, key hash, personal tokens, deputy), a page at a time,
  * read from the events: what the gateway's accounts and the document service's deputies are rebuilt
  * from when their local database is new or lost.
  */
@@ -27,8 +27,8 @@ export async function accountsPage(
   const page: AccountsPage['accounts'] = [];
   for (const id of ids) {
     const { state, revision } = await loadAggregate(store, accountStream(id), accounts);
-    const { kind, active, roles, apiKeyHash: keyHash, deputy } = state;
-    page.push({ id, kind, active, roles, keyHash, deputy, revision });
+    const { kind, active, roles, apiKeyHash: keyHash, deputy, tokens: personalTokens } = state;
+    page.push({ id, kind, active, roles, keyHash, deputy, personalTokens, revision });
   }
   return { accounts: page, next: ids.length === pageSize ? first + ids.length : null };
 }

@@ -7,6 +7,7 @@ import { createAccountList } from './account-list';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
 import { keyStoreBeside } from './key-store';
+import { personalTokensApi } from './personal-tokens-api';
 import { signInApi } from './sign-in-api';
 
 export interface IdentityServiceDeps extends ServiceBaseDeps {
@@ -32,6 +33,7 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
   const accountList = createAccountList(store, deps.db, deps.log);
   app.route('/', identityApi(store, accounts, keys, accountList));
   app.route('/', signInApi(store, accounts, keys));
+  app.route('/', personalTokensApi(store, accounts));
 
   let bootstrap: BootstrapResult | undefined;
   let relay: Subscription | undefined;
