@@ -140,9 +140,10 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const page = await context.newPage();
     page.on('pageerror', (err) => pageErrors.push(err.message));
     await page.goto(`${target.baseUrl}/console`);
-    await page.getByLabel('API key').fill(key);
-    if (runAs) await page.getByLabel('Run as (optional)').fill(runAs);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const form = page.getByRole('form', { name: 'Sign in with an API key' });
+    await form.getByLabel('API key').fill(key);
+    if (runAs) await form.getByLabel('Run as (optional)').fill(runAs);
+    await form.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('navigation', { name: 'Main' }).waitFor();
     return page;
   }
@@ -156,8 +157,9 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
   it('a wrong key is refused with the problem\u2019s title, not a blank page', async () => {
     const page = await browser.newPage();
     await page.goto(`${target.baseUrl}/console`);
-    await page.getByLabel('API key').fill('not-a-key');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    const form = page.getByRole('form', { name: 'Sign in with an API key' });
+    await form.getByLabel('API key').fill('not-a-key');
+    await form.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     assert.match(await textOf(alert), /Unauthorized|401/);

@@ -50,20 +50,24 @@ describe('console logic', () => {
     assert.deepEqual(answersFor(4), []);
   });
 
-  it('management moves offered from a state', () => {
-    const codes = (state: number, status: number) =>
-      managementActions({ state, status }).map((a) => a.taskstatus);
+  it('management moves: those the server allows, named and in the console\u2019s order', () => {
     assert.deepEqual(
-      codes(1, 2),
-      [101, 103, 104, 110, 111],
-      'running: suspend, cancel, restart, block, delete',
+      managementActions([111, 101, 103]).map((a) => [a.taskstatus, a.label]),
+      [
+        [101, 'Suspend'],
+        [103, 'Cancel workflow'],
+        [111, 'Delete'],
+      ],
     );
-    assert.deepEqual(codes(1, 3), [102, 103, 104, 110, 111], 'suspended: resume instead of suspend');
-    assert.deepEqual(codes(1, 5), [100, 104, 105, 106, 107, 108, 110, 111], 'declined: a phase may start');
-    assert.deepEqual(codes(4, 4), [108, 110, 111], 'archived: on to the repository only');
-    assert.deepEqual(codes(5, 4), [110, 111], 'in the repository: no move');
-    assert.deepEqual(codes(2, 7), [111], 'blocked: only deletion');
-    assert.deepEqual(codes(2, 8), [], 'deleted: nothing');
+    assert.deepEqual(managementActions([]), [], 'nothing allowed: no button');
+  });
+
+  it('the answers offered are those the server takes from the caller now', () => {
+    assert.deepEqual(
+      answersFor(1, [2, 4]).map((a) => a.taskstatus),
+      [2, 4],
+    );
+    assert.deepEqual(answersFor(1, []), []);
   });
 
   it('a validation issue points at the line of its member', () => {

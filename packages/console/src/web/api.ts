@@ -18,11 +18,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A key session sends its key (and run-as); a signed-in person sends nothing: the browser adds the
+ * session cookie to these same-origin calls, and its own `Origin` and `Sec-Fetch-Site` headers on unsafe
+ * ones, which is the CSRF check the gateway makes (no token header is expected).
+ */
 function authHeaders(): Record<string, string> {
   const session = loadSession();
   const headers: Record<string, string> = {};
-  if (session) headers.authorization = `Bearer ${session.key}`;
-  if (session?.runAs) headers['svc-run-as'] = session.runAs;
+  if (session?.kind !== 'key') return headers;
+  headers.authorization = `Bearer ${session.key}`;
+  if (session.runAs) headers['svc-run-as'] = session.runAs;
   return headers;
 }
 

@@ -94,20 +94,25 @@ export function TagList({ tags }: { tags: string[] }) {
 function Attachments({ doc }: { doc: Doc }) {
   const [run, state] = useAction();
   if (!doc.filesList.length) return <p class="empty">No attachments.</p>;
+  const downloads = doc.actions?.download === true;
   return (
     <>
       <ul class="files">
         {doc.filesList.map((f) => (
           <li key={f.id}>
             <span class="file-name">{f.fileName}</span>
-            <button
-              type="button"
-              class="secondary"
-              disabled={state.busy}
-              onClick={() => run(() => download(`/api/v2/docForm/${enc(doc._id)}/file/${f.id}`, f.fileName))}
-            >
-              Download <span class="visually-hidden">{f.fileName}</span>
-            </button>
+            {downloads ? (
+              <button
+                type="button"
+                class="secondary"
+                disabled={state.busy}
+                onClick={() =>
+                  run(() => download(`/api/v2/docForm/${enc(doc._id)}/file/${f.id}`, f.fileName))
+                }
+              >
+                Download <span class="visually-hidden">{f.fileName}</span>
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -169,10 +174,13 @@ function TasksTable({ docId, rev }: { docId: string; rev: number }) {
 function TaskPanel({
   doc,
   task,
+  allowed,
   onDone,
 }: {
   doc: Doc;
   task: Task;
+  /** The task statuses the server takes for this task now (`embed=actions`). */
+  allowed: readonly number[];
   onDone: (doc: Doc, message: string) => void;
 }) {
   const [comment, setComment] = useState('');
@@ -180,7 +188,7 @@ function TaskPanel({
   const [tags, setTags] = useState(doc._tags.join(', '));
   const [needComment, setNeedComment] = useState(false);
   const [run, state] = useAction();
-  const answers = answersFor(task.state);
+  const answers = answersFor(task.state, allowed);
 
   const answer = (label: string, taskstatus: number, edits: boolean) =>
     run(async () => {
@@ -275,7 +283,7 @@ function TaskPanel({
 
 function ManagementPanel({ doc, onDone }: { doc: Doc; onDone: (doc: Doc, message: string) => void }) {
   const [run, state] = useAction();
-  const actions = managementActions(doc);
+  const actions = managementActions(doc.actions?.manage ?? []);
   if (!actions.length) return null;
   const act = (label: string, taskstatus: number) =>
     run(async () => {
@@ -290,9 +298,6 @@ function ManagementPanel({ doc, onDone }: { doc: Doc; onDone: (doc: Doc, message
     });
   return (
     <Section title="Manage the workflow" id="manage">
-      <p class="hint">
-        Moves for the author and for holders of a document administration role; the server refuses the others.
-      </p>
       <div class="actions">
         {actions.map((a) => (
           <button
@@ -314,7 +319,8 @@ function ManagementPanel({ doc, onDone }: { doc: Doc; onDone: (doc: Doc, message
 export function DocumentPage({ id }: { id: string }) {
   const [message, setMessage] = useState('');
   const doc = useLoad(
-    () => call<Doc>('GET', `/api/v2/docForm/${enc(id)}?embed=docResponse,recoData`).then((r) => r.body),
+    () =>
+      call<Doc>('GET', `/api/v2/docForm/${enc(id)}?embed=docResponse,recoData,actions`).then((r) => r.body),
     id,
   );
   const done = (_: Doc, text: string) => {
@@ -330,7 +336,10 @@ export function DocumentPage({ id }: { id: string }) {
     );
   if (!doc.data) return <Loading what="the document" />;
   const d = doc.data;
-  const task = d.docResponse && d.docResponse.taskstatus === 0 ? d.docResponse : null;
+  const open = d.docResponse && d.docResponse.taskstatus === 0 ? d.docResponse : null;
+  // The task the server takes an answer to from this caller now (`embed=actions`), if any.
+  const answer = d.actions?.answer;
+  const task = open && answer?.respId === open.respId ? open : null;
   return (
     <>
       <div class="page-head">
@@ -338,9 +347,11 @@ export function DocumentPage({ id }: { id: string }) {
           {d.form} <span class="muted">· {d._id_web}</span>
         </h1>
         <div class="actions">
-          <a class="button secondary" href={`#/doc/${enc(d._id_web)}/history`}>
-            History
-          </a>
+          {d.actions?.history ? (
+            <a class="button secondary" href={`#/doc/${enc(d._id_web)}/history`}>
+              History
+            </a>
+          ) : null}
           <button type="button" class="secondary" onClick={doc.reload}>
             Refresh
           </button>
@@ -354,7 +365,9 @@ export function DocumentPage({ id }: { id: string }) {
       <ErrorBox error={doc.error} />
       <div class="columns">
         <div>
-          {task ? <TaskPanel key={task.respId} doc={d} task={task} onDone={done} /> : null}
+          {task && answer ? (
+            <TaskPanel key={task.respId} doc={d} task={task} allowed={answer.taskstatus} onDone={done} />
+          ) : null}
           <Section title="Fields" id="fields">
             <FieldsTable values={d.valuesByTags} />
             <h3>Tags</h3>

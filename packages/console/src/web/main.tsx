@@ -1,72 +1,36 @@
-/** The console's shell: sign-in, navigation and the page for the current `#/…` route. */
+/**
+ * The console's shell: sign-in, who is signed in, the menu they may use (`/me` capabilities) and the
+ * page for the current `#/…` route.
+ */
 import './console.css';
 import type { ComponentChildren } from 'preact';
 import { render } from 'preact';
-import { useErrorBoundary, useState } from 'preact/hooks';
+import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { AccountsPage, FormsPage } from './admin';
 import { call } from './api';
 import { CreatePage } from './create';
 import { DocumentPage } from './document';
 import { HistoryPage } from './history';
-import { clearSession, loadSession, type Session, saveSession } from './session';
-import { ErrorBox, type Route, useAction, useRoute } from './ui';
+import type { Me } from './model';
+import { clearSession, loadSession, type Session } from './session';
+import { type SignedIn, SignInPage, whoIs } from './sign-in';
+import { ErrorBox, Loading, type Route, useRoute } from './ui';
 import { InboxPage, ViewsPage } from './views';
 
-function SignIn({ onSignedIn }: { onSignedIn: (s: Session) => void }) {
-  const [run, state] = useAction();
-  const submit = (e: Event) => {
-    e.preventDefault();
-    const data = new FormData(e.currentTarget as HTMLFormElement);
-    const session = {
-      key: String(data.get('key') ?? '').trim(),
-      runAs: String(data.get('runAs') ?? '').trim(),
-    };
-    run(async () => {
-      saveSession(session);
-      try {
-        await call('GET', '/api/v2/docForm/view/inbox?pageSize=1');
-      } catch (err) {
-        clearSession();
-        throw err;
-      }
-      onSignedIn(session);
-    });
-  };
-  return (
-    <main id="main" class="signin">
-      <form class="card stack" onSubmit={submit} aria-labelledby="signin-heading">
-        <h1 id="signin-heading">Sign in to docflow</h1>
-        <div class="field">
-          <label for="signin-key">API key</label>
-          <input id="signin-key" name="key" type="password" required autoComplete="off" />
-        </div>
-        <div class="field">
-          <label for="signin-runas">Run as (optional)</label>
-          <input id="signin-runas" name="runAs" autoComplete="off" aria-describedby="signin-runas-hint" />
-          <small id="signin-runas-hint" class="hint">
-            A person’s e-mail or usr- id, sent as <code>svc-run-as</code>.
-          </small>
-        </div>
-        <button type="submit" disabled={state.busy}>
-          Sign in
-        </button>
-        <ErrorBox error={state.error} />
-        <p class="hint">The key stays in this browser tab only (session storage).</p>
-      </form>
-    </main>
-  );
-}
+type Capability = keyof Me['capabilities'];
 
-const NAV = [
+/** The menu; an entry that needs a capability shows only to a principal who has it (`/me`). */
+const NAV: readonly (readonly [string, string, Capability?])[] = [
   ['inbox', 'Inbox'],
   ['views', 'Views'],
-  ['new', 'New document'],
-  ['admin/accounts', 'Accounts'],
-  ['admin/forms', 'Forms'],
-] as const;
+  ['new', 'New document', 'createDocuments'],
+  ['admin/accounts', 'Accounts', 'administer'],
+  ['admin/forms', 'Forms', 'administer'],
+];
 
-function Page({ route }: { route: Route }) {
+function Page({ route, me }: { route: Route; me: Me }) {
   const [first, second, third] = route.parts;
+  if (first === 'admin' && !me.capabilities.administer) return <InboxPage />;
   if (first === 'doc' && second && third === 'history') return <HistoryPage id={second} route={route} />;
   if (first === 'doc' && second) return <DocumentPage id={second} />;
   if (first === 'views') return <ViewsPage route={route} />;
@@ -110,15 +74,33 @@ function OpenDocument() {
   );
 }
 
+/** Who is signed in, as the header says it. */
+function whoLabel({ session, me }: SignedIn): string {
+  const name = `${me.name_first} ${me.name_last}`.trim() || me.email;
+  if (session.kind === 'key' && me.actingThrough) return `${name} (through a service account)`;
+  return me.kind === 'service' ? `${name} (service account)` : name;
+}
+
+/** Ends the person's session at the server (a key has none); the tab forgets either way. */
+async function signOutOf(session: Session): Promise<void> {
+  clearSession();
+  if (session.kind === 'cookie') await call('POST', '/api/auth/v1/logout').catch(() => undefined);
+}
+
 function App() {
-  const [session, setSession] = useState(loadSession);
+  // undefined while the kept session (if any) is checked with the server.
+  const [signedIn, setSignedIn] = useState<SignedIn | null>();
   const route = useRoute();
-  if (!session) return <SignIn onSignedIn={setSession} />;
+  useEffect(() => {
+    const kept = loadSession();
+    if (!kept) setSignedIn(null);
+    else whoIs(kept).then(setSignedIn, () => setSignedIn(null));
+  }, []);
+  if (signedIn === undefined) return <Loading what="who is signed in" />;
+  if (!signedIn) return <SignInPage onSignedIn={setSignedIn} />;
+  const { me } = signedIn;
   const here = route.parts.join('/') || 'inbox';
-  const signOut = () => {
-    clearSession();
-    setSession(null);
-  };
+  const signOut = () => signOutOf(signedIn.session).then(() => setSignedIn(null));
   return (
     <>
       <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
@@ -128,7 +110,7 @@ function App() {
         <span class="brand">docflow</span>
         <nav aria-label="Main">
           <ul>
-            {NAV.map(([path, label]) => (
+            {NAV.filter(([, , need]) => !need || me.capabilities[need]).map(([path, label]) => (
               <li key={path}>
                 <a href={`#/${path}`} aria-current={here.startsWith(path) ? 'page' : undefined}>
                   {label}
@@ -139,7 +121,7 @@ function App() {
         </nav>
         <OpenDocument />
         <div class="who">
-          <span>{session.runAs ? `Acting for ${session.runAs}` : `Key …${session.key.slice(-4)}`}</span>
+          <span title={me.email}>Signed in as {whoLabel(signedIn)}</span>
           <button type="button" class="secondary" onClick={signOut}>
             Sign out
           </button>
@@ -147,7 +129,7 @@ function App() {
       </header>
       <main id="main" tabIndex={-1}>
         <Boundary key={here}>
-          <Page route={route} />
+          <Page route={route} me={me} />
         </Boundary>
       </main>
     </>

@@ -11,10 +11,13 @@ import {
 type Schemas = components['schemas'];
 
 export type TagValue = Schemas['TagValue'];
-/** A document as `GET …?embed=docResponse,recoData` answers it. */
+/** A document as `GET …?embed=docResponse,recoData,actions` answers it. */
 export type Doc = Schemas['DocFormEmbedded'];
 export type Task = NonNullable<Doc['docResponse']>;
 export type RecoData = Schemas['RecoData'];
+export type DocumentActions = Schemas['DocumentActions'];
+/** `GET /api/v2/me`: who is signed in and what they may do. */
+export type Me = Schemas['Me'];
 export type HistoryEntry = Schemas['HistoryEntry'];
 /** An account; `apiKey` only in the answer that created a service account. */
 export type Account = Schemas['CreatedAccount'];
@@ -37,8 +40,19 @@ export const STATUSES = Object.entries(STATUS_CODES).map(([name, code]) => [word
 
 export const ANSWER = RESPONSE_TASK_STATUS;
 
-/** The answers a task of `phase` takes (the others are refused for that phase). */
-export function answersFor(phase: number): { label: string; taskstatus: number; edits: boolean }[] {
+/**
+ * The answers a task of `phase` takes, as the console names them; `allowed` (from `embed=actions`)
+ * keeps those the server takes from the caller now.
+ */
+export function answersFor(
+  phase: number,
+  allowed?: readonly number[],
+): { label: string; taskstatus: number; edits: boolean }[] {
+  const offered = answersOfPhase(phase);
+  return allowed ? offered.filter((a) => allowed.includes(a.taskstatus)) : offered;
+}
+
+function answersOfPhase(phase: number): { label: string; taskstatus: number; edits: boolean }[] {
   if (phase === STATE_CODES.approval)
     return [
       { label: 'Approve', taskstatus: ANSWER.approve, edits: false },
@@ -57,39 +71,31 @@ export function answersFor(phase: number): { label: string; taskstatus: number; 
 }
 
 const M = MANAGEMENT_TASK_STATUS;
-const S = STATUS_CODES;
-const P = STATE_CODES;
+
+/** The console's names of the management moves, in the order it shows them. */
+const MANAGEMENT_LABELS: [number, string][] = [
+  [M.startApproval, 'Start approval'],
+  [M.suspend, 'Suspend'],
+  [M.resume, 'Resume'],
+  [M.cancel, 'Cancel workflow'],
+  [M.restart, 'Restart the phase'],
+  [M.startSign, 'Send to sign'],
+  [M.startExecution, 'Send to execution'],
+  [M.moveToArchive, 'Archive'],
+  [M.moveToRepository, 'Move to repository'],
+  [M.block, 'Block'],
+  [M.delete, 'Delete'],
+];
 
 /**
- * The management moves the workflow service accepts from the document's state (its `businessLogic`):
- * phases start only when none runs and the document is not filed; a blocked one can only be deleted.
- * Whether the caller may make them (author or role) the server decides; a refusal is shown as it comes.
+ * The management moves to offer: those the server says (`embed=actions`, `manage`) the caller may make
+ * now, decided by the code that enforces them; the console keeps no copy of the rules.
  */
-export function managementActions(
-  doc: Pick<Doc, 'state' | 'status'>,
-): { label: string; taskstatus: number }[] {
-  if (doc.status === S.deleted) return [];
-  if (doc.status === S.blocked) return [{ label: 'Delete', taskstatus: M.delete }];
-  const running = doc.status === S.inProgress || doc.status === S.suspended;
-  const unfiled = doc.state <= P.execution;
-  const actions = [
-    { label: 'Start approval', taskstatus: M.startApproval, when: unfiled && !running },
-    { label: 'Suspend', taskstatus: M.suspend, when: doc.status === S.inProgress },
-    { label: 'Resume', taskstatus: M.resume, when: doc.status === S.suspended },
-    { label: 'Cancel workflow', taskstatus: M.cancel, when: running },
-    { label: 'Restart the phase', taskstatus: M.restart, when: unfiled },
-    { label: 'Send to sign', taskstatus: M.startSign, when: unfiled && !running },
-    { label: 'Send to execution', taskstatus: M.startExecution, when: unfiled && !running },
-    { label: 'Archive', taskstatus: M.moveToArchive, when: unfiled && !running },
-    {
-      label: 'Move to repository',
-      taskstatus: M.moveToRepository,
-      when: doc.state !== P.repository && !running,
-    },
-    { label: 'Block', taskstatus: M.block, when: true },
-    { label: 'Delete', taskstatus: M.delete, when: true },
-  ];
-  return actions.filter((a) => a.when).map(({ label, taskstatus }) => ({ label, taskstatus }));
+export function managementActions(allowed: readonly number[]): { label: string; taskstatus: number }[] {
+  return MANAGEMENT_LABELS.filter(([code]) => allowed.includes(code)).map(([taskstatus, label]) => ({
+    label,
+    taskstatus,
+  }));
 }
 
 export const isOverdue = (datedue: string, now = Date.now()) => Boolean(datedue) && Date.parse(datedue) < now;

@@ -71,11 +71,13 @@ function RecoPart({
       </dl>
       <form onSubmit={validate} aria-label={`Validate part ${index + 1}`}>
         <ValuesEditor values={values} onChange={setValues} idPrefix={`reco-${reco._id}`} />
-        <div class="actions">
-          <button type="submit" disabled={state.busy}>
-            {reco.validated ? 'Validate again' : 'Validate'}
-          </button>
-        </div>
+        {doc.actions?.validateRecoData ? (
+          <div class="actions">
+            <button type="submit" disabled={state.busy}>
+              {reco.validated ? 'Validate again' : 'Validate'}
+            </button>
+          </div>
+        ) : null}
         <ErrorBox error={state.error} />
       </form>
     </article>

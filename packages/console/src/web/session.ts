@@ -1,16 +1,28 @@
-/** The signed-in key and run-as user, kept for the browser tab only (sessionStorage). */
-export interface Session {
-  key: string;
-  /** A person's system id or e-mail sent as `svc-run-as`; empty to act as the key's own account. */
-  runAs: string;
-}
+/**
+ * How the console authenticates, kept for the browser tab only (sessionStorage): an API key (with an
+ * optional run-as person), or a person's sign-in, whose session cookie the browser keeps (HttpOnly:
+ * the page never sees it, so a signed-in person leaves nothing here but the fact).
+ */
+export type Session =
+  | {
+      kind: 'key';
+      key: string;
+      /** A person's system id or e-mail sent as `svc-run-as`; empty to act as the key's own account. */
+      runAs: string;
+    }
+  | { kind: 'cookie' };
 
 const STORAGE_KEY = 'docflow.console.session';
 
 export function loadSession(): Session | null {
   try {
-    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null') as Session | null;
-    return stored?.key ? { key: stored.key, runAs: stored.runAs ?? '' } : null;
+    const stored = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? 'null') as Partial<{
+      kind: string;
+      key: string;
+      runAs: string;
+    }> | null;
+    if (stored?.kind === 'cookie') return { kind: 'cookie' };
+    return stored?.key ? { kind: 'key', key: stored.key, runAs: stored.runAs ?? '' } : null;
   } catch {
     return null;
   }
