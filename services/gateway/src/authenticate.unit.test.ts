@@ -348,4 +348,44 @@ describe('an API key of a service account the read model has not received yet', 
     assert.deepEqual(warnings, ['could not ask identity about the account an API key names']);
     assert.equal((await request(NEW_KEY, 50, brake)).status, 429, 'past the brake: two failures counted');
   });
+
+  /** A personal access token of PERSON (a key of the person's shape) as the bus brings it, at `rev`. */
+  const tokenIssued = (token: string, rev: number, expiresAt: string | null = null) =>
+    delivered(PERSON, rev, 'PersonalTokenIssued', {
+      tokenId: 'a'.repeat(24),
+      name: 'cli',
+      keyHash: keyHashOf(token),
+      expiresAt,
+    });
+  const TOKEN = apiKeyFor(PERSON, 't'.repeat(43));
+
+  it('a personal access token issued through another gateway is awaited, then acts as its person', async () => {
+    await accounts.handle(created(PERSON, 'person', ['svcAuditR']));
+    atIdentity.set(PERSON, resolved(PERSON, 'person', true, 2));
+    const pending = request(TOKEN);
+    await Promise.race([identityAsked, pending]);
+    await accounts.handle(tokenIssued(TOKEN, 2));
+    const res = await pending;
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { account: PERSON, subject: PERSON, roles: ['svcAuditR'] });
+    assert.deepEqual(asked, [PERSON]);
+  });
+
+  it('a personal access token past its expiry, or with svc-run-as, is refused', async () => {
+    await accounts.handle(created(PERSON, 'person'));
+    await accounts.handle(tokenIssued(TOKEN, 2, new Date(Date.now() - 1000).toISOString()));
+    await refusedAtOnce(request(TOKEN));
+    const other = apiKeyFor(PERSON, 'u'.repeat(43));
+    await accounts.handle(
+      delivered(PERSON, 3, 'PersonalTokenIssued', {
+        tokenId: 'b'.repeat(24),
+        name: 'cli',
+        keyHash: keyHashOf(other),
+        expiresAt: null,
+      }),
+    );
+    assert.equal((await request(other)).status, 200);
+    const runAs = await authenticated({ authorization: `Bearer ${other}`, 'svc-run-as': PERSON }, WAIT_MS);
+    assert.equal(runAs.status, 400);
+  });
 });
