@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createDoc } from '../support/documents';
 import { type Api, type ApiResponse, apiClient } from '../support/http';
-import { signIn, withCookie } from '../support/sign-in';
+import { signIn, untilStatus, withCookie } from '../support/sign-in';
 import { type Target, targets } from '../support/targets';
 
 const PASSWORD = 'Token-Test-Password-Nowhere-4d1e';
@@ -196,6 +196,15 @@ for (const factory of targets({ gatewayInstances: 2 })) {
       const there = await apiClient(urls[1]!)('GET', '/api/v2/me', { key: made.token });
       assert.equal(there.status, 200, there.text);
       assert.equal(there.body._id_sys, ids.bob);
+      // A deactivation through the second gateway ends the token there at once, and at the first soon.
+      const off = await apiClient(urls[1]!)('PATCH', `/api/admin/v1/accounts/${ids.bob}`, {
+        key: admin,
+        body: { active: false },
+      });
+      assert.equal(off.status, 200, off.text);
+      assertProblem(await apiClient(urls[1]!)('GET', '/api/v2/me', { key: made.token }), 401);
+      const first = () => apiClient(urls[0]!)('GET', '/api/v2/me', { key: made.token });
+      assertProblem(await untilStatus(first, 401), 401);
     });
 
     it('never writes a token to a log or an event', async () => {
