@@ -1,5 +1,7 @@
 /** Bodies of the services' internal APIs (reached only with the internal token). */
 import { z } from '@hono/zod-openapi';
+import { type DocPhase, type DocStatus, STATE_CODES, STATUS_CODES } from './codes';
+import { EventEnvelope } from './envelope';
 import { WorkflowConfig } from './forms';
 import { Hex24Id, UsrId } from './ids';
 import { Role } from './roles';
@@ -117,3 +119,33 @@ export const LiveAttachmentsPage = z.object({
   next: Hex24Id.nullable(),
 });
 export type LiveAttachmentsPage = z.infer<typeof LiveAttachmentsPage>;
+
+/**
+ * document: `GET /internal/v1/documents/{docId}/position?rev=N` — the document's form and workflow
+ * position as of its revision N (deleted or not). The webhooks service's mapping starts from it for a
+ * document it does not remember (its table lost, or the document older than the service).
+ */
+export const DocumentPositionQuery = z.object({
+  rev: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1)),
+});
+export const DocumentPosition = z.object({
+  form: z.string(),
+  phase: z.enum(Object.keys(STATE_CODES) as [DocPhase, ...DocPhase[]]),
+  status: z.enum(Object.keys(STATUS_CODES) as [DocStatus, ...DocStatus[]]),
+  step: z.number().int().min(0),
+  iteration: z.number().int().min(0),
+});
+export type DocumentPosition = z.infer<typeof DocumentPosition>;
+
+/**
+ * document: `GET /internal/v1/pending-recognition` — one page of the live documents, by id, whose
+ * recognition was asked and that have a file without a recorded result: each with its
+ * `DocumentCreated` as the bus carries it and those files. The recognition service queues their jobs
+ * again when its job queue is new or lost (same query as the live attachments).
+ */
+export const PendingRecognitionPage = z.object({
+  documents: z.array(z.object({ created: EventEnvelope, pending: z.array(Hex24Id) })),
+  /** `after` of the next page; null after the last. */
+  next: Hex24Id.nullable(),
+});
+export type PendingRecognitionPage = z.infer<typeof PendingRecognitionPage>;

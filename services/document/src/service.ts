@@ -1,6 +1,6 @@
 /** Composition of the document service from its ports: used by the embedded runner and by main.ts. */
 import type { Consumer, MessageHandler } from '@docflow/bus';
-import { topicsOf } from '@docflow/contracts';
+import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
 import {
   createServiceApp,
@@ -16,6 +16,7 @@ import { fetchAccountsPage } from './calls/identity-calls';
 import { recognitionResultsHandler } from './consumers/recognition-consumer';
 import { workflowFactsHandler } from './consumers/workflow-consumer';
 import { documentsApi } from './documents/api';
+import { documentPositionApi } from './documents/position';
 import { docReader } from './documents/readable';
 import { formsApi } from './forms/api';
 import { seedSampleForms } from './forms/samples';
@@ -23,6 +24,7 @@ import { idempotencyStore } from './idempotency/store';
 import { viewsApi } from './views/api';
 import { createDeputiesReadModel } from './views/deputies';
 import { liveAttachmentsApi } from './views/live-attachments';
+import { pendingRecognitionApi } from './views/pending-recognition';
 import { createViewsProjection, type ViewsProjection } from './views/projection';
 import { createViewsReadModel } from './views/read-model';
 
@@ -53,10 +55,13 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const views = createViewsReadModel(db, deputies, deps.searchCommonDocs);
   const projection = createViewsProjection(store, db, views, log);
   const clients = { identity: deps.identity, files: deps.files, workflow: deps.workflow };
-  const app = createServiceApp(deps);
+  // The internal routes answer documents' facts: only to a caller with the internal token.
+  const app = createServiceApp(deps, { guarded: ['/api/*', INTERNAL_PATHS] });
   app.route('/', formsApi(store, { identity: deps.identity, internalToken: deps.internalToken }));
   app.route('/', viewsApi(views, projection));
   app.route('/', liveAttachmentsApi(db, views, projection));
+  app.route('/', pendingRecognitionApi(store, db, views, projection));
+  app.route('/', documentPositionApi(store));
   const reader = docReader(store, deputies);
   app.route('/', auditApi({ store, files: deps.files, internalToken: deps.internalToken, reader }));
   app.route(

@@ -9,8 +9,11 @@ import { Hex24Id } from '../ids';
 import {
   AccountsPage,
   AccountsPageQuery,
+  DocumentPosition,
+  DocumentPositionQuery,
   LiveAttachmentsPage,
   LiveAttachmentsQuery,
+  PendingRecognitionPage,
   ResolveRequest,
   ResolveResponse,
   WorkflowActionsRequest,
@@ -43,6 +46,25 @@ export const liveAttachmentsRoute = internalRoute({
   path: '/internal/v1/live-attachments',
   query: LiveAttachmentsQuery,
   output: LiveAttachmentsPage,
+  problems: [400, 401, 503],
+});
+
+/** document: a document's form and workflow position at a revision (the webhooks mapping's start). */
+export const documentPositionRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/documents/{docId}/position',
+  params: z.object({ docId: Hex24Id }),
+  query: DocumentPositionQuery,
+  output: DocumentPosition,
+  problems: [400, 401, 404, 503],
+});
+
+/** document: the live documents whose recognition waits, a page at a time (the job queue's rebuild). */
+export const pendingRecognitionRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/pending-recognition',
+  query: LiveAttachmentsQuery,
+  output: PendingRecognitionPage,
   problems: [400, 401, 503],
 });
 
