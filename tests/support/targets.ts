@@ -203,7 +203,9 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     const env = { ...common, PORT: String(ports[service] ?? 0) };
     if (service === 'identity') return { ...env, DOCFLOW_ADMIN_KEY: adminKey };
     if (service === 'workflow') return { ...env, IDENTITY_URL: url('identity') };
-    if (service === 'recognition') return { ...env, FILES_URL: url('files'), DOCFLOW_OCR_WORKERS: '1' };
+    if (service === 'recognition')
+      return { ...env, FILES_URL: url('files'), DOCUMENT_URL: url('document'), DOCFLOW_OCR_WORKERS: '1' };
+    if (service === 'webhooks') return { ...env, DOCUMENT_URL: url('document') };
     if (service === 'document')
       return {
         ...env,

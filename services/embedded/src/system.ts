@@ -101,9 +101,11 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
     searchCommonDocs: config.DOCFLOW_SEARCH_COMMON_DOCS,
   });
+  const documentClient = inProcessClient(document.app.fetch);
   const recognition = createRecognitionService({
     ...engines('recognition'),
     files: clients.files,
+    document: documentClient,
     ocrWorkers: config.DOCFLOW_OCR_WORKERS,
   });
   const webhooks = createWebhooksService({
@@ -112,8 +114,8 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     retrySchedule: config.DOCFLOW_WEBHOOK_RETRY_SCHEDULE,
     timeoutMs: config.DOCFLOW_WEBHOOK_TIMEOUT_MS,
     logDays: config.DOCFLOW_WEBHOOK_LOG_DAYS,
+    document: documentClient,
   });
-  const documentClient = inProcessClient(document.app.fetch);
   const webhooksClient = inProcessClient(webhooks.app.fetch);
   const gateway = createGatewayService({
     ...engines('gateway'),

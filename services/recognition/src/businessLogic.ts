@@ -51,6 +51,24 @@ export function decideJobs(command: QueueJobs): RecognitionJob[] {
   }));
 }
 
+export interface RequeueJobs {
+  /** The `DocumentCreated` of a document whose recognition the document service still waits for. */
+  envelope: EventEnvelope;
+  /** Its files without a result in the document's stream. */
+  pending: readonly string[];
+}
+
+/**
+ * The jobs to queue again for a document whose recognition waits (the job queue was lost): those of
+ * its files still pending whose result this service has not recorded either (one recorded but not
+ * yet in the document's stream is on its way there).
+ */
+export function decideRequeue(command: RequeueJobs, state: RecognitionResults): RecognitionJob[] {
+  return decideJobs({ envelope: command.envelope }).filter(
+    (job) => command.pending.includes(job.file.id) && !state.fileIds.includes(job.file.id),
+  );
+}
+
 /** What a file's recognition records: its parts (each with a new `_id`), or why it failed. */
 export function decideRecognized(
   fileId: string,

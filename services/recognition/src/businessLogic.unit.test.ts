@@ -6,6 +6,7 @@ import {
   decideGivenUp,
   decideJobs,
   decideRecognized,
+  decideRequeue,
   decideResult,
   type JobRetryPolicy,
   wantsRecognition,
@@ -105,6 +106,29 @@ describe('which files become jobs', () => {
 
   it('refuses a DocumentCreated that does not parse', () => {
     assert.throws(() => decideJobs({ envelope: documentEvent({}, { files: 'none' }) }));
+  });
+});
+
+describe('which jobs are queued again when the queue was lost', () => {
+  const recorded = (...ids: string[]): RecognitionResults => ({ fileIds: ids, textMissing: [] });
+
+  it('the jobs of the files still pending, as the bus handler queued them', () => {
+    const jobs = decideRequeue({ envelope: documentEvent(), pending: [file(2).id] }, initialResults);
+    assert.deepEqual(
+      jobs.map((j) => j.file),
+      [file(2, 'image/png')],
+    );
+    assert.deepEqual(jobs, decideJobs({ envelope: documentEvent() }).slice(1));
+  });
+
+  it('not a file whose result is recorded here and still on its way to the document', () => {
+    const pending = [file(1).id, file(2).id];
+    const jobs = decideRequeue({ envelope: documentEvent(), pending }, recorded(file(1).id));
+    assert.deepEqual(
+      jobs.map((j) => j.file.id),
+      [file(2).id],
+    );
+    assert.deepEqual(decideRequeue({ envelope: documentEvent(), pending }, recorded(...pending)), []);
   });
 });
 

@@ -43,6 +43,10 @@ async function recorded(store: EventStore, docId: string, fileId: string): Promi
   return state.fileIds.includes(fileId);
 }
 
+/** The queue's rows of `jobs`, in order. */
+export const queueRows = (jobs: readonly RecognitionJob[]) =>
+  jobs.map((job) => ({ docId: job.docId, fileId: job.file.id, job: JSON.stringify(job) }));
+
 /**
  * Bus handler for the document topic: queues a job per file of a document to recognise and returns
  * once the queue holds them durably, so the bus may forget the message however long the jobs take.
@@ -52,8 +56,7 @@ export function queueJobsHandler(deps: { db: LocalDb; queue: JobQueue; queued: (
     const envelope = EventEnvelope.parse(message.value);
     if (!wantsRecognition(envelope)) return;
     const jobs = decideJobs({ envelope, traceparent: traceHeaders()[TRACEPARENT_HEADER] });
-    const rows = jobs.map((job) => ({ docId: job.docId, fileId: job.file.id, job: JSON.stringify(job) }));
-    await applyOnceDurably(deps.db, QUEUE_CONSUMER, envelope.id, () => deps.queue.enqueue(rows));
+    await applyOnceDurably(deps.db, QUEUE_CONSUMER, envelope.id, () => deps.queue.enqueue(queueRows(jobs)));
     deps.queued();
   };
 }

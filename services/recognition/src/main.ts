@@ -6,7 +6,10 @@ import { z } from 'zod';
 import { RecognitionEnv } from './config';
 import { createRecognitionService } from './service';
 
-const Env = DistributedEnv.extend(RecognitionEnv.shape).extend({ FILES_URL: z.url() });
+const Env = DistributedEnv.extend(RecognitionEnv.shape).extend({
+  FILES_URL: z.url(),
+  DOCUMENT_URL: z.url(),
+});
 
 await runDistributedService('recognition', Env, (config, log, engines) =>
   createRecognitionService({
@@ -15,6 +18,7 @@ await runDistributedService('recognition', Env, (config, log, engines) =>
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     files: httpClient(config.FILES_URL),
+    document: httpClient(config.DOCUMENT_URL),
     ocrWorkers: config.DOCFLOW_OCR_WORKERS,
   }),
 );

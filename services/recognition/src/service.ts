@@ -12,15 +12,19 @@ import {
 import type { Hono } from 'hono';
 import { trackJobQueue } from './job-metrics';
 import { createJobQueue } from './job-queue';
+import { type JobRequeue, startJobRequeue } from './job-requeue';
 import { type JobRunner, startJobRunner } from './job-runner';
 import { jobAbandoner, jobRunner, queueJobsHandler } from './jobs';
 import { instrumentOcrPool } from './ocr-metrics';
 import { createOcrPool, type OcrPool } from './ocr-pool';
 import { traceOcrPool } from './ocr-tracing';
+import { pendingRecognitionFromDocument } from './pending-recognition';
 import { startTextBackfill, type TextBackfill } from './text-backfill';
 
 export interface RecognitionServiceDeps extends ServiceBaseDeps {
   files: ServiceClient;
+  /** The document service: which documents still wait for recognition, when the job queue is lost. */
+  document: ServiceClient;
   /** Tesseract workers (default: the number of cores). */
   ocrWorkers?: number;
   /** Files recognised at once (default 4): a large file holds one of them, the others go on. */
@@ -51,6 +55,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   let runner: JobRunner | undefined;
   let untrackJobs: (() => void) | undefined;
   let backfill: TextBackfill | undefined;
+  let requeue: JobRequeue | undefined;
   return {
     app,
     async start() {
@@ -77,6 +82,15 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
         checkpoints: checkpointStore(deps.db),
         log,
       });
+      // Jobs a lost (or new) queue no longer holds are queued again, in the background (job-requeue.ts).
+      requeue ??= startJobRequeue({
+        store,
+        queue,
+        fetchPage: pendingRecognitionFromDocument(deps.document, deps.internalToken),
+        queued: () => runner?.wake(),
+        checkpoints: checkpointStore(deps.db),
+        log,
+      });
       // Every recognition instance joins one group: they share the documents' work. The handler only
       // queues the jobs, so no bus consumer waits for a file to be recognised.
       consumer ??= await bus.subscribe(
@@ -85,6 +99,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
       );
     },
     async stop() {
+      await requeue?.stop();
       await backfill?.stop();
       await consumer?.stop();
       await runner?.stop();

@@ -9,6 +9,7 @@ import { EventEnvelope } from '@docflow/contracts';
 import { applyOnce, applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 import { decideFanOut } from './businessLogic';
 import type { DocumentFactsStore } from './document-facts';
+import type { FactsAt } from './document-position';
 import { mapDocumentEvent } from './event-mapping';
 import type { Outbox } from './outbox';
 import type { SubscriptionStore } from './subscriptions';
@@ -19,6 +20,8 @@ const DOC_STREAM = 'docForm-';
 export interface DocumentConsumerDeps {
   db: LocalDb;
   facts: DocumentFactsStore;
+  /** Where a document not in `facts` stood at a revision (the document service's answer). */
+  factsAt: FactsAt;
   subscriptions: SubscriptionStore;
   outbox: Outbox;
   /** Called after rows were added: the delivery worker looks for due rows. */
@@ -31,7 +34,12 @@ export function documentEventsHandler(deps: DocumentConsumerDeps): MessageHandle
     if (!envelope.streamId.startsWith(DOC_STREAM)) return;
     const documentId = envelope.streamId.slice(DOC_STREAM.length);
     // A document's events come one at a time (one bus partition), so its facts read here stay current.
-    const mapped = mapDocumentEvent(envelope, deps.facts.get(documentId));
+    // One not remembered (its row lost, or older than this service) starts where its stream stood just
+    // before this event; only its first event starts from nothing.
+    const known =
+      deps.facts.get(documentId) ??
+      (envelope.revision > 1 ? await deps.factsAt(documentId, envelope.revision - 1) : undefined);
+    const mapped = mapDocumentEvent(envelope, known);
     if (!mapped) return;
     const rows = decideFanOut(mapped.events, deps.subscriptions.list());
     const apply = () => {

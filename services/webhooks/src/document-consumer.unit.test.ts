@@ -4,6 +4,8 @@ import type { DeliveredMessage } from '@docflow/bus';
 import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { documentEventsHandler } from './document-consumer';
 import { documentFactsStore } from './document-facts';
+import type { FactsAt } from './document-position';
+import type { DocumentFacts } from './event-mapping';
 import { outbox } from './outbox';
 import type { Subscription } from './subscription';
 import { subscriptionStore } from './subscriptions';
@@ -17,14 +19,24 @@ function message(type: string, data: Record<string, unknown>, revision: number, 
 }
 
 describe('document events → outbox', () => {
-  function setup() {
+  /** The document service's answer: where the document stood at each revision asked for. */
+  function setup(
+    stood: (rev: number) => DocumentFacts = () => assert.fail('the document service was asked'),
+  ) {
     const db = openLocalDb(':memory:');
     const subscriptions = subscriptionStore(db);
     const box = outbox(db);
     let kicks = 0;
+    const asked: number[] = [];
+    const factsAt: FactsAt = async (docId, rev) => {
+      assert.equal(docId, DOC);
+      asked.push(rev);
+      return stood(rev);
+    };
     const handle = documentEventsHandler({
       db,
       facts: documentFactsStore(db),
+      factsAt,
       subscriptions,
       outbox: box,
       enqueued: () => kicks++,
@@ -34,7 +46,7 @@ describe('document events → outbox', () => {
       subscriptions.add(subscription);
       return subscription;
     };
-    return { subscribe, box, handle, kicks: () => kicks };
+    return { subscribe, box, handle, kicks: () => kicks, asked };
   }
   const created = () =>
     message(
@@ -74,5 +86,34 @@ describe('document events → outbox', () => {
     assert.equal(row?.subscriptionId, sub.id);
     assert.equal(JSON.parse(row!.payload).data.form, 'memo');
     assert.equal(box.log(sub.id, 0, 10).total, 1);
+  });
+
+  it('maps an event of a document it does not remember from where the document service says it stood', async () => {
+    const inApproval: DocumentFacts = {
+      form: 'memo',
+      phase: 'approval',
+      status: 'inProgress',
+      step: 1,
+      iteration: 1,
+    };
+    const { subscribe, box, handle, asked } = setup(() => inApproval);
+    const sub = subscribe('wh_state', ['document.state_changed']);
+    const suspended = { type: 'WorkflowSuspended', data: { at: '2026-11-24T07:00:00.000Z' } };
+    await handle(message('WorkflowChanged', { events: [suspended], sourceIds: ['s1'] }, 4));
+    assert.deepEqual(asked, [3], 'asked once, for the revision before the event');
+    const [row] = box.due(Number.MAX_SAFE_INTEGER, 10);
+    assert.equal(row?.subscriptionId, sub.id);
+    assert.deepEqual(JSON.parse(row!.payload).data, {
+      documentId: DOC,
+      idWeb: JSON.parse(row!.payload).data.idWeb,
+      form: 'memo',
+      revision: 4,
+      state: 1,
+      status: 3,
+      step: 1,
+      iteration: 1,
+    });
+    await handle(message('DocumentFieldsUpdated', { valuesByTags: {}, tags: [] }, 5));
+    assert.deepEqual(asked, [3], 'remembered afterwards');
   });
 });

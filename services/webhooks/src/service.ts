@@ -1,13 +1,14 @@
 /** Composition of the webhooks service: used by the embedded runner and by main.ts. */
 import type { Consumer } from '@docflow/bus';
 import { topicsOf } from '@docflow/contracts';
-import { createServiceApp, type ServiceBaseDeps } from '@docflow/kit/http';
+import { createServiceApp, type ServiceBaseDeps, type ServiceClient } from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { webhooksApi } from './api';
 import type { WebhooksConfig } from './config';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery-worker';
 import { documentEventsHandler } from './document-consumer';
 import { documentFactsStore } from './document-facts';
+import { factsFromDocument } from './document-position';
 import { outbox as openOutbox } from './outbox';
 import { sendSigned } from './send';
 import { subscriptionStore } from './subscriptions';
@@ -20,6 +21,8 @@ export interface WebhooksServiceDeps extends ServiceBaseDeps {
   timeoutMs: WebhooksConfig['DOCFLOW_WEBHOOK_TIMEOUT_MS'];
   /** Days a delivered or given-up delivery stays in the log (DOCFLOW_WEBHOOK_LOG_DAYS). */
   logDays: WebhooksConfig['DOCFLOW_WEBHOOK_LOG_DAYS'];
+  /** The document service: where a document the mapping does not remember stood. */
+  document: ServiceClient;
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -70,7 +73,14 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
       // One group: a single instance holds the outbox (it lives in its local database).
       consumer ??= await bus.subscribe(
         { groupId: `${deps.namespace}.webhooks`, topics: [topicsOf(deps.namespace).document] },
-        documentEventsHandler({ db, facts, subscriptions, outbox, enqueued: kick }),
+        documentEventsHandler({
+          db,
+          facts,
+          factsAt: factsFromDocument(deps.document, deps.internalToken),
+          subscriptions,
+          outbox,
+          enqueued: kick,
+        }),
       );
     },
     async stop() {
