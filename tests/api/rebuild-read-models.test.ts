@@ -5,7 +5,8 @@
  * deputy's too), search, accounts and persons, a duplicate attachment refused — and the store-wide
  * verify finds every audit checkpoint linked, those taken after the rebuild too. webhooks/local.db is
  * no read model (it holds the subscriptions and their secrets, docs/decisions.md "Local
- * databases"), so it stays.
+ * databases"), so only its read model, the table `webhook_documents`, is dropped: a state change of
+ * a document created before is then sent with the document's form and position.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,13 +15,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
+import Database from 'better-sqlite3';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { REPO_ROOT } from '../support/process';
 import { newAdminKey, startEmbedded } from '../support/targets';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 /** Checkpoints taken often, so that one is taken after the document service rebuilt its audit heads. */
-const AUDITED = { DOCFLOW_AUDIT_CHECKPOINT_MS: '200' };
+const AUDITED = { DOCFLOW_AUDIT_CHECKPOINT_MS: '200', DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
 
 const ATTACHMENT = 'an attachment';
 
@@ -42,12 +45,26 @@ function dropLocalDb(dataDir: string, service: string): void {
     rmSync(join(dataDir, service, file), { force: true });
 }
 
+/** Drops the webhooks service's one read model, while the instance is stopped. */
+function dropWebhookDocuments(dataDir: string): void {
+  const db = new Database(join(dataDir, 'webhooks', 'local.db'));
+  try {
+    db.exec('DROP TABLE webhook_documents');
+  } finally {
+    db.close();
+  }
+}
+
 describe('read models rebuilt from the events after every local database is removed', {
   timeout: 240_000,
 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'docflow-rebuild-all-'));
   const adminKey = newAdminKey();
-  after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const receiver = startWebhookReceiver();
+  after(async () => {
+    await (await receiver).close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it('answers every read as before: documents, history, views, a deputy\u2019s inbox, search, accounts', async () => {
     let api: Api;
@@ -91,6 +108,48 @@ describe('read models rebuilt from the events after every local database is remo
       for (const user of ['author', 'bob', 'erin'])
         await read(`person ${user}`, `/api/v2/person/${u[user]}`, { key: adminKey });
       return out;
+    }
+
+    /** bob approves `docId` (started before the rebuild): its state change is sent as it now is. */
+    async function stateChangeSent(docId: string) {
+      const task = await api('GET', `/api/v2/docForm/${docId}?embed=docResponse`, as('bob'));
+      assert.equal(task.status, 200, task.text);
+      const answered = await api(
+        'PUT',
+        `/api/v2/docForm/${docId}/docResponse/${task.body.docResponse.respId}`,
+        {
+          ...as('bob'),
+          body: { docResponse: { taskstatus: 2 } },
+        },
+      );
+      assert.equal(answered.status, 200, answered.text);
+      const doc = (await api('GET', `/api/v2/docForm/${docId}`, { key: adminKey })).body;
+      const { received } = await receiver;
+      const sent = await eventually(
+        async () => received.filter((d) => d.payload.data.documentId === docId),
+        (found) => found.length > 0,
+        30_000,
+      );
+      assert.deepEqual(
+        sent.map((d) => ({ type: d.payload.type, verified: d.verified, data: d.payload.data })),
+        [
+          {
+            type: 'document.state_changed',
+            verified: true,
+            data: {
+              documentId: docId,
+              idWeb: doc._id_web,
+              form: 'rebuilt',
+              revision: doc._meta._rev,
+              state: doc.state,
+              status: doc.status,
+              step: doc.step,
+              iteration: doc.iteration,
+            },
+          },
+        ],
+        'the state change of a document created before the rebuild, with its form and position',
+      );
     }
 
     const first = await startEmbedded({ adminKey, dataDir, env: AUDITED });
@@ -144,6 +203,12 @@ describe('read models rebuilt from the events after every local database is remo
         () => api('GET', '/api/v2/docForm/view/all?q=wombat', { key: adminKey }),
         (r) => r.headers.get('svc-total-count') === '1',
       );
+      const hook = await api('POST', '/api/admin/v1/webhooks', {
+        key: adminKey,
+        body: { url: (await receiver).url, eventTypes: ['document.state_changed'] },
+      });
+      assert.equal(hook.status, 201, hook.text);
+      (await receiver).secret = hook.body.secret;
       before = await reads();
     } finally {
       await first.proc.stop();
@@ -155,8 +220,9 @@ describe('read models rebuilt from the events after every local database is remo
     // other's relay starting over (identity's checkpoint is in identity/local.db), hiding the gap.
     const services = servicesWithLocalDb(dataDir);
     assert.deepEqual(services, ['document', 'files', 'gateway', 'identity', 'recognition', 'workflow']);
-    for (const service of services) {
-      dropLocalDb(dataDir, service);
+    for (const service of [...services, 'webhooks']) {
+      if (service === 'webhooks') dropWebhookDocuments(dataDir);
+      else dropLocalDb(dataDir, service);
       const next = await startEmbedded({ adminKey, dataDir, env: AUDITED });
       try {
         baseUrl = next.baseUrl;
@@ -169,6 +235,7 @@ describe('read models rebuilt from the events after every local database is remo
             before[name],
             `without ${service}/local.db: ${name} reads as before`,
           );
+        if (service === 'webhooks') await stateChangeSent(docs[1]!);
       } finally {
         await next.proc.stop();
       }
