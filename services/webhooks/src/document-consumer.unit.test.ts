@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DeliveredMessage } from '@docflow/bus';
+import { webIdFromHexId } from '@docflow/kit';
 import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { documentEventsHandler } from './document-consumer';
 import { documentFactsStore } from './document-facts';
@@ -105,7 +106,7 @@ describe('document events → outbox', () => {
     assert.equal(row?.subscriptionId, sub.id);
     assert.deepEqual(JSON.parse(row!.payload).data, {
       documentId: DOC,
-      idWeb: JSON.parse(row!.payload).data.idWeb,
+      idWeb: webIdFromHexId(DOC),
       form: 'memo',
       revision: 4,
       state: 1,
