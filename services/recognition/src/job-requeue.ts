@@ -38,6 +38,8 @@ export interface JobRequeueDeps {
 export interface JobRequeue {
   /** Resolves when the pass ends: true once every page was read (now or at an earlier start). */
   done: Promise<boolean>;
+  /** Whether every page was read (now or at an earlier start). */
+  finished(): boolean;
   stop(): Promise<void>;
 }
 
@@ -79,10 +81,12 @@ export function startJobRequeue(deps: JobRequeueDeps): JobRequeue {
     backoff: BACKOFF,
     onFailure: (err, attempt, retryInMs) =>
       log.info({ err, attempt, retryInMs }, 'job requeue: asking the document service failed, retrying'),
-  }).then((ended) => ended && checkpoints.load(CHECKPOINT) === DONE);
+  });
+  const finished = () => checkpoints.load(CHECKPOINT) === DONE;
 
   return {
-    done,
+    done: done.then((ended) => ended && finished()),
+    finished,
     async stop() {
       stopping.abort();
       await done;

@@ -47,7 +47,16 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
     pool ??= createOcrPool({ size: deps.ocrWorkers }).then(instrumentOcrPool).then(traceOcrPool);
     return pool;
   };
-  const app = createServiceApp(deps, { guarded: [INTERNAL_PATHS] });
+  let requeue: JobRequeue | undefined;
+  const app = createServiceApp(deps, {
+    guarded: [INTERNAL_PATHS],
+    readiness: {
+      // Until then a job lost with the queue is missing from it (as the files service's index).
+      jobRequeue: async () => {
+        if (!requeue?.finished()) throw new Error('the jobs of a lost queue are not queued again yet');
+      },
+    },
+  });
   const queue = createJobQueue(deps.db);
   const jobDeps = { store, files: deps.files, internalToken: deps.internalToken, pool: lazyPool, log };
   let relay: Subscription | undefined;
@@ -55,7 +64,6 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   let runner: JobRunner | undefined;
   let untrackJobs: (() => void) | undefined;
   let backfill: TextBackfill | undefined;
-  let requeue: JobRequeue | undefined;
   return {
     app,
     async start() {
