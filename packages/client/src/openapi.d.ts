@@ -1327,6 +1327,11 @@ export interface components {
             prevHash: string | null;
             /** @description The document fields this event changed. */
             changes: components["schemas"]["FieldChange"][];
+            /**
+             * @description The entry in words: who did what on whose behalf, e.g. `Bob Example approved with the comment 'ok'. Phase: approval → sign`; people by their names as they are now (`[erased]` after an erasure).
+             * @example Bob Example approved with the comment 'ok'. Phase: approval → sign. Waiting for Carol Example
+             */
+            summary: string;
         };
         FieldChange: {
             /** @description JSON Pointer (RFC 6901) into the document, e.g. `/valuesByTags/amount`. */

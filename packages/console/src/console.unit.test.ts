@@ -87,6 +87,7 @@ describe('tasks from the history', () => {
     changes: [],
     hash: null,
     prevHash: null,
+    summary: '',
   });
   const opened = (respId: string, assignee: string, step = 1) => ({
     type: 'TaskOpened',

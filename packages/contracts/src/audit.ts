@@ -4,7 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { StoredFile } from './document-events';
-import { HistoryEntry } from './documents';
+import { BundleHistoryEntry } from './documents';
 import { Timestamp } from './ids';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
@@ -65,7 +65,7 @@ export const BundleManifest = z
     exportedAt: Timestamp,
     hashing: z.string().openapi({ description: 'How each event hash is computed.' }),
     document: z.record(z.string(), z.unknown()).openapi({ description: 'The document (DocForm) as it is.' }),
-    history: z.array(HistoryEntry),
+    history: z.array(BundleHistoryEntry),
     attachments: z.array(BundleAttachment),
   })
   .openapi('BundleManifest');

@@ -63,13 +63,15 @@ export const ANSWER_TASK_STATUSES = Object.values(RESPONSE_TASK_STATUS);
 /** `approveWithEdits` → `approve with edits`. */
 const words = (name: string) => name.replace(/[A-Z]/g, (letter) => ` ${letter.toLowerCase()}`);
 
+const namesOf = (codes: Readonly<Record<string, number>>): Readonly<Record<number, string>> =>
+  Object.fromEntries(Object.entries(codes).map(([name, code]) => [code, words(name)]));
+
 /** Each task status in words, for OpenAPI, clients and messages: e.g. 100 → `start approval`. */
-export const TASK_STATUS_NAMES: Readonly<Record<number, string>> = Object.fromEntries(
-  Object.entries({ ...RESPONSE_TASK_STATUS, ...MANAGEMENT_TASK_STATUS }).map(([name, code]) => [
-    code,
-    words(name),
-  ]),
-);
+export const TASK_STATUS_NAMES = namesOf({ ...RESPONSE_TASK_STATUS, ...MANAGEMENT_TASK_STATUS });
+/** Each `state` code in words: 1 → `approval`. */
+export const STATE_NAMES = namesOf(STATE_CODES);
+/** Each `status` code in words: 2 → `in progress`. */
+export const STATUS_NAMES = namesOf(STATUS_CODES);
 
 /** `100 (start approval)`: a task status as messages name it. */
 export const taskStatusLabel = (code: number): string =>

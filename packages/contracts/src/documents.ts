@@ -258,34 +258,45 @@ export const FieldChange = z
   })
   .openapi('FieldChange');
 
-export const HistoryEntry = z
-  .object({
-    rev: z.number().int(),
-    type: z.string(),
-    time: Timestamp,
-    recordedAt: Timestamp.optional().openapi({
-      description: 'When the store recorded the event; `time` is when it was decided (what `asOf` goes by).',
-    }),
-    actor: z.string().optional(),
-    runAs: z.string().optional(),
-    correlationId: z.string().optional(),
-    causationId: z.string().optional(),
-    traceId: z.string().optional().openapi({
-      description:
-        'The W3C trace id of the request that caused the event (its `traceparent`, or the one the service started): where its spans and log lines are found.',
-    }),
-    data: z.record(z.string(), z.unknown()),
-    hash: z
-      .string()
-      .nullable()
-      .openapi({ description: 'SHA-256 of the event in the chain (README, "For auditors").' }),
-    prevHash: z
-      .string()
-      .nullable()
-      .openapi({ description: 'The hash of the previous event (64 zeros for the first).' }),
-    changes: z.array(FieldChange).openapi({ description: 'The document fields this event changed.' }),
-  })
-  .openapi('HistoryEntry');
+/** A recorded event of a document as auditors read it (and as an export bundle keeps it). */
+const RecordedEntry = z.object({
+  rev: z.number().int(),
+  type: z.string(),
+  time: Timestamp,
+  recordedAt: Timestamp.optional().openapi({
+    description: 'When the store recorded the event; `time` is when it was decided (what `asOf` goes by).',
+  }),
+  actor: z.string().optional(),
+  runAs: z.string().optional(),
+  correlationId: z.string().optional(),
+  causationId: z.string().optional(),
+  traceId: z.string().optional().openapi({
+    description:
+      'The W3C trace id of the request that caused the event (its `traceparent`, or the one the service started): where its spans and log lines are found.',
+  }),
+  data: z.record(z.string(), z.unknown()),
+  hash: z
+    .string()
+    .nullable()
+    .openapi({ description: 'SHA-256 of the event in the chain (README, "For auditors").' }),
+  prevHash: z
+    .string()
+    .nullable()
+    .openapi({ description: 'The hash of the previous event (64 zeros for the first).' }),
+  changes: z.array(FieldChange).openapi({ description: 'The document fields this event changed.' }),
+});
+
+/** An export bundle's history: no names, so none outlives an erasure in an exported file. */
+export const BundleHistoryEntry = RecordedEntry.openapi('BundleHistoryEntry');
+
+export const HistoryEntry = RecordedEntry.extend({
+  summary: z.string().openapi({
+    description:
+      "The entry in words: who did what on whose behalf, e.g. `Bob Example approved with the comment 'ok'. " +
+      'Phase: approval → sign`; people by their names as they are now (`[erased]` after an erasure).',
+    example: "Bob Example approved with the comment 'ok'. Phase: approval → sign. Waiting for Carol Example",
+  }),
+}).openapi('HistoryEntry');
 
 export const HistoryQuery = z.object({
   first: intParam(0, 2147483646).default(0).openapi({ description: '0-based index of the first entry.' }),

@@ -14,6 +14,11 @@ export const ResolvedAccount = z.object({
   active: z.boolean(),
   deputy: z.object({ id: UsrId, enabled: z.boolean() }).nullable(),
   /**
+   * How people read the account: a person's first and last name, `[erased]` once erased, a service
+   * account's name. Optional: an identity older than it does not send it.
+   */
+  name: z.string().optional(),
+  /**
    * The revision of the account's newest event that the bus carries (a private one is not counted).
    * Optional: an identity older than it does not send it.
    */

@@ -7,3 +7,4 @@ export { type Change, diffFields } from './changes';
 export { type DocEventContext, type DocState, evolveDoc, initialDoc, type RecoEntry } from './docForm';
 export { foldWithChanges, type RecordedDocEvent } from './fold';
 export { toDocForm, toRecoData } from './representation';
+export { type NameOf, namedIds, type SummaryEntry, summariseHistory } from './summary';

@@ -63,7 +63,16 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   app.route('/', pendingRecognitionApi(store, db, views, projection));
   app.route('/', documentPositionApi(store));
   const reader = docReader(store, deputies);
-  app.route('/', auditApi({ store, files: deps.files, internalToken: deps.internalToken, reader }));
+  app.route(
+    '/',
+    auditApi({
+      store,
+      files: deps.files,
+      identity: deps.identity,
+      internalToken: deps.internalToken,
+      reader,
+    }),
+  );
   app.route(
     '/',
     documentsApi({

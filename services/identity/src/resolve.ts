@@ -2,9 +2,13 @@
 import { type ResolvedAccount, USR_ID_PATTERN } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { loadAggregate } from '@docflow/kit/eventsourcing';
-import { type AccountAggregate, accountStream } from './account';
+import { type AccountAggregate, type AccountState, accountStream } from './account';
 import { accountIdByEmail } from './email-claims';
 import type { KeyStore } from './key-store';
+
+/** "First Last"; an erased person's fields all read `[erased]`, once is enough. */
+const displayName = (state: AccountState): string =>
+  state.erased ? state.name_first : [state.name_first, state.name_last].filter(Boolean).join(' ');
 
 /** An erased account is found by its id (inactive), never by the e-mail it had. */
 export async function resolveAccounts(
@@ -25,6 +29,7 @@ export async function resolveAccounts(
       kind: state.kind,
       active: state.active,
       deputy: state.deputy,
+      name: displayName(state),
       publishedRev: state.publishedRev,
     };
   }

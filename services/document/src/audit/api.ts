@@ -1,6 +1,7 @@
 /**
- * The auditors' routes of a document: its history (paged, or streamed as NDJSON), the verification of
- * its hash chain and attachments, and its export bundle. Same read rights as the document.
+ * The auditors' routes of a document: its history (paged, or streamed as NDJSON; each entry also in
+ * words), the verification of its hash chain and attachments, and its export bundle. Same read rights
+ * as the document.
  */
 import { bundleStream, HASHING, recordedAttachments } from '@docflow/audit';
 import {
@@ -17,11 +18,13 @@ import { filesCallAs, readStoredFile } from '../calls/files-calls';
 import type { DocReader } from '../documents/readable';
 import { toDocForm } from '../documents/representation';
 import { foldHistory } from './history';
+import { summarisedPage } from './summaries';
 import { verifyDocument } from './verify';
 
 export interface AuditApiDeps {
   store: EventStore;
   files: ServiceClient;
+  identity: ServiceClient;
   internalToken: string;
   reader: DocReader;
 }
@@ -41,10 +44,8 @@ export function auditApi(deps: AuditApiDeps): Hono<ServiceEnv> {
     const query = parseWith('query', HistoryQuery, c.req.query());
     const { events } = await readEvents(c);
     const { entries } = foldHistory(events);
-    const page = entries.slice(
-      query.first,
-      query.pageSize === undefined ? undefined : query.first + query.pageSize,
-    );
+    const end = query.pageSize === undefined ? undefined : query.first + query.pageSize;
+    const page = await summarisedPage(deps, c, entries, query.first, end);
     c.header('svc-total-count', String(entries.length));
     if (!(c.req.header('accept') ?? '').includes(NDJSON)) return c.json(page);
     const lines = page.values();

@@ -1,10 +1,10 @@
 /** A document's history as auditors read it: each event with its chain hashes, ids and changes. */
-import type { HistoryEntry } from '@docflow/contracts';
+import type { BundleHistoryEntry } from '@docflow/contracts';
 import { type DocState, foldWithChanges } from '@docflow/document-model';
 import type { RecordedEvent } from '@docflow/eventstore';
 import type { z } from 'zod';
 
-type Entry = z.infer<typeof HistoryEntry>;
+type Entry = z.infer<typeof BundleHistoryEntry>;
 
 const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 

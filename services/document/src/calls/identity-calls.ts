@@ -1,6 +1,11 @@
-/** What the document service asks the identity service: whether an account exists; every deputy. */
+/** What the document service asks the identity service: whether an account exists; every deputy; names. */
 import { randomUUID } from 'node:crypto';
-import { type AccountsPage, accountsPageRoute, resolveAccountsRoute } from '@docflow/contracts';
+import {
+  type AccountsPage,
+  accountsPageRoute,
+  resolveAccountsRoute,
+  USR_ID_PATTERN,
+} from '@docflow/contracts';
 import { type CallContext, internalClient, problems, type ServiceClient } from '@docflow/kit/http';
 
 export type { CallContext } from '@docflow/kit/http';
@@ -38,4 +43,27 @@ export function fetchAccountsPage(calls: IdentityCalls, first: number): Promise<
     { query: { first: String(first) } },
     { principal: SERVICE_PRINCIPAL, ids: { requestId: id, correlationId: id } },
   );
+}
+
+/** The most refs one resolve call takes (ResolveRequest). */
+const RESOLVE_BATCH = 500;
+
+/**
+ * The display names of `ids` as identity knows them now (`[erased]` for an erased person), asked
+ * each time so that no name is kept here to outlive an erasure; an id identity does not name is left out.
+ */
+export async function accountNames(
+  calls: IdentityCalls,
+  ctx: CallContext,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const client = internalClient(calls.identity, calls.internalToken);
+  const usrIds = ids.filter((id) => USR_ID_PATTERN.test(id));
+  for (let i = 0; i < usrIds.length; i += RESOLVE_BATCH) {
+    const refs = usrIds.slice(i, i + RESOLVE_BATCH);
+    const { accounts } = await client.call(resolveAccountsRoute, { body: { refs } }, ctx);
+    for (const [id, account] of Object.entries(accounts)) if (account.name) names.set(id, account.name);
+  }
+  return names;
 }
