@@ -2,11 +2,11 @@
  * A document's history as a person reads it (issue 33), over real HTTP on an embedded server: a memo
  * goes through approval and sign with comments and edits, by a person signed in and by a portal acting
  * on behalf of people; every history entry says in words who did what, people named as identity names
- * them now — an erased person as `[erased]`.
+ * them now — an erased person as `[erased]`. Documents are titled by the field their form names.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDoc } from '../support/documents';
+import { createDoc, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { signIn, withCookie } from '../support/sign-in';
 import { startEmbedded, type Target } from '../support/targets';
@@ -16,7 +16,8 @@ const FORM = {
   name: 'memo-words',
   title: 'Memo in words',
   formsystype: 1,
-  tags: { subject: 'string', total: 'string' },
+  tags: { subject: 'string', total: 'string', lines: 'table' },
+  titleField: 'subject',
   workflow: {
     approval: { stages: [{ participants: ['bob@example.com', 'erin@example.com'] }], next: 'sign' },
     sign: { stages: [{ participants: ['carol@example.com'] }] },
@@ -154,5 +155,34 @@ describe('history in words [embedded]', { timeout: 300_000 }, () => {
         'Waiting for Carol Example',
     );
     assert.ok(!words.join('\n').includes('Erin'), words.join('\n'));
+  });
+
+  it('titles a document by its form’s title field in the read and the lists, else by the form’s title and day', async () => {
+    const read = await api('GET', `/api/v2/docForm/${docId}`, { key: admin });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.title, 'Budget 2027');
+    const listed = await eventually(
+      () => api('GET', '/api/v2/docForm/view/all?pageSize=100', { key: admin }),
+      (r) => r.body.some?.((d: { _id: string }) => d._id === docId),
+    );
+    assert.equal(listed.body.find((d: { _id: string }) => d._id === docId)?.title, 'Budget 2027');
+
+    const plain = { name: 'plain-words', title: 'Plain note', formsystype: 1, tags: { subject: 'string' } };
+    assert.equal(
+      (await api('PUT', `/api/admin/v1/forms/${plain.name}`, { key: admin, body: plain })).status,
+      201,
+    );
+    const untitled = await createDoc(target.baseUrl, admin, plain.name, { docForm: { valuesByTags: {} } });
+    assert.equal(untitled.status, 201, untitled.text);
+    assert.equal(untitled.body.title, `Plain note, ${untitled.body.datecreated.slice(0, 10)}`);
+
+    for (const titleField of ['lines', 'nosuch']) {
+      const bad = await api('PUT', `/api/admin/v1/forms/${FORM.name}`, {
+        key: admin,
+        body: { ...FORM, titleField },
+      });
+      assert.equal(bad.status, 400, bad.text);
+      assert.equal(bad.body.errors?.[0]?.message, 'names no string tag of the form', bad.text);
+    }
   });
 });

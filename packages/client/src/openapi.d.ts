@@ -1042,6 +1042,8 @@ export interface components {
                     };
                 }[];
             };
+            /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
+            titleField?: string;
             _meta: components["schemas"]["Meta"];
         };
         FormDefinition: {
@@ -1087,6 +1089,8 @@ export interface components {
                     };
                 }[];
             };
+            /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
+            titleField?: string;
         };
         DocForm: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1122,6 +1126,11 @@ export interface components {
              * @enum {string}
              */
             recoStatus: "none" | "pending" | "done" | "failed";
+            /**
+             * @description What people call the document (extension): the value of its form’s `titleField`, else the form’s title and the creation date (`Internal memo, 2026-11-26`). Every answer of the document API carries it; an export bundle’s document does not.
+             * @example Budget 2027
+             */
+            title?: string;
         };
         ValuesByTags: {
             [key: string]: components["schemas"]["TagValue"];
@@ -1241,6 +1250,11 @@ export interface components {
              * @enum {string}
              */
             recoStatus?: "none" | "pending" | "done" | "failed";
+            /**
+             * @description What people call the document (extension): the value of its form’s `titleField`, else the form’s title and the creation date (`Internal memo, 2026-11-26`). Every answer of the document API carries it; an export bundle’s document does not.
+             * @example Budget 2027
+             */
+            title?: string;
             docResponse?: {
                 /** @example 65a1f0c2b3d4e5f601234567 */
                 respId?: string;

@@ -29,6 +29,11 @@ export const DocumentEvents = {
     datedue: z.string(),
     /** The form's workflow configuration when the document was created (absent: the form has none). */
     workflow: WorkflowConfig.optional(),
+    /**
+     * What titles the document: the form's title and its `titleField`, as the form was then (absent in
+     * a document created before titles: it is titled by its form's name).
+     */
+    title: z.object({ formTitle: z.string(), field: z.string().optional() }).optional(),
     /** When the form has recognition forms and files came: what the recognition service needs. */
     recognition: z
       .object({ form: RecordedFormDefinition, idpLangs: z.string(), idpFrpr: z.boolean() })

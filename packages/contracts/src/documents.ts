@@ -60,6 +60,16 @@ export const DocForm = z
         'Recognition of the attachments (extension): none (the form recognises nothing, or no files), ' +
         'pending (still running), done, failed (at least one attachment could not be read; see history).',
     }),
+    title: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          'What people call the document (extension): the value of its form\u2019s `titleField`, else the ' +
+          'form\u2019s title and the creation date (`Internal memo, 2026-11-26`). Every answer of the ' +
+          'document API carries it; an export bundle\u2019s document does not.',
+        example: 'Budget 2027',
+      }),
   })
   .openapi('DocForm');
 export type DocForm = z.infer<typeof DocForm>;

@@ -58,6 +58,14 @@ export const RecordedFormDefinition = z.strictObject({
   tags: z.record(z.string().regex(TAG_NAME_PATTERN, 'a tag name: letters, digits, _ . -'), TagKind),
   workflow: WorkflowConfig.optional(),
   recognition: z.strictObject({ forms: z.array(RecognitionForm).max(50) }).optional(),
+  titleField: z
+    .string()
+    .optional()
+    .openapi({
+      description:
+        'The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, ' +
+        'or while that value is empty, a document is titled by the form\u2019s title and its creation date.',
+    }),
 });
 
 /** A form definition as `PUT /api/admin/v1/forms/{name}` accepts it. */
@@ -74,6 +82,8 @@ export const FormDefinition = RecordedFormDefinition.superRefine((form, ctx) => 
         });
     }
   }
+  if (form.titleField !== undefined && form.tags[form.titleField] !== 'string')
+    ctx.addIssue({ code: 'custom', path: ['titleField'], message: 'names no string tag of the form' });
   for (const phase of ['approval', 'sign', 'execution'] as const) {
     const next = form.workflow?.[phase]?.next;
     if (next && next !== 'archive' && next !== 'repository' && !form.workflow?.[next])

@@ -10,6 +10,7 @@ export const SAMPLE_FORMS: FormDefinition[] = [
     title: 'Internal memo',
     formsystype: 1,
     tags: { subject: 'string', body: 'string', lines: 'table' },
+    titleField: 'subject',
     workflow: {
       approval: { stages: [{ participants: ['bob@example.com'] }], next: 'sign' },
       sign: { stages: [{ participants: ['carol@example.com'] }] },
@@ -22,6 +23,7 @@ export const SAMPLE_FORMS: FormDefinition[] = [
     title: 'Incoming invoice',
     formsystype: 2,
     tags: { invoiceNo: 'string', total: 'string', supplier: 'string', items: 'table' },
+    titleField: 'invoiceNo',
     workflow: {
       approval: { stages: [{ participants: ['bob@example.com'] }], next: 'execution' },
       execution: { stages: [{ participants: ['dave@example.com'] }] },
@@ -52,5 +54,6 @@ export const SAMPLE_FORMS: FormDefinition[] = [
     title: 'Contract',
     formsystype: 3,
     tags: { party: 'string', value: 'string' },
+    titleField: 'party',
   },
 ];

@@ -36,6 +36,8 @@ export interface DocState {
   files: StoredFile[];
   created: string;
   datedue: string;
+  /** The form's title and title field at creation; undefined in a document created before titles. */
+  title?: { formTitle: string; field?: string };
   /** The form's workflow configuration at creation; undefined when the form has none. */
   workflowConfig?: WorkflowConfig;
   /** The workflow as its recorded facts tell it (registered once a workflow command ran). */
@@ -88,12 +90,23 @@ export const initialDoc: DocState = {
 function apply(state: DocState, event: DocumentEvent, at: string): DocState {
   switch (event.type) {
     case 'DocumentCreated': {
-      const { id, form, formsystype, author, valuesByTags, tags, files, datedue, workflow, recognition } =
-        event.data;
+      const {
+        id,
+        form,
+        formsystype,
+        author,
+        valuesByTags,
+        tags,
+        files,
+        datedue,
+        title,
+        workflow,
+        recognition,
+      } = event.data;
       return {
         ...state,
         exists: true,
-        ...{ id, form, formsystype, author, valuesByTags, tags, files, datedue },
+        ...{ id, form, formsystype, author, valuesByTags, tags, files, datedue, title },
         workflowConfig: workflow,
         recoPending: recognition ? files.map((f) => f.id) : [],
         created: at,

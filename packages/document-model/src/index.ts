@@ -8,3 +8,4 @@ export { type DocEventContext, type DocState, evolveDoc, initialDoc, type RecoEn
 export { foldWithChanges, type RecordedDocEvent } from './fold';
 export { toDocForm, toRecoData } from './representation';
 export { type NameOf, namedIds, type SummaryEntry, summariseHistory } from './summary';
+export { documentTitle } from './title';

@@ -70,6 +70,7 @@ describe('route contracts', () => {
       'recognition',
       'tags',
       'title',
+      'titleField',
       'workflow',
     ]);
   });

@@ -11,12 +11,12 @@ import {
   docFormStream,
   HistoryQuery,
 } from '@docflow/contracts';
+import { toDocForm } from '@docflow/document-model';
 import type { EventStore } from '@docflow/eventstore';
 import { parseWith, type ServiceClient, type ServiceEnv } from '@docflow/kit/http';
 import { type Context, Hono } from 'hono';
 import { filesCallAs, readStoredFile } from '../calls/files-calls';
 import type { DocReader } from '../documents/readable';
-import { toDocForm } from '../documents/representation';
 import { foldHistory } from './history';
 import { summarisedPage } from './summaries';
 import { verifyDocument } from './verify';

@@ -76,6 +76,7 @@ export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEven
         tags: [...new Set(cmd.tags)],
         files: cmd.files,
         datedue,
+        title: { formTitle: cmd.form.title, ...(cmd.form.titleField ? { field: cmd.form.titleField } : {}) },
         ...(cmd.form.workflow ? { workflow: cmd.form.workflow } : {}),
         // Recognition runs when the form recognises something and there is something to recognise.
         ...(cmd.form.recognition?.forms.length && cmd.files.length

@@ -83,6 +83,7 @@ describe('decideCreate', () => {
           tags: ['finance', '2026'],
           files: [FILE],
           datedue: '2026-03-06T09:00:00.000Z',
+          title: { formTitle: 'Memo' },
           workflow: FORM.workflow,
           recognition: { form: FORM, idpLangs: 'eng', idpFrpr: false },
         },

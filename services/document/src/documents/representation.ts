@@ -1,5 +1,14 @@
 /** The DocForm shape (@docflow/document-model), and `fields` / `embed` applied to it (DESIGN.md). */
-export { toDocForm, toRecoData } from '@docflow/document-model';
+import type { DocForm } from '@docflow/contracts';
+import { type DocState, documentTitle, toDocForm as foldedDocForm } from '@docflow/document-model';
+
+export { toRecoData } from '@docflow/document-model';
+
+/**
+ * The document as the API answers it: the folded DocForm and its `title`. The title stays out of the
+ * folded shape, which export bundles hold and their verifier re-folds, so bundles made before it verify.
+ */
+export const toDocForm = (s: DocState): DocForm => ({ ...foldedDocForm(s), title: documentTitle(s) });
 
 const ALWAYS_KEPT = ['_id', '_id_web'];
 
