@@ -2,7 +2,8 @@
  * A document's history as a person reads it (issue 33), over real HTTP on an embedded server: a memo
  * goes through approval and sign with comments and edits, by a person signed in and by a portal acting
  * on behalf of people; every history entry says in words who did what, people named as identity names
- * them now — an erased person as `[erased]`. Documents are titled by the field their form names.
+ * them now — an erased person as `[erased]`. Documents are titled by the field their form names, and a
+ * read names the accounts it names (`embed=names`).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -184,5 +185,24 @@ describe('history in words [embedded]', { timeout: 300_000 }, () => {
       assert.equal(bad.status, 400, bad.text);
       assert.equal(bad.body.errors?.[0]?.message, 'names no string tag of the form', bad.text);
     }
+  });
+
+  it('names the accounts a document names with embed=names: people as they are now, a service account by its name', async () => {
+    const read = await api('GET', `/api/v2/docForm/${docId}?embed=names`, asPortal('alice'));
+    assert.equal(read.status, 200, read.text);
+    assert.deepEqual(read.body.names, {
+      [ids.alice!]: 'Alice Example',
+      [ids.bob!]: 'Bob Example',
+      [ids.erin!]: '[erased]',
+      [ids.carol!]: 'Carol Example',
+    });
+    // A document whose author is a service account (the console asked the person directory: 404).
+    const byPortal = await createDoc(target.baseUrl, portal, FORM.name, { docForm: { valuesByTags: {} } });
+    assert.equal(byPortal.status, 201, byPortal.text);
+    const named = await api('GET', `/api/v2/docForm/${byPortal.body._id}?embed=names&fields=author`, {
+      key: portal,
+    });
+    assert.equal(named.status, 200, named.text);
+    assert.deepEqual(named.body.names, { [byPortal.body.author]: 'Portal Service' });
   });
 });

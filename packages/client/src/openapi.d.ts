@@ -1167,6 +1167,7 @@ export interface components {
             /** @description `embed=recoData` (or `recoResult`): the recognised parts. */
             recoData?: components["schemas"]["RecoData"][];
             actions?: components["schemas"]["DocumentActions"];
+            names?: components["schemas"]["PeopleNames"];
         };
         RecoData: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1211,6 +1212,15 @@ export interface components {
             history: boolean;
             verify: boolean;
             export: boolean;
+        };
+        /**
+         * @description `embed=names`: the display name of each account the document names (author, assignees, who answered), by `usr-` id: a person’s first and last name (`[erased]` after an erasure), a service account’s name.
+         * @example {
+         *       "usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703": "Alice Example"
+         *     }
+         */
+        PeopleNames: {
+            [key: string]: string;
         };
         DocFormSelection: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1311,6 +1321,7 @@ export interface components {
                 verify?: boolean;
                 export?: boolean;
             };
+            names?: components["schemas"]["PeopleNames"];
         };
         HistoryEntry: {
             rev: number;
@@ -3951,7 +3962,7 @@ export interface operations {
             query?: {
                 /** @description Top-level fields to keep; also filters embedded entities. Comma-separated, at most 100 values. */
                 fields?: string;
-                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList, actions. Comma-separated, at most 100 values. */
+                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList, actions, names. Comma-separated, at most 100 values. */
                 embed?: string;
                 /** @description The document as it was at this `_meta._rev`. */
                 rev?: number;

@@ -34,6 +34,17 @@ export const DocumentActions = WorkflowActions.extend({
 }).openapi('DocumentActions');
 export type DocumentActions = z.infer<typeof DocumentActions>;
 
+/**
+ * `embed=names`: how people read the accounts the document names (its author, and each task's assignee
+ * and whoever answered it), by `usr-` id, as identity names them now.
+ */
+export const PeopleNames = z.record(z.string(), z.string()).openapi('PeopleNames', {
+  description:
+    '`embed=names`: the display name of each account the document names (author, assignees, who answered), ' +
+    'by `usr-` id: a person\u2019s first and last name (`[erased]` after an erasure), a service account\u2019s name.',
+  example: { 'usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703': 'Alice Example' },
+});
+
 /** The document whole, with the entities `embed` adds. */
 export const DocFormEmbedded = DocForm.extend({
   docResponse: DocResponse.nullable()
@@ -46,6 +57,7 @@ export const DocFormEmbedded = DocForm.extend({
   actions: DocumentActions.optional().openapi({
     description: '`embed=actions`: what the caller may do now.',
   }),
+  names: PeopleNames.optional(),
 }).openapi('DocFormEmbedded');
 
 /**
@@ -59,6 +71,7 @@ export const DocFormSelection = DocForm.partial()
     docResponse: DocResponse.partial().nullable().optional(),
     recoData: z.array(RecoData.partial()).optional(),
     actions: DocumentActions.partial().optional(),
+    names: PeopleNames.optional(),
   })
   .openapi('DocFormSelection');
 

@@ -189,6 +189,7 @@ export const EMBED_NAMES = [
   'valuesByTags',
   'filesList',
   'actions',
+  'names',
 ] as const;
 const EMBED_NAME = `(${EMBED_NAMES.join('|')})`;
 

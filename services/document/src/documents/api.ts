@@ -16,7 +16,7 @@ import { openTaskFor, openTasks } from '@docflow/workflow-model';
 import { type Context, Hono } from 'hono';
 import { revisionAsOf } from '../audit/as-of';
 import { downloadFile, filesCallAs } from '../calls/files-calls';
-import type { IdentityCalls } from '../calls/identity-calls';
+import { accountNames, type IdentityCalls } from '../calls/identity-calls';
 import { applyWorkflowCommand, toDocResponse, type WorkflowCalls } from '../calls/workflow-commands';
 import { loadForm } from '../forms/api';
 import { createFingerprint, hashFile } from '../idempotency/create-fingerprint';
@@ -28,6 +28,7 @@ import { checkValuesAgainstForm, decideUpdateFields, decideValidateReco } from '
 import { createDocument, X_ERROR_HEADER } from './create';
 import { type DocState, docAggregate } from './docForm';
 import { parseCreateMultipart } from './multipart';
+import { namedAccounts } from './named-accounts';
 import { etagOf, notModified, requireIfMatch } from './preconditions';
 import type { DocReader } from './readable';
 import { selectFields, toDocForm, toRecoData } from './representation';
@@ -135,6 +136,10 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     if (embed.includes('recoData') || embed.includes('recoResult')) body.recoData = toRecoData(doc);
     if (embed.includes('actions'))
       body.actions = await documentActions(calls, { principal: c.var.principal, ids: c.var }, current);
+    if (embed.includes('names'))
+      body.names = Object.fromEntries(
+        await accountNames(calls, { principal: c.var.principal, ids: c.var }, namedAccounts(doc)),
+      );
     const embedded = embed.flatMap((e) => (e === 'recoResult' ? ['recoData'] : [e]));
     return c.json(selectFields(body, query.fields, embedded));
   });
