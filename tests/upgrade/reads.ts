@@ -4,7 +4,8 @@
  * line, an export bundle by entry, anything else by size and SHA-256).
  *
  * Allowed differences, the time of the request itself: an export's `exportedAt` and its tar entries'
- * modification times (the time of the export) are left out.
+ * modification times (the time of the export) are left out; and members the earlier answer did not have
+ * (a field a later release adds, e.g. a document's `title`): what it had must read the same.
  */
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
@@ -85,6 +86,25 @@ export async function record(baseUrl: string, read: Read): Promise<Recorded> {
   };
 }
 
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * `now` without the object members `earlier` lacks (at any depth; arrays element by element): what is
+ * compared with `earlier`, so that a member an upgrade adds is no difference and any other change is.
+ */
+export function withoutAdded(now: unknown, earlier: unknown): unknown {
+  if (Array.isArray(now) && Array.isArray(earlier))
+    return now.map((item, i) => (i < earlier.length ? withoutAdded(item, earlier[i]) : item));
+  if (isObject(now) && isObject(earlier))
+    return Object.fromEntries(
+      Object.entries(now)
+        .filter(([key]) => key in earlier)
+        .map(([key, value]) => [key, withoutAdded(value, earlier[key])]),
+    );
+  return now;
+}
+
 /** `read`'s key in a record: the same path read as another principal is another read. */
 export const readKey = (read: Read) =>
   `${read.runAs ? `as ${read.runAs} ` : ''}${read.accept ? `[${read.accept}] ` : ''}GET ${read.path}`;
@@ -103,7 +123,11 @@ export async function recordAll(baseUrl: string, reads: Read[], earlier?: Record
     const once = () => record(baseUrl, read);
     const recorded =
       read.listing && before
-        ? await eventually(once, (r) => isDeepStrictEqual(r, before), LISTING_CONVERGE_MS)
+        ? await eventually(
+            once,
+            (r) => isDeepStrictEqual(withoutAdded(r, before), before),
+            LISTING_CONVERGE_MS,
+          )
         : await once();
     const subject = bySubject.get(read.subject) ?? new Map<string, Recorded>();
     subject.set(key, recorded);

@@ -9,7 +9,8 @@
  *
  * The reference is the previous release started again on its own data after writing it, so what a
  * restart alone changes is not taken for an upgrade's doing. Allowed differences (reads.ts): the time
- * of an export itself (`exportedAt`, its tar entries' times), and a listing may lag behind the start
+ * of an export itself (`exportedAt`, its tar entries' times), members the previous release did not answer
+ * (a field added since), and a listing may lag behind the start
  * and is read again until it answers the same (bounded); nothing else.
  */
 import assert from 'node:assert/strict';
@@ -32,7 +33,7 @@ import { newAdminKey } from '../support/targets';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { type Dataset, DOCUMENTS, FORM, INVOICE_PDF, OTHER_SUBJECTS, readsOf, writeDataset } from './dataset';
 import { PINNED_RELEASE } from './pinned-release';
-import { type Read, type Records, recordAll } from './reads';
+import { type Read, type Records, recordAll, withoutAdded } from './reads';
 
 /** Whole run bound: checkout (cached after the first run), two releases written and read, new writes. */
 const UPGRADE_TIMEOUT_MS = 480_000;
@@ -57,10 +58,11 @@ const skip = releaseSkipReason(PINNED_RELEASE.commit);
 function differences(earlier: Records, now: Records, subject: string) {
   const was = earlier.get(subject) ?? new Map();
   const is = now.get(subject) ?? new Map();
-  const changed = [...was.keys()].filter((key) => !isDeepStrictEqual(was.get(key), is.get(key)));
+  const compared = (key: string) => withoutAdded(is.get(key), was.get(key));
+  const changed = [...was.keys()].filter((key) => !isDeepStrictEqual(was.get(key), compared(key)));
   return {
     before: Object.fromEntries(changed.map((key) => [key, was.get(key)])),
-    after: Object.fromEntries(changed.map((key) => [key, is.get(key)])),
+    after: Object.fromEntries(changed.map((key) => [key, compared(key)])),
   };
 }
 
