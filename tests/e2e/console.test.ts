@@ -44,6 +44,7 @@ const memoForm = {
   title: 'Browser test memo',
   formsystype: 9,
   tags: { subject: 'string', amount: 'string' },
+  titleField: 'subject',
   workflow: {
     approval: { stages: [{ participants: ['bob@example.com'] }], next: 'sign' },
     sign: { stages: [{ participants: ['carol@example.com'] }] },
@@ -174,7 +175,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     assert.match(await textOf(row), /New laptops/);
     assert.match(await textOf(row), /approval/);
     await page.screenshot({ path: join(SHOTS, '1-approver-inbox.png'), fullPage: true });
-    await row.getByRole('link', { name: memoId }).click();
+    await row.getByRole('link', { name: 'New laptops' }).click();
     const task = page.getByRole('region', { name: 'Your task' });
     await task.waitFor();
     await task.getByLabel('Comment').fill('Within budget.');
@@ -195,9 +196,10 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const row = page.getByRole('row').filter({ hasText: memoId });
     await row.waitFor();
     assert.match(await textOf(row), /sign · stage 1/);
-    await row.getByRole('link', { name: memoId }).click();
+    await row.getByRole('link', { name: 'New laptops' }).click();
     const workflow = page.getByRole('region', { name: 'Workflow', exact: true });
     await workflow.waitFor();
+    await page.getByRole('heading', { level: 1, name: /^New laptops/ }).waitFor();
     const facts = await textOf(workflow);
     assert.match(facts, /Phase\s+sign/);
     assert.match(facts, /Status\s+in progress/);
@@ -220,8 +222,20 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const timeline = page.getByRole('region', { name: /revisions/ });
     await timeline.waitFor();
     const text = await textOf(timeline);
-    assert.match(text, /Document created/);
-    assert.match(text, /on behalf of bob Test <bob@example\.com>/, 'who answered, for whom');
+    assert.match(text, /Svc portal on behalf of alice Test created the document/);
+    assert.match(
+      text,
+      /Svc portal on behalf of bob Test approved with the comment 'Within budget\.'\. Phase: approval → sign/,
+      'who answered, for whom, in words',
+    );
+    // The raw changes are one click away, and the longest table (revision 1's) stays inside its card.
+    const first = timeline.getByRole('listitem').first();
+    const table = first.getByRole('table', { name: 'Changes of revision 1' });
+    assert.equal(await table.isVisible(), false, 'the raw changes are folded');
+    await first.getByText(/\d+ changes/).click();
+    await table.waitFor();
+    const [inner, card] = await Promise.all([table.boundingBox(), timeline.boundingBox()]);
+    assert.ok(inner && card && inner.x + inner.width <= card.x + card.width, 'the table fits its card');
     await page.getByRole('link', { name: 'View the document at revision 1' }).click();
     const revision = page.getByRole('region', { name: 'The document at revision 1' });
     await revision.getByText('New laptops').waitFor();
@@ -234,7 +248,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
 
   it('a signer signs with edits', async () => {
     const page = await signedIn(portalKey, 'carol@example.com');
-    await page.getByRole('link', { name: memoId }).click();
+    await page.getByRole('link', { name: 'New laptops' }).click();
     const task = page.getByRole('region', { name: 'Your task' });
     await task.getByText('Edit fields and tags').click();
     await task.getByLabel('amount').fill('2350');
@@ -244,11 +258,8 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const tasks = page.getByRole('table', { name: 'Tasks of this document' });
     await tasks.getByText('signed').waitFor();
     const lines = await textOf(tasks);
-    assert.match(
-      lines,
-      /approval · it\. 1 · stage 1\s+bob Test <bob@example\.com>\s+approved\s+Within budget\./,
-    );
-    assert.match(lines, /sign · it\. 1 · stage 1\s+carol Test <carol@example\.com>\s+signed/);
+    assert.match(lines, /approval · it\. 1 · stage 1\s+bob Test\s+approved\s+Within budget\./);
+    assert.match(lines, /sign · it\. 1 · stage 1\s+carol Test\s+signed/);
     await shot(page, '6-signer-signs-with-edits');
     const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
     assert.deepEqual([read.body.state, read.body.status], [2, 4], 'the sign phase is completed');
@@ -320,9 +331,19 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     );
     assert.equal(done.body.recoStatus, 'done', done.text);
     const page = await signedIn(target.adminKey);
+    // The author is a service account: named by the read (embed=names), not asked of the person directory.
+    const personReads: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v2/person/')) personReads.push(r.url());
+    });
     await page.goto(`${target.baseUrl}/console#/doc/${invoiceId}`);
     const part = page.getByRole('article', { name: /Part 1: Invoice/ });
     await part.waitFor();
+    assert.match(
+      await textOf(page.getByRole('region', { name: 'Workflow', exact: true })),
+      /Author\s+docflow admin/,
+    );
+    assert.deepEqual(personReads, []);
     const facts = await textOf(part);
     assert.match(facts, /Pages\s+page 1/);
     assert.match(facts, /not validated/);

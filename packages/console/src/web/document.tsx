@@ -1,5 +1,5 @@
 /** A document: workflow, the caller's task and its answer, fields, attachments, recognition, management. */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { call, download, enc } from './api';
 import {
   answersFor,
@@ -13,22 +13,14 @@ import {
   type TagValue,
   type Task,
 } from './model';
-import { personName } from './people';
 import { RecognitionSection } from './recognition';
 import { type TaskLine, tasksOf } from './tasks';
 import { ErrorBox, Loading, Section, useAction, useLoad, ValueView } from './ui';
 import { ValuesEditor } from './values-editor';
 
-/** An account id, with the person's name once the directory answered. */
-export function Person({ id }: { id: string }) {
-  const [name, setName] = useState<string>();
-  useEffect(() => {
-    let current = true;
-    personName(id).then((n) => current && setName(n));
-    return () => {
-      current = false;
-    };
-  }, [id]);
+/** An account by the name the document read gave it (`embed=names`; a service account too), else its id. */
+function Person({ id, names }: { id: string; names: Doc['names'] }) {
+  const name = names?.[id];
   return name ? <span title={id}>{name}</span> : <code>{id}</code>;
 }
 
@@ -47,7 +39,7 @@ export function WorkflowSummary({ doc }: { doc: Doc }) {
       </dd>
       <dt>Author</dt>
       <dd>
-        <Person id={doc.author} />
+        <Person id={doc.author} names={doc.names} />
       </dd>
       <dt>Created</dt>
       <dd>{formatTime(doc.datecreated)}</dd>
@@ -121,7 +113,7 @@ function Attachments({ doc }: { doc: Doc }) {
   );
 }
 
-function TasksTable({ docId, rev }: { docId: string; rev: number }) {
+function TasksTable({ docId, rev, names }: { docId: string; rev: number; names: Doc['names'] }) {
   const tasks = useLoad(
     () => call<HistoryEntry[]>('GET', `/api/v2/docForm/${enc(docId)}/history`).then((r) => tasksOf(r.body)),
     `${docId}@${rev}`,
@@ -152,11 +144,11 @@ function TasksTable({ docId, rev }: { docId: string; rev: number }) {
               {t.phase} · it. {t.iteration} · stage {t.step}
             </td>
             <td>
-              <Person id={t.assignee} />
+              <Person id={t.assignee} names={names} />
               {t.answeredBy && t.answeredBy !== t.assignee ? (
                 <>
                   {' '}
-                  (answered by <Person id={t.answeredBy} />)
+                  (answered by <Person id={t.answeredBy} names={names} />)
                 </>
               ) : null}
             </td>
@@ -320,7 +312,9 @@ export function DocumentPage({ id }: { id: string }) {
   const [message, setMessage] = useState('');
   const doc = useLoad(
     () =>
-      call<Doc>('GET', `/api/v2/docForm/${enc(id)}?embed=docResponse,recoData,actions`).then((r) => r.body),
+      call<Doc>('GET', `/api/v2/docForm/${enc(id)}?embed=docResponse,recoData,actions,names`).then(
+        (r) => r.body,
+      ),
     id,
   );
   const done = (_: Doc, text: string) => {
@@ -344,7 +338,10 @@ export function DocumentPage({ id }: { id: string }) {
     <>
       <div class="page-head">
         <h1>
-          {d.form} <span class="muted">· {d._id_web}</span>
+          {d.title ?? d.form}{' '}
+          <span class="muted heading-id">
+            {d.form} · {d._id_web}
+          </span>
         </h1>
         <div class="actions">
           {d.actions?.history ? (
@@ -385,7 +382,7 @@ export function DocumentPage({ id }: { id: string }) {
             <WorkflowSummary doc={d} />
             {!task ? <p class="muted">No open task of yours on this document.</p> : null}
             <h3>Tasks</h3>
-            <TasksTable docId={d._id} rev={d._meta._rev} />
+            <TasksTable docId={d._id} rev={d._meta._rev} names={d.names} />
           </Section>
           <ManagementPanel doc={d} onDone={done} />
         </div>

@@ -1,77 +1,49 @@
-/** A document's history as a timeline (who, on whose behalf, when, what changed) and any past revision. */
+/** A document's history as a timeline (each entry in words, its raw changes one click away) and any past revision. */
 import { call, enc, get } from './api';
 import { FieldsTable, TagList, WorkflowSummary } from './document';
 import { type Doc, formatTime, type HistoryEntry } from './model';
-import { personName } from './people';
 import { docLink, ErrorBox, Loading, type Route, Section, useLoad } from './ui';
-
-/** `WorkflowChanged` → `Workflow changed`. */
-const describe = (type: string) =>
-  type.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/ ([A-Z])/g, (_, c: string) => ` ${c.toLowerCase()}`);
 
 const shown = (v: unknown) => (v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v));
 
-/** Names of the accounts that acted (service accounts keep their id). */
-async function namesOf(ids: string[]): Promise<Record<string, string>> {
-  const names = await Promise.all(ids.map(personName));
-  return Object.fromEntries(ids.flatMap((id, i) => (names[i] ? [[id, names[i]]] : [])));
-}
-
-function Who({ id, names }: { id: string | undefined; names: Record<string, string> }) {
-  if (!id) return <span class="muted">the system</span>;
-  return names[id] ? <span title={id}>{names[id]}</span> : <code>{id}</code>;
-}
-
-function Timeline({
-  docId,
-  entries,
-  names,
-  current,
-}: {
-  docId: string;
-  entries: HistoryEntry[];
-  names: Record<string, string>;
-  current: number;
-}) {
+/** Each entry in the API's words (`summary`), its raw changes one click away. */
+function Timeline({ docId, entries, current }: { docId: string; entries: HistoryEntry[]; current: number }) {
   return (
     <ol class="timeline">
       {entries.map((e) => (
         <li key={e.rev} class={e.rev === current ? 'selected' : undefined}>
           <div class="timeline-head">
-            <span class="rev">rev {e.rev}</span> <strong>{describe(e.type)}</strong>{' '}
-            <time dateTime={e.time}>{formatTime(e.time)}</time>
+            <span class="rev">rev {e.rev}</span> <time dateTime={e.time}>{formatTime(e.time)}</time>
           </div>
-          <p class="who">
-            by <Who id={e.actor} names={names} />
-            {e.runAs && e.runAs !== e.actor ? (
-              <>
-                {' '}
-                on behalf of <Who id={e.runAs} names={names} />
-              </>
-            ) : null}
-          </p>
+          <p class="summary">{e.summary}</p>
           {e.changes.length ? (
-            <table class="changes">
-              <caption class="visually-hidden">Changes of revision {e.rev}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">Before</th>
-                  <th scope="col">After</th>
-                </tr>
-              </thead>
-              <tbody>
-                {e.changes.map((c) => (
-                  <tr key={c.path}>
-                    <th scope="row">
-                      <code>{c.path}</code>
-                    </th>
-                    <td class="before">{shown(c.before)}</td>
-                    <td class="after">{shown(c.after)}</td>
+            <details class="raw-changes">
+              <summary>
+                {e.changes.length} change{e.changes.length === 1 ? '' : 's'}{' '}
+                <span class="muted">({e.type})</span>
+              </summary>
+              <table class="changes">
+                <caption class="visually-hidden">Changes of revision {e.rev}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Field</th>
+                    <th scope="col">Before</th>
+                    <th scope="col">After</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {e.changes.map((c) => (
+                    <tr key={c.path}>
+                      <th scope="row">
+                        <code>{c.path}</code>
+                      </th>
+                      <td class="before">{shown(c.before)}</td>
+                      <td class="after">{shown(c.after)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
           ) : null}
           <a
             href={`#/doc/${enc(docId)}/history?rev=${e.rev}`}
@@ -87,7 +59,8 @@ function Timeline({
 
 function Revision({ docId, rev }: { docId: string; rev: number }) {
   const doc = useLoad(
-    () => call<Doc>('GET', `/api/v2/docForm/${enc(docId)}?rev=${rev}&embed=recoData`).then((r) => r.body),
+    () =>
+      call<Doc>('GET', `/api/v2/docForm/${enc(docId)}?rev=${rev}&embed=recoData,names`).then((r) => r.body),
     `${docId}@${rev}`,
   );
   return (
@@ -119,13 +92,7 @@ function Revision({ docId, rev }: { docId: string; rev: number }) {
 }
 
 export function HistoryPage({ id, route }: { id: string; route: Route }) {
-  const history = useLoad(async () => {
-    const entries = await get<HistoryEntry[]>(`/api/v2/docForm/${enc(id)}/history`);
-    const ids = [
-      ...new Set(entries.flatMap((e) => [e.actor, e.runAs]).filter((x): x is string => Boolean(x))),
-    ];
-    return { entries, names: await namesOf(ids) };
-  }, id);
+  const history = useLoad(() => get<HistoryEntry[]>(`/api/v2/docForm/${enc(id)}/history`), id);
   const rev = Number(route.query.get('rev') ?? 0);
   return (
     <>
@@ -141,8 +108,8 @@ export function HistoryPage({ id, route }: { id: string; route: Route }) {
       {history.loading && !history.data ? <Loading what="the history" /> : null}
       {history.data ? (
         <div class="columns">
-          <Section title={`${history.data.entries.length} revisions`} id="timeline">
-            <Timeline docId={id} entries={history.data.entries} names={history.data.names} current={rev} />
+          <Section title={`${history.data.length} revisions`} id="timeline">
+            <Timeline docId={id} entries={history.data} current={rev} />
           </Section>
           {rev ? (
             <Revision docId={id} rev={rev} />

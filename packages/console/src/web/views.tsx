@@ -3,11 +3,6 @@ import { call, enc } from './api';
 import { byUrgency, type Doc, formatTime, isOverdue, PHASES, phaseName, STATUSES, statusName } from './model';
 import { Choice, docLink, ErrorBox, go, Loading, Pager, PageSizeChoice, type Route, useLoad } from './ui';
 
-function summaryOf(doc: Doc): string {
-  const first = Object.values(doc.valuesByTags ?? {}).find((v) => typeof v === 'string' && v);
-  return typeof first === 'string' ? first : '';
-}
-
 function DueDate({ datedue }: { datedue: string }) {
   if (!datedue) return <span class="muted">none</span>;
   return isOverdue(datedue) ? (
@@ -25,7 +20,6 @@ function DocTable({ docs, caption }: { docs: Doc[]; caption: string }) {
         <tr>
           <th scope="col">Document</th>
           <th scope="col">Form</th>
-          <th scope="col">Summary</th>
           <th scope="col">Phase</th>
           <th scope="col">Status</th>
           <th scope="col">Due</th>
@@ -33,12 +27,19 @@ function DocTable({ docs, caption }: { docs: Doc[]; caption: string }) {
       </thead>
       <tbody>
         {docs.map((doc) => (
-          <tr key={doc._id} class={isOverdue(doc.datedue) ? 'overdue' : undefined}>
+          // The whole row opens the document (a click anywhere); the title is its link for the keyboard.
+          <tr
+            key={doc._id}
+            class={`link-row${isOverdue(doc.datedue) ? ' overdue' : ''}`}
+            onClick={(e) => {
+              if (!(e.target as Element).closest('a')) location.hash = docLink(doc._id_web);
+            }}
+          >
             <td>
-              <a href={docLink(doc._id_web)}>{doc._id_web}</a>
+              <a href={docLink(doc._id_web)}>{doc.title ?? doc._id_web}</a>
+              <span class="hint">{doc._id_web}</span>
             </td>
             <td>{doc.form}</td>
-            <td>{summaryOf(doc)}</td>
             <td>
               {phaseName(doc.state)}
               {doc.step ? ` · stage ${doc.step}` : ''}
