@@ -92,7 +92,6 @@ function workflowEvents(event: DocumentEvent & { type: 'WorkflowChanged' }): Wor
 const quoted = (text: string) => `'${text}'`;
 const listed = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** A value of a document field in a sentence: strings as they are, a table by its size. */
 function shown(value: unknown): string {
@@ -128,12 +127,12 @@ function codeChanges(changes: readonly Change[]): string[] {
   const state = change('/state');
   const step = change('/step');
   return [
-    ...named('phase', STATE_NAMES, state),
+    ...named('Phase', STATE_NAMES, state),
     // A new step within the same phase; a new phase starts at step 1 anyway.
     ...(step && !state && typeof step.after === 'number' && step.after > 0
-      ? [`step: ${step.before} → ${step.after}`]
+      ? [`Step: ${step.before} → ${step.after}`]
       : []),
-    ...named('status', STATUS_NAMES, change('/status')),
+    ...named('Status', STATUS_NAMES, change('/status')),
   ];
 }
 
@@ -176,9 +175,7 @@ function summary(event: DocumentEvent, entry: SummaryEntry, who: string, nameOf:
     case 'WorkflowChanged': {
       const sentences = workflowSentences(workflowEvents(event), who, nameOf);
       if (sentences.answer && entry.correlationId) answers.set(entry.correlationId, sentences.answer);
-      return [...sentences.acts, ...codeChanges(entry.changes), ...sentences.after]
-        .map(capitalised)
-        .join('. ');
+      return [...sentences.acts, ...codeChanges(entry.changes), ...sentences.after].join('. ');
     }
     case 'DocumentFieldsUpdated': {
       const edits = fieldEdits(entry.changes);
@@ -243,5 +240,5 @@ function workflowSentences(
       }
     }
   }
-  return { acts, after: waiting.length ? [`waiting for ${listed(waiting)}`] : [], answer };
+  return { acts, after: waiting.length ? [`Waiting for ${listed(waiting)}`] : [], answer };
 }

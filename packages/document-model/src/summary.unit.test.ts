@@ -20,6 +20,7 @@ const NAMES: Record<string, string> = {
   [ID.portal]: 'Portal',
 };
 const nameOf = (id: string) => NAMES[id] ?? id;
+const UNKNOWN = 'usr-00000000-0000-4000-8000-000000000099';
 
 const at = '2026-11-26T10:00:00.000Z';
 const respId = 'a'.repeat(24);
@@ -205,12 +206,17 @@ const cases: Array<{ name: string; entries: SummaryEntry[]; expected: string[] }
     ],
   },
   {
-    name: 'an erased person stays erased; an unknown id shows as itself',
+    name: 'an erased person stays erased; an unknown id shows as itself, never capitalised',
     entries: [
       entry(wf(answered(2, 'fine', ID.erin)), [], { actor: ID.erin }),
       entry(created('usr-gone'), [], { actor: 'usr-gone' }),
+      entry(wf(answered(2, '', UNKNOWN)), [change('/state', 1, 2)], { actor: UNKNOWN }),
     ],
-    expected: ["[erased] approved with the comment 'fine'", 'usr-gone created the document'],
+    expected: [
+      "[erased] approved with the comment 'fine'",
+      'usr-gone created the document',
+      `${UNKNOWN} approved. Phase: approval → sign`,
+    ],
   },
   {
     name: 'recognition results name the file and the forms; validation names the values',

@@ -45,7 +45,8 @@ export function auditApi(deps: AuditApiDeps): Hono<ServiceEnv> {
     const { events } = await readEvents(c);
     const { entries } = foldHistory(events);
     const end = query.pageSize === undefined ? undefined : query.first + query.pageSize;
-    const page = await summarisedPage(deps, c, entries, query.first, end);
+    const ctx = { principal: c.var.principal, ids: c.var };
+    const page = await summarisedPage(deps, ctx, c.var.log, entries, { first: query.first, end });
     c.header('svc-total-count', String(entries.length));
     if (!(c.req.header('accept') ?? '').includes(NDJSON)) return c.json(page);
     const lines = page.values();

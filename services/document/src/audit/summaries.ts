@@ -5,10 +5,9 @@
  */
 import type { HistoryEntry } from '@docflow/contracts';
 import { namedIds, summariseHistory } from '@docflow/document-model';
-import type { ServiceEnv } from '@docflow/kit/http';
-import type { Context } from 'hono';
+import type { Logger } from '@docflow/kit';
 import type { z } from 'zod';
-import { accountNames, type IdentityCalls } from '../calls/identity-calls';
+import { accountNames, type CallContext, type IdentityCalls } from '../calls/identity-calls';
 import type { foldHistory } from './history';
 
 type Entry = ReturnType<typeof foldHistory>['entries'][number];
@@ -16,21 +15,16 @@ type Entry = ReturnType<typeof foldHistory>['entries'][number];
 /** `entries[first, end)` with summaries; every entry before them is read for context (an answer's edits). */
 export async function summarisedPage(
   calls: IdentityCalls,
-  c: Context<ServiceEnv>,
+  ctx: CallContext,
+  log: Pick<Logger, 'warn'>,
   entries: readonly Entry[],
-  first: number,
-  end: number | undefined,
+  page: { first: number; end: number | undefined },
 ): Promise<Array<z.infer<typeof HistoryEntry>>> {
-  const page = entries.slice(first, end);
-  const names = await accountNames(calls, { principal: c.var.principal, ids: c.var }, namedIds(page)).catch(
-    (error: unknown) => {
-      c.var.log.warn(
-        { err: error },
-        'history: identity did not name the people; the summaries show their ids',
-      );
-      return new Map<string, string>();
-    },
-  );
-  const summaries = summariseHistory(entries.slice(0, end), (id) => names.get(id) ?? id);
-  return page.map((entry, i) => ({ ...entry, summary: summaries[first + i] ?? '' }));
+  const shown = entries.slice(page.first, page.end);
+  const names = await accountNames(calls, ctx, namedIds(shown)).catch((error: unknown) => {
+    log.warn({ err: error }, 'history: identity did not name the people; the summaries show their ids');
+    return new Map<string, string>();
+  });
+  const summaries = summariseHistory(entries.slice(0, page.end), (id) => names.get(id) ?? id);
+  return shown.map((entry, i) => ({ ...entry, summary: summaries[page.first + i] ?? '' }));
 }
