@@ -221,6 +221,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await page.getByRole('link', { name: 'History' }).click();
     const timeline = page.getByRole('region', { name: /revisions/ });
     await timeline.waitFor();
+    await page.getByRole('heading', { level: 1, name: 'History · New laptops' }).waitFor();
     const text = await textOf(timeline);
     assert.match(text, /Svc portal on behalf of alice Test created the document/);
     assert.match(

@@ -92,13 +92,20 @@ function Revision({ docId, rev }: { docId: string; rev: number }) {
 }
 
 export function HistoryPage({ id, route }: { id: string; route: Route }) {
-  const history = useLoad(() => get<HistoryEntry[]>(`/api/v2/docForm/${enc(id)}/history`), id);
+  const history = useLoad(
+    () =>
+      Promise.all([
+        get<HistoryEntry[]>(`/api/v2/docForm/${enc(id)}/history`),
+        get<Pick<Doc, 'title'>>(`/api/v2/docForm/${enc(id)}?fields=title`),
+      ]).then(([entries, doc]) => ({ entries, title: doc.title ?? id })),
+    id,
+  );
   const rev = Number(route.query.get('rev') ?? 0);
   return (
     <>
       <div class="page-head">
         <h1>
-          History <span class="muted">· {id}</span>
+          History <span class="muted">· {history.data?.title ?? id}</span>
         </h1>
         <a class="button secondary" href={docLink(id)}>
           Back to the document
@@ -108,8 +115,8 @@ export function HistoryPage({ id, route }: { id: string; route: Route }) {
       {history.loading && !history.data ? <Loading what="the history" /> : null}
       {history.data ? (
         <div class="columns">
-          <Section title={`${history.data.length} revisions`} id="timeline">
-            <Timeline docId={id} entries={history.data} current={rev} />
+          <Section title={`${history.data.entries.length} revisions`} id="timeline">
+            <Timeline docId={id} entries={history.data.entries} current={rev} />
           </Section>
           {rev ? (
             <Revision docId={id} rev={rev} />
