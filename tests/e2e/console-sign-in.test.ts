@@ -36,6 +36,7 @@ const FORM = {
   title: 'Sign-in memo',
   formsystype: 9,
   tags: { subject: 'string' },
+  titleField: 'subject',
   workflow: { approval: { stages: [{ participants: ['bob@example.com'] }] }, dueDays: 3 },
 };
 
@@ -137,7 +138,7 @@ describe('web console: a person signs in with e-mail and password', { skip, time
     await row.waitFor();
     assert.match((await row.textContent()) ?? '', /Standing desks/);
     await shot(page, 'sign-in-1-approver-inbox');
-    await row.getByRole('link', { name: memoId }).click();
+    await row.getByRole('link', { name: 'Standing desks' }).click();
     const task = page.getByRole('region', { name: 'Your task' });
     await task.waitFor();
     assert.deepEqual(await task.getByRole('button').allInnerTexts(), [
