@@ -39,6 +39,8 @@ for (const factory of targets({ env: { DOCFLOW_MAX_UPLOAD_BYTES: String(MAX_UPLO
       api = apiClient(target.baseUrl);
       admin = target.adminKey;
       alice = await createPerson(api, admin, 'alice@example.com');
+      // testform's approver: a form names only accounts that exist (issue 33).
+      await createPerson(api, admin, 'bob@example.com');
       const svc = await api('POST', '/api/admin/v1/accounts', {
         key: admin,
         body: { kind: 'service', email: 'portal@example.com', name_first: 'Portal', name_last: 'Svc' },
@@ -74,6 +76,8 @@ for (const factory of targets({ env: { DOCFLOW_MAX_UPLOAD_BYTES: String(MAX_UPLO
         assert.equal(changed.status, 201);
       });
       it('accepts the shape of DESIGN.md as it is', async () => {
+        await createPerson(api, admin, 'dave@example.com');
+        const carol = await createPerson(api, admin, 'carol@example.com');
         const memo = {
           name: 'memo2',
           title: 'Internal memo',
@@ -81,7 +85,7 @@ for (const factory of targets({ env: { DOCFLOW_MAX_UPLOAD_BYTES: String(MAX_UPLO
           tags: { subject: 'string', lines: 'table' },
           workflow: {
             approval: { stages: [{ participants: ['bob@example.com'] }], next: 'sign' },
-            sign: { stages: [{ participants: ['usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01'] }] },
+            sign: { stages: [{ participants: [carol] }] },
             execution: { stages: [{ participants: ['dave@example.com'] }] },
             dueDays: 5,
           },
@@ -173,7 +177,8 @@ for (const factory of targets({ env: { DOCFLOW_MAX_UPLOAD_BYTES: String(MAX_UPLO
         assert.deepEqual(res.body.valuesByTags, {});
       });
       it('a requested workflow action that cannot be applied: 201 with X-Error', async () => {
-        const res = await create('testform', { docForm: {}, docResponse: { taskstatus: 100 } });
+        // The sample form contract configures no approval.
+        const res = await create('contract', { docForm: {}, docResponse: { taskstatus: 100 } });
         assert.equal(res.status, 201, res.text);
         assert.ok((res.headers.get('x-error') ?? '').length > 0);
         assert.equal(res.body.state, 0);

@@ -101,3 +101,15 @@ export type FormDefinition = z.infer<typeof FormDefinition>;
  * with the strict FormDefinition would forbid `_meta` itself.)
  */
 export const StoredForm = z.strictObject({ ...FormDefinition.shape, _meta: Meta }).openapi('StoredForm');
+
+/**
+ * What anyone who may create documents reads of a form (`GET /api/v2/forms`): what to call it and
+ * which fields it has; not its workflow (who takes part) nor its recognition rules.
+ */
+export const FormSummary = RecordedFormDefinition.pick({
+  name: true,
+  title: true,
+  formsystype: true,
+  tags: true,
+}).openapi('FormSummary');
+export type FormSummary = z.infer<typeof FormSummary>;

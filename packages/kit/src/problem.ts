@@ -52,8 +52,12 @@ export class ProblemError extends Error {
  * @example throw problems.nothingChanged('the workflow is suspended already');
  */
 export const NOTHING_CHANGED_422 = 422;
-const nothingChanged = (detail: string, slug = 'not-processed', title = 'Nothing was changed') =>
-  new ProblemError(NOTHING_CHANGED_422, slug, title, detail);
+const nothingChanged = (
+  detail: string,
+  slug = 'not-processed',
+  title = 'Nothing was changed',
+  errors?: Problem['errors'],
+) => new ProblemError(NOTHING_CHANGED_422, slug, title, detail, errors);
 
 export const problems = {
   badRequest: (detail: string, errors?: Problem['errors']) =>

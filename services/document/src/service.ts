@@ -19,6 +19,7 @@ import { documentsApi } from './documents/api';
 import { documentPositionApi } from './documents/position';
 import { docReader } from './documents/readable';
 import { formsApi } from './forms/api';
+import { createFormCatalog } from './forms/catalog';
 import { seedSampleForms } from './forms/samples';
 import { idempotencyStore } from './idempotency/store';
 import { viewsApi } from './views/api';
@@ -55,9 +56,13 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const views = createViewsReadModel(db, deputies, deps.searchCommonDocs);
   const projection = createViewsProjection(store, db, views, log);
   const clients = { identity: deps.identity, files: deps.files, workflow: deps.workflow };
+  const formCatalog = createFormCatalog(store, db, log);
   // The internal routes answer documents' facts: only to a caller with the internal token.
   const app = createServiceApp(deps, { guarded: ['/api/*', INTERNAL_PATHS] });
-  app.route('/', formsApi(store, { identity: deps.identity, internalToken: deps.internalToken }));
+  app.route(
+    '/',
+    formsApi(store, { identity: deps.identity, internalToken: deps.internalToken }, formCatalog),
+  );
   app.route('/', viewsApi(views, projection));
   app.route('/', liveAttachmentsApi(db, views, projection));
   app.route('/', pendingRecognitionApi(store, db, views, projection));
@@ -101,6 +106,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
       // A retried start (runService) keeps what an earlier attempt started and redoes what failed.
       await seedSampleForms(store);
       projection.start();
+      formCatalog.start();
       relay ??= relayOwnStreams('document', deps, {
         prefixes: ['docForm-', 'form-'],
         topic: topics.document,
@@ -124,6 +130,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
     async stop() {
       await relay?.stop();
       await checkpoints?.stop();
+      await formCatalog.stop();
       await Promise.all([...consumers.values()].map((c) => c.stop()));
       await projection.stop();
     },

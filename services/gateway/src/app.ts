@@ -21,7 +21,9 @@ import {
   getPersonRoute,
   getWebhookRoute,
   healthzRoute,
+  listCreatableFormsRoute,
   listAccountsRoute,
+  listFormsRoute,
   listWebhookDeliveriesRoute,
   listWebhooksRoute,
   manageDocumentRoute,
@@ -278,7 +280,9 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   });
 
   app.openapi(putFormRoute, (c) => document(c, c.req.valid('json')));
+  app.openapi(listFormsRoute, (c) => document(c));
   app.openapi(getFormRoute, (c) => document(c));
+  app.openapi(listCreatableFormsRoute, (c) => document(c));
   app.openapi(rebuildViewsRoute, (c) => document(c));
 
   // Registered before `{id}` routes: `view/{viewId}` is never read as a document id.

@@ -1,7 +1,7 @@
 /** Admin API (extension, DESIGN.md): forms and the view read model. Needs role `svcAdminSysRW`. */
 import { createRoute, z } from '@hono/zod-openapi';
-import { FormDefinition, FormName, StoredForm } from '../forms';
-import { problemsFor } from '../responses';
+import { FormDefinition, FormName, FormSummary, StoredForm } from '../forms';
+import { problemResponses, problemsFor } from '../responses';
 
 /** A stored form leads to reading it and to creating a document from it. */
 const formLinks = {
@@ -31,6 +31,47 @@ export const putFormRoute = createRoute({
       links: formLinks,
     },
     ...problemsFor(400, 401, 403, 409, 413, 415, 429, 503),
+    422: {
+      ...problemResponses[422],
+      description:
+        'A participant is no person\u2019s account (no account has that `usr-` id or e-mail, or it is a ' +
+        'service account): `errors` points at each one; nothing was saved.',
+    },
+  },
+});
+
+export const listFormsRoute = createRoute({
+  operationId: 'listForms',
+  method: 'get',
+  path: '/api/admin/v1/forms',
+  tags: ['admin'],
+  summary: 'List every form, by name',
+  description:
+    'Each form as `GET /api/admin/v1/forms/{formName}` shows it. A form defined before the request is listed.',
+  responses: {
+    200: {
+      description: 'Every form, ordered by name.',
+      content: { 'application/json': { schema: z.array(StoredForm) } },
+    },
+    ...problemsFor(400, 401, 403, 429, 503),
+  },
+});
+
+export const listCreatableFormsRoute = createRoute({
+  operationId: 'listCreatableForms',
+  method: 'get',
+  path: '/api/v2/forms',
+  tags: ['docForm'],
+  summary: 'The forms the caller may create documents of',
+  description:
+    'Every principal creates documents of every form (`capabilities.createDocuments` of `GET /api/v2/me`), ' +
+    'so this lists every form: its name, title and fields, not its workflow nor its recognition rules.',
+  responses: {
+    200: {
+      description: 'Every form, ordered by name.',
+      content: { 'application/json': { schema: z.array(FormSummary) } },
+    },
+    ...problemsFor(400, 401, 403, 429, 503),
   },
 });
 

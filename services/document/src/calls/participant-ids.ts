@@ -1,20 +1,60 @@
 /**
  * Participants named by e-mail in a form are kept as `usr-` ids: when the form is defined and again
  * when a document is created from it, so no person's e-mail is copied into a form, document or
- * workflow event (or their topics), and an erasure leaves none behind. An address no account holds
- * (yet) stays as it is: the workflow resolves it when its phase starts, or refuses the phase.
+ * workflow event (or their topics), and an erasure leaves none behind. When a document is created, an
+ * address no account holds (yet) stays as it is: the workflow resolves it when its phase starts, or
+ * refuses the phase. A form is refused when it is defined with one (`withKnownParticipants`).
  */
-import { resolveAccountsRoute, USR_ID_PATTERN, WORK_PHASES, type WorkflowConfig } from '@docflow/contracts';
-import { internalClient } from '@docflow/kit/http';
+import {
+  type ResolvedAccount,
+  resolveAccountsRoute,
+  USR_ID_PATTERN,
+  WORK_PHASES,
+  type WorkflowConfig,
+} from '@docflow/contracts';
+import { internalClient, problems } from '@docflow/kit/http';
 import type { CallContext, IdentityCalls } from './identity-calls';
 
-const emailsOf = (workflow: WorkflowConfig): string[] => [
-  ...new Set(
-    WORK_PHASES.flatMap((phase) => workflow[phase]?.stages.flatMap((s) => s.participants) ?? []).filter(
-      (p) => !USR_ID_PATTERN.test(p),
-    ),
-  ),
-];
+/** Every participant of `workflow`, with where it stands (JSON pointer of the request body). */
+function participantsOf(workflow: WorkflowConfig): { ref: string; pointer: string }[] {
+  return WORK_PHASES.flatMap(
+    (phase) =>
+      workflow[phase]?.stages.flatMap((stage, s) =>
+        stage.participants.map((ref, p) => ({
+          ref,
+          pointer: `body.workflow.${phase}.stages.${s}.participants.${p}`,
+        })),
+      ) ?? [],
+  );
+}
+
+async function resolve(
+  calls: IdentityCalls,
+  ctx: CallContext,
+  refs: string[],
+): Promise<Record<string, ResolvedAccount>> {
+  if (refs.length === 0) return {};
+  const { accounts } = await internalClient(calls.identity, calls.internalToken).call(
+    resolveAccountsRoute,
+    { body: { refs: [...new Set(refs)] } },
+    ctx,
+  );
+  return accounts;
+}
+
+/** `workflow` with each participant replaced by `idOf` it, each stage without repeats. */
+function mapParticipants(workflow: WorkflowConfig, idOf: (ref: string) => string): WorkflowConfig {
+  const mapped: WorkflowConfig = { ...workflow };
+  for (const phase of WORK_PHASES) {
+    const config = workflow[phase];
+    if (config)
+      mapped[phase] = {
+        ...config,
+        stages: config.stages.map((s) => ({ participants: [...new Set(s.participants.map(idOf))] })),
+      };
+  }
+  return mapped;
+}
 
 /** `form` with every participant e-mail that names an account replaced by that account's id. */
 export async function withParticipantIds<F extends { workflow?: WorkflowConfig }>(
@@ -23,22 +63,44 @@ export async function withParticipantIds<F extends { workflow?: WorkflowConfig }
   form: F,
 ): Promise<F> {
   const { workflow } = form;
-  const emails = workflow ? emailsOf(workflow) : [];
+  const emails = workflow
+    ? participantsOf(workflow)
+        .map((p) => p.ref)
+        .filter((ref) => !USR_ID_PATTERN.test(ref))
+    : [];
   if (!workflow || emails.length === 0) return form;
-  const { accounts } = await internalClient(calls.identity, calls.internalToken).call(
-    resolveAccountsRoute,
-    { body: { refs: emails } },
+  const accounts = await resolve(calls, ctx, emails);
+  return { ...form, workflow: mapParticipants(workflow, (p) => accounts[p]?.id ?? p) };
+}
+
+/**
+ * `form` with every participant as its account's id; 422 naming each participant that is no person's
+ * account (no account at all, or a service account, which is never given a task). A deactivated
+ * person is accepted: the workflow refuses a phase only while one of its participants is inactive.
+ */
+export async function withKnownParticipants<F extends { workflow?: WorkflowConfig }>(
+  calls: IdentityCalls,
+  ctx: CallContext,
+  form: F,
+): Promise<F> {
+  const { workflow } = form;
+  if (!workflow) return form;
+  const participants = participantsOf(workflow);
+  const accounts = await resolve(
+    calls,
     ctx,
+    participants.map((p) => p.ref),
   );
-  const idOf = (p: string) => accounts[p]?.id ?? p;
-  const resolved: WorkflowConfig = { ...workflow };
-  for (const phase of WORK_PHASES) {
-    const config = workflow[phase];
-    if (config)
-      resolved[phase] = {
-        ...config,
-        stages: config.stages.map((s) => ({ participants: [...new Set(s.participants.map(idOf))] })),
-      };
-  }
-  return { ...form, workflow: resolved };
+  const unknown = participants.filter(({ ref }) => accounts[ref]?.kind !== 'person');
+  if (unknown.length > 0)
+    throw problems.nothingChanged(
+      `the form names ${unknown.length} participant(s) that are no person's account: ${[...new Set(unknown.map((u) => u.ref))].join(', ')}`,
+      'unknown-participant',
+      'Unknown participant',
+      unknown.map(({ ref, pointer }) => ({
+        pointer,
+        message: accounts[ref] ? `${ref} is a service account` : `no account ${ref}`,
+      })),
+    );
+  return { ...form, workflow: mapParticipants(workflow, (p) => accounts[p]!.id) };
 }
