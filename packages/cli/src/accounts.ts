@@ -1,8 +1,11 @@
 /** `docflow accounts …`: read, create, activate or deactivate accounts and set their roles. */
 import type { components } from '@docflow/client';
 import { Command, Option } from 'commander';
+import { ACCOUNT_COLUMNS } from './columns';
+import { show } from './output';
 import { collectPages } from './pages';
 import { csv, integer } from './parse';
+import { accountIdOf } from './people';
 import { clientOf, print } from './server';
 
 export function accountsCommand(): Command {
@@ -35,18 +38,19 @@ export function accountsCommand(): Command {
         });
         return { items: data ?? [], total: Number(response.headers.get('svc-total-count') ?? 0) };
       });
-      print(listed);
+      show(command, listed, { columns: ACCOUNT_COLUMNS });
     });
 
   accounts
     .command('get')
     .description('show an account')
-    .argument('<id>', 'usr- id')
-    .action(async (id: string, _options, command: Command) => {
-      const { data } = await clientOf(command).api.GET('/api/admin/v1/accounts/{id}', {
-        params: { path: { id } },
+    .argument('<account>', 'usr- id or e-mail')
+    .action(async (ref: string, _options, command: Command) => {
+      const client = clientOf(command);
+      const { data } = await client.api.GET('/api/admin/v1/accounts/{id}', {
+        params: { path: { id: await accountIdOf(client, ref) } },
       });
-      print(data);
+      show(command, data);
     });
 
   accounts
@@ -81,10 +85,11 @@ export function accountsCommand(): Command {
     accounts
       .command(name)
       .description(`${name} an account (its API key and sign-in ${active ? 'work again' : 'stop working'})`)
-      .argument('<id>', 'usr- id')
-      .action(async (id: string, _options, command: Command) => {
-        const { data } = await clientOf(command).api.PATCH('/api/admin/v1/accounts/{id}', {
-          params: { path: { id } },
+      .argument('<account>', 'usr- id or e-mail')
+      .action(async (ref: string, _options, command: Command) => {
+        const client = clientOf(command);
+        const { data } = await client.api.PATCH('/api/admin/v1/accounts/{id}', {
+          params: { path: { id: await accountIdOf(client, ref) } },
           body: { active },
         });
         print(data);
@@ -93,11 +98,12 @@ export function accountsCommand(): Command {
   accounts
     .command('roles')
     .description("replace an account's roles")
-    .argument('<id>', 'usr- id')
+    .argument('<account>', 'usr- id or e-mail')
     .argument('[roles...]', 'the roles it is to have (none: no role at all)')
-    .action(async (id: string, roles: string[], _options, command: Command) => {
-      const { data } = await clientOf(command).api.PATCH('/api/admin/v1/accounts/{id}', {
-        params: { path: { id } },
+    .action(async (ref: string, roles: string[], _options, command: Command) => {
+      const client = clientOf(command);
+      const { data } = await client.api.PATCH('/api/admin/v1/accounts/{id}', {
+        params: { path: { id: await accountIdOf(client, ref) } },
         body: { roles: roles as components['schemas']['AccountPatch']['roles'] },
       });
       print(data);

@@ -1,13 +1,16 @@
 /** `docflow documents …`: create a document with files, read it, its history, export it as a bundle. */
 import { createReadStream, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import type { components, UploadFile } from '@docflow/client';
+import type { UploadFile } from '@docflow/client';
 import { Command } from 'commander';
+import { DOCUMENT_FIELDS } from './columns';
 import { CliError, EXIT } from './exit-codes';
 import { exportBundle } from './export-bundle';
+import { show } from './output';
 import { csv, integer } from './parse';
-import { clientOf, jsonArgument, print } from './server';
+import { clientOf, print } from './server';
 import { fromStartDir } from './start-dir';
+import { valuesOf } from './values';
 
 /** Content types by file extension (those recognition reads, and text); any other file goes as application/octet-stream. */
 const TYPES: Record<string, string> = {
@@ -27,13 +30,6 @@ function uploadOf(path: string): UploadFile {
     throw new CliError(EXIT.usage, `no such file ${full}`);
   const type = TYPES[extname(full).toLowerCase()];
   return { name: basename(full), content: createReadStream(full), ...(type ? { type } : {}) };
-}
-
-function valuesOf(text: string): components['schemas']['ValuesByTags'] {
-  const values = jsonArgument('--values', text);
-  if (typeof values !== 'object' || values === null || Array.isArray(values))
-    throw new CliError(EXIT.usage, '--values must be a JSON object of field tags and values');
-  return values as components['schemas']['ValuesByTags'];
 }
 
 export function documentsCommand(): Command {
@@ -80,7 +76,7 @@ export function documentsCommand(): Command {
       const { data } = await clientOf(command).api.GET('/api/v2/docForm/{id}', {
         params: { path: { id }, query: options.rev ? { rev: options.rev } : {} },
       });
-      print(data);
+      show(command, data, { fields: DOCUMENT_FIELDS });
     });
 
   documents

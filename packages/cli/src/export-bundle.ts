@@ -1,16 +1,6 @@
-/**
- * Downloads a document's export bundle to a file, with a progress bar on stderr when it is a terminal
- * (bytes, rate; a percentage and time left when the server sends the size). The bundle is written
- * next to the target and renamed into place once whole, so a failed export leaves no partial bundle.
- */
-import { createWriteStream, renameSync, rmSync } from 'node:fs';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+/** Downloads a document's export bundle to a file (progress on a terminal, no partial file left). */
 import type { DocflowClient } from '@docflow/client';
-import { SingleBar } from 'cli-progress';
-
-const KIB = 1024;
+import { saveStream } from './save-stream';
 
 export async function exportBundle(
   client: DocflowClient,
@@ -21,42 +11,5 @@ export async function exportBundle(
     params: { path: { id } },
     parseAs: 'stream',
   });
-  const size = Number(response.headers.get('content-length') ?? 0);
-  const bar = new SingleBar({
-    stream: process.stderr,
-    format: size
-      ? 'export [{bar}] {percentage}% · {kib}/{totalKib} KiB · {rate} KiB/s · {eta_formatted} left'
-      : 'export: {kib} KiB · {rate} KiB/s',
-    hideCursor: true,
-  });
-  const started = performance.now();
-  let bytes = 0;
-  const payload = () => ({
-    kib: Math.round(bytes / KIB).toLocaleString('en'),
-    totalKib: Math.round(size / KIB).toLocaleString('en'),
-    rate: Math.round(bytes / KIB / Math.max((performance.now() - started) / 1000, 1e-3)).toLocaleString('en'),
-  });
-  bar.start(size || 1, 0, payload());
-  const counted = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      bytes += chunk.length;
-      bar.update(size ? bytes : 0, payload());
-      done(null, chunk);
-    },
-  });
-  const part = `${out}.part`;
-  try {
-    await pipeline(
-      Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
-      counted,
-      createWriteStream(part),
-    );
-    renameSync(part, out);
-  } catch (error) {
-    rmSync(part, { force: true });
-    throw error;
-  } finally {
-    bar.stop();
-  }
-  return { id, out, bytes };
+  return { id, out, bytes: await saveStream(response, out, 'export') };
 }

@@ -3,7 +3,7 @@
  * attachments' SHA-256, the document re-folded from its history; @docflow/audit's verifyBundle).
  */
 import { existsSync } from 'node:fs';
-import { verifyBundle } from '@docflow/audit';
+import type { verifyBundle } from '@docflow/audit';
 import { Command } from 'commander';
 import { CliError, EXIT } from './exit-codes';
 import { print } from './server';
@@ -20,7 +20,8 @@ export function verifyCommand(): Command {
       if (!existsSync(path)) throw new CliError(EXIT.usage, `no such file ${path}`);
       let verdict: Awaited<ReturnType<typeof verifyBundle>>;
       try {
-        verdict = await verifyBundle(path);
+        // Loaded here, not at start: its schemas are most of the command's code (bundle size, start time).
+        verdict = await (await import('@docflow/audit')).verifyBundle(path);
       } catch (error) {
         throw new CliError(EXIT.refused, `${path} is not a readable bundle (${(error as Error).message})`);
       }

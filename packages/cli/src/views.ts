@@ -5,46 +5,25 @@
  * code (docs/decisions.md, "The command-line tool").
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import type { ViewId, ViewQuery } from '@docflow/client';
+import { join } from 'node:path';
+import type { ViewId } from '@docflow/client';
 import { Argument, Command, Option } from 'commander';
-import { collectPages } from './pages';
-import { integer } from './parse';
-import { clientOf, print } from './server';
+import { CHECKOUT } from './checkout';
+import { addListOptions, type ListOptions, listDocuments } from './document-list';
 import { fromStartDir } from './start-dir';
 
-const DOCUMENT_SERVICE = fileURLToPath(new URL('../../../services/document/', import.meta.url));
+const DOCUMENT_SERVICE = join(CHECKOUT, 'services/document');
 const REBUILD_ENTRY = 'src/views/rebuild-cli.ts';
 
 export function viewsCommand(): Command {
   const views = new Command('views').description('views: listings of documents, and their offline rebuild');
 
-  views
-    .command('list')
-    .description('list the documents of a view: {total, first, items} (total: svc-total-count)')
-    .addArgument(new Argument('<view>', 'which view').choices(['inbox', 'mydocs', 'all']))
-    .option('--tags <tags>', 'comma-separated tags, combined with AND')
-    .option('--form <names>', 'comma-separated form names, combined with OR')
-    .option('--author <ids>', 'comma-separated author usr- ids, combined with OR')
-    .option('--state <n>', 'documents in this state', integer(0, 100))
-    .option('--first <n>', 'skip this many documents', integer(0, 2147483646), 0)
-    .option('--page-size <n>', 'documents per request', integer(1, 100), 10)
-    .option('--all', 'every page from --first on, not one')
-    .action(async (view: ViewId, options, command: Command) => {
-      const client = clientOf(command);
-      const filters: ViewQuery = {
-        pageSize: options.pageSize,
-        ...(options.tags ? { tags: options.tags } : {}),
-        ...(options.form ? { form: options.form } : {}),
-        ...(options.author ? { author: options.author } : {}),
-        ...(options.state !== undefined ? { state: options.state } : {}),
-      };
-      print(
-        await collectPages(options.first, options.all === true, (first) =>
-          client.viewPage(view, { ...filters, first }),
-        ),
-      );
-    });
+  addListOptions(
+    views
+      .command('list')
+      .description('list the documents of a view: {total, first, items} (total: svc-total-count)')
+      .addArgument(new Argument('<view>', 'which view').choices(['inbox', 'mydocs', 'all'])),
+  ).action((view: ViewId, options: ListOptions, command: Command) => listDocuments(command, view, options));
 
   views
     .command('rebuild')

@@ -1,9 +1,7 @@
 /** Which docflow wrote a backup: the CLI's version and, in a git checkout, the commit it runs from. */
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import manifest from '../../package.json' with { type: 'json' };
-
-const CHECKOUT = fileURLToPath(new URL('../../../../', import.meta.url));
+import { CHECKOUT } from '../checkout';
 
 export function provenance(): { version: string; commit: string | null } {
   let commit: string | null = null;

@@ -18,15 +18,15 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { copyBlobs } from '../backup/backup';
 import { DIR_MODE, FILE_MODE, listFiles, nested } from '../backup/files';
 import { COPY_ORDER, inOrder, kindOf, SNAPSHOT_ORDER } from '../backup/layout';
 import type { Progress } from '../backup/progress';
 import { pinSnapshots } from '../backup/sqlite-snapshot';
+import { CHECKOUT } from '../checkout';
 import { CliError, EXIT } from '../exit-codes';
 
-const IDENTITY_SERVICE = fileURLToPath(new URL('../../../../services/identity/', import.meta.url));
+const IDENTITY_SERVICE = join(CHECKOUT, 'services/identity');
 const RESEAL_ENTRY = 'src/reseal/reseal-cli.ts';
 const MARKER = '.docflow-migration';
 const MIGRATION = 'reseal-identity';
