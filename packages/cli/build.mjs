@@ -5,9 +5,10 @@
  * packages are bundled in (what only some commands need, in chunks loaded when they run); only the
  * native better-sqlite3 is loaded from node_modules.
  *
- * Each build's files are named by the hash of their content (`dist/main-<hash>.mjs`, beside `src/`, so
- * the modules find the checkout two levels up alike), each written through a rename; then
- * `dist/build.json` (its entry, and each source's path, size and mtime) is replaced: processes
+ * Each build's files are named by the hash of their content (`.dist/main-<hash>.mjs`: beside `src/`, so
+ * the modules find the checkout two levels up alike; a dot-directory, which the tools that read the
+ * workspace's sources pass over), each written through a rename; then
+ * `.dist/build.json` (its entry, and each source's path, size and mtime) is replaced: processes
  * building at the same time write the same files, and one never reads another's half-written one.
  */
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const DIST = resolve(HERE, 'dist');
+const DIST = resolve(HERE, '.dist');
 export const BUILD_RECORD = join(DIST, 'build.json');
 
 function writeAtomically(path, contents) {

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 function freshBuild() {
   try {
     const { entry, inputs } = JSON.parse(
-      readFileSync(new URL('../dist/build.json', import.meta.url), 'utf8'),
+      readFileSync(new URL('../.dist/build.json', import.meta.url), 'utf8'),
     );
     const unchanged = inputs.every(({ path, size, mtimeMs }) => {
       const now = statSync(path, { throwIfNoEntry: false });
