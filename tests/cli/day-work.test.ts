@@ -205,7 +205,7 @@ describe('docflow for a day of work', { timeout: 300_000 }, () => {
   it('documents get of an unknown id: not found, exit 6, for a well-formed id and for any other word', async () => {
     const nope = await inHome(['documents', 'get', 'nope']);
     assert.equal(nope.status, 6);
-    assert.match(nope.stderr, /^docflow: not found: id /m);
+    assert.match(nope.stderr, /^docflow: not found: no such id \(/m);
     const absent = await inHome(['documents', 'get', '0123456789abcdef01234567']);
     assert.equal(absent.status, 6);
     assert.match(absent.stderr, /^docflow: 404 Not found/m);

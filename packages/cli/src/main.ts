@@ -66,7 +66,7 @@ function outcomeOf(error: unknown): { exitCode: number; message?: string } {
     if (error.status === 400 && errors?.length && errors.every((e) => e.pointer?.startsWith('path.')))
       return {
         exitCode: EXIT.notFound,
-        message: `not found: ${errors.map((e) => `${e.pointer?.slice('path.'.length)} ${e.message}`).join('; ')}`,
+        message: `not found: ${errors.map((e) => `no such ${e.pointer?.slice('path.'.length)} (${e.message})`).join('; ')}`,
       };
     const lines = [`${error.status} ${title}${detail ? `: ${detail}` : ''}`];
     if (errors) lines.push(JSON.stringify(errors));
