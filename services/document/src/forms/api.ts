@@ -49,6 +49,7 @@ export function formsApi(store: EventStore, calls: IdentityCalls, catalog: FormC
       (state) => decideDefineForm(definition, state),
       commandMetadata(c.var.principal, c.var),
     );
+    catalog.add(name);
     const created = result.state.rev === 1 && result.events.length > 0;
     return c.json(toStoredForm(result.state), created ? 201 : 200);
   });

@@ -2,6 +2,12 @@
  * The names of the defined forms: a read model in the document service's local database, kept from
  * its own `form-` streams by a catch-up subscription whose checkpoint is saved in the same transaction
  * as the name. A listing loads each form from the event store, so it shows each as it is now.
+ *
+ * A form defined through this process is recorded at once (`add`), so its listing follows its PUT; one
+ * defined through another process arrives with the subscription, as lists may lag (DESIGN.md). A
+ * listing waits only until the subscription has caught up once after the start: form events are rare,
+ * and where the store looks for the newest one among its latest events only (PostgreSQL, KurrentDB:
+ * `headPosition`), waiting on every listing would wait out its bound whenever none of them is a form's.
  */
 import { formStream } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
@@ -15,8 +21,13 @@ const PREFIXES = [PREFIX];
 export interface FormCatalog {
   start(): void;
   stop(): Promise<void>;
-  /** Resolves true once every form event stored so far is in the catalog, false after `timeoutMs`. */
+  /**
+   * Resolves true once the catalog has held every form event stored at some call since the start (at
+   * most `timeoutMs` each call until then), false when that call timed out.
+   */
   caughtUp(timeoutMs: number): Promise<boolean>;
+  /** Records a form this process has just defined. */
+  add(name: string): void;
   /** Every form name, in order. */
   names(): string[];
 }
@@ -32,6 +43,7 @@ export function createFormCatalog(store: EventStore, db: LocalDb, log: Logger): 
   });
 
   let subscription: Subscription | undefined;
+  let caughtUpOnce = false;
   return {
     start() {
       subscription ??= store.subscribeAll(
@@ -48,7 +60,13 @@ export function createFormCatalog(store: EventStore, db: LocalDb, log: Logger): 
       await subscription?.stop();
       subscription = undefined;
     },
-    caughtUp: (timeoutMs) => checkpointReached(store, checkpoints, NAME, PREFIXES, timeoutMs),
+    async caughtUp(timeoutMs) {
+      caughtUpOnce ||= await checkpointReached(store, checkpoints, NAME, PREFIXES, timeoutMs);
+      return caughtUpOnce;
+    },
+    add: (name) => {
+      insert.run(name);
+    },
     names: () => select.all(),
   };
 }
