@@ -9,8 +9,16 @@
  * (source ids in the aggregate), so a handled-message mark taken back is harmless. The fsyncs this
  * saves were most of a document create's (bench/RESULTS.md, "Create document").
  */
-import { createPrivateFile, type EventStore, sqliteWalSync, type WalSync } from '@docflow/eventstore';
+import {
+  createPrivateFile,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+  sqliteWalSync,
+  type WalSync,
+} from '@docflow/eventstore';
 import Database from 'better-sqlite3';
+import type { Logger } from './logger';
 
 export type LocalDb = Database.Database;
 
@@ -75,6 +83,47 @@ export async function checkpointReached(
     await new Promise((r) => setTimeout(r, CATCH_UP_POLL_MS));
   }
   return true;
+}
+
+/** A read model kept in the local database from the event store (see `followStreams`). */
+export interface StreamFollower {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Keeps a read model from the event store: a catch-up subscription over `streamPrefixes` from the
+ * checkpoint `name`, each event handed to `apply`, which saves the checkpoint in the same transaction
+ * as its effect; a failed `apply` is logged (as `label`) and the same event tried again.
+ */
+export function followStreams(options: {
+  store: EventStore;
+  checkpoints: CheckpointStore;
+  name: string;
+  streamPrefixes: string[];
+  log: Logger;
+  label: string;
+  apply: (event: RecordedEvent) => void;
+}): StreamFollower {
+  const { store, checkpoints, name, streamPrefixes, log, label, apply } = options;
+  let subscription: Subscription | undefined;
+  return {
+    start() {
+      subscription ??= store.subscribeAll(
+        {
+          after: checkpoints.load(name),
+          streamPrefixes,
+          onHandlerError: (err, event, attempt) =>
+            log.warn({ err, eventId: event.id, attempt }, `${label}: applying an event failed, retrying`),
+        },
+        async (event) => apply(event),
+      );
+    },
+    async stop() {
+      await subscription?.stop();
+      subscription = undefined;
+    },
+  };
 }
 
 const applyOnceTxs = new WeakMap<LocalDb, (consumer: string, id: string, run: () => void) => boolean>();

@@ -6,9 +6,9 @@
  * account of its page from the event store.
  */
 import { type Account, type AccountListQuery, parseStoredIdentityEvent, upcast } from '@docflow/contracts';
-import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
+import type { EventStore, RecordedEvent } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
-import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
+import { checkpointReached, checkpointStore, followStreams, type LocalDb } from '@docflow/kit/eventsourcing';
 
 const NAME = 'identity-account-list';
 const PREFIXES = ['account-'];
@@ -62,23 +62,17 @@ export function createAccountList(store: EventStore, db: LocalDb, log: Logger): 
     checkpoints.save(NAME, event.position);
   });
 
-  let subscription: Subscription | undefined;
+  const follower = followStreams({
+    store,
+    checkpoints,
+    name: NAME,
+    streamPrefixes: PREFIXES,
+    log,
+    label: 'account list',
+    apply: applyTx,
+  });
   return {
-    start() {
-      subscription ??= store.subscribeAll(
-        {
-          after: checkpoints.load(NAME),
-          streamPrefixes: PREFIXES,
-          onHandlerError: (err, event, attempt) =>
-            log.warn({ err, eventId: event.id, attempt }, 'account list: applying an event failed, retrying'),
-        },
-        async (event) => applyTx(event),
-      );
-    },
-    async stop() {
-      await subscription?.stop();
-      subscription = undefined;
-    },
+    ...follower,
     caughtUp: (timeoutMs) => checkpointReached(store, checkpoints, NAME, PREFIXES, timeoutMs),
     page({ first, pageSize, kind, active }) {
       const filter: Filter = { kind: kind ?? null, active: active === undefined ? null : active ? 1 : 0 };

@@ -10,9 +10,9 @@
  * `headPosition`), waiting on every listing would wait out its bound whenever none of them is a form's.
  */
 import { formStream } from '@docflow/contracts';
-import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
+import type { EventStore, RecordedEvent } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
-import { checkpointReached, checkpointStore, type LocalDb } from '@docflow/kit/eventsourcing';
+import { checkpointReached, checkpointStore, followStreams, type LocalDb } from '@docflow/kit/eventsourcing';
 
 const NAME = 'document-form-catalog';
 const PREFIX = formStream('');
@@ -42,24 +42,18 @@ export function createFormCatalog(store: EventStore, db: LocalDb, log: Logger): 
     checkpoints.save(NAME, event.position);
   });
 
-  let subscription: Subscription | undefined;
+  const follower = followStreams({
+    store,
+    checkpoints,
+    name: NAME,
+    streamPrefixes: PREFIXES,
+    log,
+    label: 'form catalog',
+    apply: applyTx,
+  });
   let caughtUpOnce = false;
   return {
-    start() {
-      subscription ??= store.subscribeAll(
-        {
-          after: checkpoints.load(NAME),
-          streamPrefixes: PREFIXES,
-          onHandlerError: (err, event, attempt) =>
-            log.warn({ err, eventId: event.id, attempt }, 'form catalog: applying an event failed, retrying'),
-        },
-        async (event) => applyTx(event),
-      );
-    },
-    async stop() {
-      await subscription?.stop();
-      subscription = undefined;
-    },
+    ...follower,
     async caughtUp(timeoutMs) {
       caughtUpOnce ||= await checkpointReached(store, checkpoints, NAME, PREFIXES, timeoutMs);
       return caughtUpOnce;
