@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The one test command: lint + format check, type check, the real local engines (Kafka, MinIO, PostgreSQL)
+// The one test command: lint + format check, type check, the real local engines (Kafka, MinIO, PostgreSQL, Keycloak)
 // through infra/, then every *.test.ts in one node:test run so the closing summary counts them all.
 // `--no-infra` skips the engines (their tests then report themselves as skipped, with the reason).
 import { spawnSync } from 'node:child_process';
@@ -59,7 +59,7 @@ const infraUp = join(root, 'infra/local/up.sh');
 let startedInfra = false;
 // Engines that were running before this run (a developer's, or another run's) stay running after it;
 // only those it started are stopped at the end.
-const ENGINES = ['kafka', 'minio', 'postgres'];
+const ENGINES = ['kafka', 'minio', 'postgres', 'keycloak'];
 const notUpBefore = existsSync(infraUp)
   ? ENGINES.filter(
       (engine) =>

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stops the local engines (SIGTERM, then SIGKILL after STOP_TIMEOUT=30s) and removes .infra/env
 # (or rewrites it for the engines still up). Data is kept unless --purge is given.
-# Usage: bash infra/local/down.sh [--purge] [kafka|minio|postgres|all]...
+# Usage: bash infra/local/down.sh [--purge] [kafka|minio|postgres|keycloak|all]...
 set -euo pipefail
 # shellcheck source=infra/local/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -22,12 +22,14 @@ if targets_has minio; then minio_running >/dev/null || true; fi
 if targets_has kafka; then stop_pid kafka "$KAFKA_PID" "kafka.Kafka" & pids+=($!); fi
 if targets_has minio; then stop_pid minio "$MINIO_PID" "minio server" & pids+=($!); fi
 if targets_has postgres; then postgres_stop & pids+=($!); fi
+if targets_has keycloak; then keycloak_stop & pids+=($!); fi
 for p in "${pids[@]}"; do wait "$p"; done
 
 if ((purge)); then
   if targets_has kafka; then rm -rf "$KAFKA_STATE" && log "kafka: data removed"; fi
   if targets_has minio; then rm -rf "$MINIO_STATE" && log "minio: data and credentials removed"; fi
   if targets_has postgres; then rm -rf "$POSTGRES_STATE" "$POSTGRES_CREDS" && log "postgres: cluster and credentials removed"; fi
+  if targets_has keycloak; then rm -rf "$KEYCLOAK_STATE" && log "keycloak: home and credentials removed"; fi
 fi
 write_env
 if [[ -f $ENV_FILE ]]; then

@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Shared by up.sh, down.sh and status.sh: pinned versions, paths, and helpers that install and run
-# Apache Kafka (from Maven Central, on the local JDK 17+), MinIO (built with `go install`) and a
-# private PostgreSQL cluster (Debian's `postgresql`) as plain local processes. Sourced, never run.
+# Apache Kafka (from Maven Central, on the local JDK 17+), MinIO (built with `go install`), a
+# private PostgreSQL cluster (Debian's `postgresql`) and Keycloak (from Maven Central, on the JDK 17+)
+# as plain local processes. Sourced, never run.
 
 # ---- pinned versions ------------------------------------------------------------------------
 # Kafka's version is pinned in kafka/pom.xml (kafka.version); the cache directory is keyed by a
@@ -9,6 +10,7 @@
 # MinIO publishes no semver tags; the Go module proxy serves its master as a pseudo-version.
 MINIO_MODULE=github.com/minio/minio
 MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
+KEYCLOAK_VERSION=26.4.0
 
 # ---- ports (loopback only) ------------------------------------------------------------------
 # DOCFLOW_INFRA_* run a second, private set of engines beside the shared one (the fault tests stop
@@ -21,11 +23,17 @@ MINIO_PORT=${DOCFLOW_INFRA_MINIO_PORT:-19000}
 MINIO_CONSOLE_PORT=${DOCFLOW_INFRA_MINIO_CONSOLE_PORT:-19001}
 POSTGRES_HOST=127.0.0.1
 POSTGRES_PORT=${DOCFLOW_INFRA_POSTGRES_PORT:-15432}
+KEYCLOAK_HOST=127.0.0.1
+KEYCLOAK_PORT=${DOCFLOW_INFRA_KEYCLOAK_PORT:-18080}
+KEYCLOAK_MANAGEMENT_PORT=${DOCFLOW_INFRA_KEYCLOAK_MANAGEMENT_PORT:-18081}
 
 # ---- bounds (seconds) -----------------------------------------------------------------------
 KAFKA_READY_TIMEOUT=${KAFKA_READY_TIMEOUT:-90}
 MINIO_READY_TIMEOUT=${MINIO_READY_TIMEOUT:-60}
 POSTGRES_READY_TIMEOUT=${POSTGRES_READY_TIMEOUT:-30}
+# Keycloak's first start builds its Quarkus application (~40 s of ~70 s on 2 busy cores).
+KEYCLOAK_READY_TIMEOUT=${KEYCLOAK_READY_TIMEOUT:-240}
+KEYCLOAK_INSTALL_TIMEOUT=${KEYCLOAK_INSTALL_TIMEOUT:-900}
 STOP_TIMEOUT=${STOP_TIMEOUT:-30}
 KAFKA_INSTALL_TIMEOUT=${KAFKA_INSTALL_TIMEOUT:-900}
 MINIO_INSTALL_TIMEOUT=${MINIO_INSTALL_TIMEOUT:-1800}
@@ -58,11 +66,20 @@ POSTGRES_LOG="$POSTGRES_STATE/postgres.log"
 POSTGRES_CREDS="$STATE_DIR/postgres.credentials"   # the invoking user's, 0600
 POSTGRES_MAJOR=15
 
+KEYCLOAK_STATE="$STATE_DIR/keycloak"
+KEYCLOAK_RUN_HOME="$KEYCLOAK_STATE/home"   # this checkout's Keycloak home (its build and import dir)
+KEYCLOAK_PID="$KEYCLOAK_STATE/keycloak.pid"
+KEYCLOAK_LOG="$KEYCLOAK_STATE/keycloak.log"
+KEYCLOAK_CREDS="$KEYCLOAK_STATE/admin.credentials"
+KEYCLOAK_REALM_FILE="$REPO_ROOT/infra/keycloak/realm-docflow.json"
+KEYCLOAK_REALM=docflow
+
 # (contents only, not paths: every clone on the machine shares the install)
 kafka_pom_hash() { cat "$INFRA_LOCAL_DIR/kafka/pom.xml" "$INFRA_LOCAL_DIR/kafka/KafkaReady.java" | sha256sum | cut -c1-12; }
 kafka_version() { sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$INFRA_LOCAL_DIR/kafka/pom.xml"; }
 KAFKA_HOME="$CACHE_DIR/kafka/$(kafka_version)-$(kafka_pom_hash)"   # libs/ + classes/
 MINIO_HOME="$CACHE_DIR/minio/$MINIO_VERSION"                          # bin/minio
+KEYCLOAK_HOME="$CACHE_DIR/keycloak/$KEYCLOAK_VERSION"                 # the unzipped distribution
 GO_CACHE_ROOT="$CACHE_DIR/go"                                         # GOMODCACHE + GOCACHE for the build
 M2_REPO="$CACHE_DIR/maven-repository"
 
@@ -543,6 +560,108 @@ postgres_stop() {
 
 postgres_url() { echo "postgres://docflow:$POSTGRES_PASSWORD@$POSTGRES_HOST:$POSTGRES_PORT/docflow"; }
 
+# ---- Keycloak ---------------------------------------------------------------------------------
+# The distribution is unzipped once into the cache. Each checkout runs it from a home of its own
+# under .infra/keycloak/home (a copy of everything but the 150 MB of jars, which are linked), because
+# Keycloak writes its build (lib/quarkus) and reads its realm imports (data/import) under its home.
+# `start-dev` with the in-memory database: every start imports the committed realm afresh.
+keycloak_installed() { [[ -f $KEYCLOAK_HOME/.complete ]]; }
+
+_keycloak_install_locked() {
+  keycloak_installed && return 0
+  command -v mvn >/dev/null || die "fetching Keycloak needs Maven ('mvn'; Debian: apt-get install -y maven)"
+  command -v unzip >/dev/null || die "unpacking Keycloak needs 'unzip' (Debian: apt-get install -y unzip)"
+  local tmp="$KEYCLOAK_HOME.tmp.$$" zip
+  zip="$M2_REPO/org/keycloak/keycloak-quarkus-dist/$KEYCLOAK_VERSION/keycloak-quarkus-dist-$KEYCLOAK_VERSION.zip"
+  rm -rf "$tmp"
+  mkdir -p "$tmp" "$M2_REPO"
+  log "keycloak: fetching org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip from Maven Central into $KEYCLOAK_HOME"
+  run_with_progress "keycloak: maven fetch" "$KEYCLOAK_INSTALL_TIMEOUT" "$tmp/install.log" \
+    mvn -q -B -ntp -Dmaven.repo.local="$M2_REPO" dependency:get \
+      -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" -Dtransitive=false \
+    || { rm -rf "$tmp"; die "keycloak: Maven could not fetch the distribution (log above)"; }
+  unzip -q "$zip" -d "$tmp" || { rm -rf "$tmp"; die "keycloak: could not unzip $zip"; }
+  mv "$tmp/keycloak-$KEYCLOAK_VERSION"/* "$tmp/" && rmdir "$tmp/keycloak-$KEYCLOAK_VERSION"
+  touch "$tmp/.complete"
+  rm -rf "$KEYCLOAK_HOME"
+  mv "$tmp" "$KEYCLOAK_HOME"
+}
+keycloak_install() {
+  keycloak_installed && return 0
+  require_java17
+  with_lock "$CACHE_DIR/keycloak/.install.lock" _keycloak_install_locked
+}
+
+# The checkout's home: made once per install (its build is kept across starts); the realm every start.
+keycloak_prepare_home() {
+  if [[ ! -f $KEYCLOAK_RUN_HOME/.from || $(<"$KEYCLOAK_RUN_HOME/.from") != "$KEYCLOAK_HOME" ]]; then
+    rm -rf "$KEYCLOAK_RUN_HOME"
+    mkdir -p "$KEYCLOAK_RUN_HOME/lib"
+    cp -a "$KEYCLOAK_HOME/bin" "$KEYCLOAK_HOME/conf" "$KEYCLOAK_HOME/providers" "$KEYCLOAK_HOME/themes" \
+      "$KEYCLOAK_HOME/version.txt" "$KEYCLOAK_RUN_HOME/"
+    cp -a "$KEYCLOAK_HOME/lib/app" "$KEYCLOAK_HOME/lib/quarkus" "$KEYCLOAK_HOME/lib/quarkus-run.jar" "$KEYCLOAK_RUN_HOME/lib/"
+    ln -s "$KEYCLOAK_HOME/lib/lib" "$KEYCLOAK_RUN_HOME/lib/lib"
+    echo "$KEYCLOAK_HOME" >"$KEYCLOAK_RUN_HOME/.from"
+  fi
+  mkdir -p "$KEYCLOAK_RUN_HOME/data/import"
+  cp "$KEYCLOAK_REALM_FILE" "$KEYCLOAK_RUN_HOME/data/import/"
+}
+
+# The home by its real path: kc.sh names it so to java (-Dkc.home.dir), and is started by it.
+keycloak_home_real() { realpath -m "$KEYCLOAK_RUN_HOME"; }
+keycloak_running() {
+  pid_alive "$KEYCLOAK_PID" "$(keycloak_home_real)/" && return 0
+  adopt keycloak "$KEYCLOAK_PID" "kc.home.dir" "$(keycloak_home_real)/"
+  pid_alive "$KEYCLOAK_PID" "$(keycloak_home_real)/"
+}
+
+# keycloak_credentials — loads (or once per checkout creates) the master realm's admin, loopback only.
+keycloak_credentials() {
+  mkdir -p "$KEYCLOAK_STATE"
+  if [[ ! -s $KEYCLOAK_CREDS ]]; then
+    (
+      umask 077
+      printf 'KEYCLOAK_ADMIN_USER=admin\nKEYCLOAK_ADMIN_PASSWORD=%s\n' \
+        "$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')" >"$KEYCLOAK_CREDS"
+    )
+  fi
+  KEYCLOAK_ADMIN_USER=$(sed -n 's/^KEYCLOAK_ADMIN_USER=//p' "$KEYCLOAK_CREDS")
+  KEYCLOAK_ADMIN_PASSWORD=$(sed -n 's/^KEYCLOAK_ADMIN_PASSWORD=//p' "$KEYCLOAK_CREDS")
+}
+
+keycloak_url() { echo "http://$KEYCLOAK_HOST:$KEYCLOAK_PORT"; }
+keycloak_ready() {
+  curl -fsS --max-time 2 -o /dev/null "$(keycloak_url)/realms/$KEYCLOAK_REALM/.well-known/openid-configuration" 2>/dev/null
+}
+
+keycloak_start() {
+  keycloak_install
+  keycloak_credentials
+  if keycloak_running; then
+    log "keycloak: already running (pid $(<"$KEYCLOAK_PID"))"
+    return 0
+  fi
+  port_open "$KEYCLOAK_HOST" "$KEYCLOAK_PORT" && die "keycloak: port $KEYCLOAK_PORT is taken by another process (not ours: no live $KEYCLOAK_PID)"
+  port_open "$KEYCLOAK_HOST" "$KEYCLOAK_MANAGEMENT_PORT" && die "keycloak: port $KEYCLOAK_MANAGEMENT_PORT is taken by another process"
+  keycloak_prepare_home
+  log "keycloak: starting $KEYCLOAK_VERSION (start-dev, in-memory database, realm ${KEYCLOAK_REALM_FILE#"$REPO_ROOT"/}) on $(keycloak_url)"
+  : >"$KEYCLOAK_LOG"
+  (
+    export KC_BOOTSTRAP_ADMIN_USERNAME=$KEYCLOAK_ADMIN_USER KC_BOOTSTRAP_ADMIN_PASSWORD=$KEYCLOAK_ADMIN_PASSWORD
+    export JAVA_OPTS_KC_HEAP="-Xms64m -Xmx512m"
+    start_detached "$KEYCLOAK_PID" "$KEYCLOAK_LOG" "$(keycloak_home_real)/bin/kc.sh" start-dev \
+      --http-host "$KEYCLOAK_HOST" --http-port "$KEYCLOAK_PORT" \
+      --http-management-port "$KEYCLOAK_MANAGEMENT_PORT" --db dev-mem --import-realm
+  )
+}
+
+# kc.sh runs java as its child (execs it only after a rebuild): the signal goes to the whole process
+# group, which start_detached's setsid made with kc.sh as its leader.
+keycloak_stop() {
+  if keycloak_running; then kill -TERM -- "-$(<"$KEYCLOAK_PID")" 2>/dev/null || true; fi
+  stop_pid keycloak "$KEYCLOAK_PID" "$(keycloak_home_real)/"
+}
+
 # ---- readiness and the env file ---------------------------------------------------------------
 # wait_ready NAME TIMEOUT CHECKFN RUNNINGFN LOGFILE... — polls CHECKFN until it succeeds; fails
 # fast when the process dies, and after TIMEOUT seconds, showing the engine's log tail.
@@ -592,6 +711,10 @@ write_env() {
     printf 'POSTGRES_URL=%s\n' "$(postgres_url)" >>"$tmp"
     any=1
   fi
+  if keycloak_running && keycloak_ready; then
+    printf 'KEYCLOAK_URL=%s\nKEYCLOAK_ISSUER=%s/realms/%s\n' "$(keycloak_url)" "$(keycloak_url)" "$KEYCLOAK_REALM" >>"$tmp"
+    any=1
+  fi
   if ((any)); then
     chmod 600 "$tmp"
     mv "$tmp" "$ENV_FILE"
@@ -606,12 +729,12 @@ parse_targets() {
   local a
   for a in "$@"; do
     case $a in
-      kafka | minio | postgres) TARGETS+=("$a") ;;
-      all) TARGETS=(kafka minio postgres) ;;
-      *) die "unknown engine '$a' (expected: kafka, minio, postgres or all)" ;;
+      kafka | minio | postgres | keycloak) TARGETS+=("$a") ;;
+      all) TARGETS=(kafka minio postgres keycloak) ;;
+      *) die "unknown engine '$a' (expected: kafka, minio, postgres, keycloak or all)" ;;
     esac
   done
-  ((${#TARGETS[@]})) || TARGETS=(kafka minio postgres)
+  ((${#TARGETS[@]})) || TARGETS=(kafka minio postgres keycloak)
 }
 targets_has() {
   local t

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shows whether each local engine is installed, running and ready. Exit 0 when every engine named
-# (default: all) is ready, 1 otherwise. Usage: bash infra/local/status.sh [kafka|minio|postgres|all]...
+# (default: all) is ready, 1 otherwise. Usage: bash infra/local/status.sh [kafka|minio|postgres|keycloak|all]...
 set -euo pipefail
 # shellcheck source=infra/local/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -40,6 +40,17 @@ if targets_has postgres; then
     fi
   else
     line postgres stopped - "$(postgres_installed && echo "installed: $(postgres_bin_dir)" || echo "not installed (up.sh installs postgresql-$POSTGRES_MAJOR)")"; ok=1
+  fi
+fi
+if targets_has keycloak; then
+  if keycloak_running; then
+    if keycloak_ready; then
+      line keycloak ready "$(<"$KEYCLOAK_PID")" "$(keycloak_url)/realms/$KEYCLOAK_REALM (admin console: credentials in ${KEYCLOAK_CREDS#"$REPO_ROOT"/})"
+    else
+      line keycloak starting "$(<"$KEYCLOAK_PID")" "realm $KEYCLOAK_REALM not answering yet (log: ${KEYCLOAK_LOG#"$REPO_ROOT"/})"; ok=1
+    fi
+  else
+    line keycloak stopped - "$(keycloak_installed && echo "installed: $KEYCLOAK_HOME" || echo "not installed (up.sh fetches it)")"; ok=1
   fi
 fi
 if [[ -f $ENV_FILE ]]; then

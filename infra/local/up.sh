@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs (if missing) and starts the real local engines as plain processes, waits until they
-# answer, then writes .infra/env. Usage: bash infra/local/up.sh [kafka|minio|postgres|all]...
+# answer, then writes .infra/env. Usage: bash infra/local/up.sh [kafka|minio|postgres|keycloak|all]...
 # Idempotent: engines already running are left alone (and checked again).
 set -euo pipefail
 # shellcheck source=infra/local/lib.sh
@@ -17,9 +17,18 @@ if targets_has kafka && ! kafka_installed; then
   kafka_install &
   kafka_bg=$!
 fi
+keycloak_bg=""
+if targets_has keycloak && ! keycloak_installed; then
+  require_java17
+  keycloak_install &
+  keycloak_bg=$!
+fi
 if targets_has minio; then minio_install; fi
 if [[ -n $kafka_bg ]]; then wait "$kafka_bg" || die "kafka: install failed"; fi
+if [[ -n $keycloak_bg ]]; then wait "$keycloak_bg" || die "keycloak: install failed"; fi
 
+# Keycloak first: its start (a minute the first time) overlaps the others' and their readiness waits.
+if targets_has keycloak; then keycloak_start; fi
 if targets_has kafka; then kafka_start; fi
 if targets_has minio; then minio_start; fi
 if targets_has postgres; then postgres_start; fi
@@ -32,6 +41,9 @@ fi
 if targets_has postgres; then
   wait_ready postgres "$POSTGRES_READY_TIMEOUT" postgres_ready postgres_running "$POSTGRES_LOG"
   postgres_create_db
+fi
+if targets_has keycloak; then
+  wait_ready keycloak "$KEYCLOAK_READY_TIMEOUT" keycloak_ready keycloak_running "$KEYCLOAK_LOG"
 fi
 
 write_env
