@@ -414,7 +414,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/v1/tokens": {
+    "/api/auth/v1/oidc/providers": {
         parameters: {
             query?: never;
             header?: never;
@@ -422,51 +422,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The live personal access tokens of the person, newest first (never the token itself)
-         * @description Answers 403 to a service account or a `svc-run-as` request.
+         * The identity providers a person may sign in with
+         * @description Empty when none is configured (password sign-in only).
          */
-        get: operations["listPersonalTokens"];
-        put?: never;
-        /**
-         * Make a personal access token for the signed-in person
-         * @description Needs a person’s session (the cookie of `POST /api/auth/v1/login`): an API key, a token or `svc-run-as` cannot make one (403). The token is in this answer only. A token acts as its person with the person’s own roles, sent as `Authorization: Bearer <token>`; `svc-run-as` is refused with it (400). Deactivating or erasing the person ends every token of theirs.
-         */
-        post: operations["createPersonalToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/v1/tokens/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /** Revoke one of the person’s personal access tokens */
-        delete: operations["revokePersonalToken"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/v1/accounts/{id}/tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The live personal access tokens of a person, newest first (never the token itself)
-         * @description Needs role `svcAdminSysRW`.
-         */
-        get: operations["listAccountTokens"];
+        get: operations["listOidcProviders"];
         put?: never;
         post?: never;
         delete?: never;
@@ -475,7 +434,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/admin/v1/accounts/{id}/tokens/{tokenId}": {
+    "/api/auth/v1/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a sign-in with an identity provider
+         * @description Redirects the browser to the provider (authorization code with PKCE S256, a fresh `state` and `nonce`). What the callback needs to check the answer travels in a short-lived, encrypted, HttpOnly cookie scoped to the callback. 404 when no such provider is configured.
+         */
+        get: operations["oidcLogin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider’s answer: check it and start a session
+         * @description Checks the `state` against the login’s cookie, redeems the code with the PKCE verifier, and checks the ID token (signature, issuer, audience, nonce, expiry). The person is the one whose e-mail the provider vouches for (`email` with `email_verified`, or the configured claim); they must exist and be active. Then the session starts as a password sign-in’s does (the same cookie) and the browser is sent to the login’s `returnTo`. Every refusal is 401 (recorded as a failed sign-in when a person was named).
+         */
+        get: operations["oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/oidc/logout": {
         parameters: {
             query?: never;
             header?: never;
@@ -484,12 +483,12 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post?: never;
         /**
-         * Revoke a personal access token of a person
-         * @description Needs role `svcAdminSysRW`.
+         * Sign out here and at the identity provider
+         * @description Ends the session of the cookie (as `POST /api/auth/v1/logout`) and, when it came from a provider, sends the browser to the provider’s end-session endpoint (RP-initiated logout) with the ID token as hint; otherwise to `/`.
          */
-        delete: operations["revokeAccountToken"];
+        post: operations["oidcLogout"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -506,46 +505,6 @@ export interface paths {
         get: operations["getForm"];
         /** Define or redefine a form */
         put: operations["putForm"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/v1/forms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List every form, by name
-         * @description Each form as `GET /api/admin/v1/forms/{formName}` shows it. A form defined before the request is listed.
-         */
-        get: operations["listForms"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v2/forms": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The forms the caller may create documents of
-         * @description Every principal creates documents of every form (`capabilities.createDocuments` of `GET /api/v2/me`), so this lists every form: its name, title and fields, not its workflow nor its recognition rules.
-         */
-        get: operations["listCreatableForms"];
-        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1011,33 +970,10 @@ export interface components {
             /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
             by?: string;
         };
-        CreatedPersonalToken: components["schemas"]["PersonalToken"] & {
-            /** @description The token, shown this once: send it as `Authorization: Bearer <token>`. */
-            token: string;
-        };
-        PersonalToken: {
-            /** @example 65a1f0c2b3d4e5f601234567 */
+        OidcProvider: {
             id: string;
             name: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T19:20:51.000Z
-             */
-            created: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T19:20:51.000Z
-             */
-            expires: string | null;
-        };
-        PersonalTokenCreate: {
-            /** @example laptop CLI */
-            name: string;
-            /**
-             * Format: date-time
-             * @description When the token stops working (in the future); without it, it works until revoked.
-             */
-            expiresAt?: string;
+            login: string;
         };
         StoredForm: {
             /** @example memo */
@@ -1082,8 +1018,6 @@ export interface components {
                     };
                 }[];
             };
-            /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
-            titleField?: string;
             _meta: components["schemas"]["Meta"];
         };
         FormDefinition: {
@@ -1129,17 +1063,6 @@ export interface components {
                     };
                 }[];
             };
-            /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
-            titleField?: string;
-        };
-        FormSummary: {
-            /** @example memo */
-            name: string;
-            title: string;
-            formsystype: number;
-            tags: {
-                [key: string]: "string" | "table";
-            };
         };
         DocForm: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1175,11 +1098,6 @@ export interface components {
              * @enum {string}
              */
             recoStatus: "none" | "pending" | "done" | "failed";
-            /**
-             * @description What people call the document (extension): the value of its form’s `titleField`, else the form’s title and the creation date (`Internal memo, 2026-11-26`). Every answer of the document API carries it; an export bundle’s document does not.
-             * @example Budget 2027
-             */
-            title?: string;
         };
         ValuesByTags: {
             [key: string]: components["schemas"]["TagValue"];
@@ -1216,7 +1134,6 @@ export interface components {
             /** @description `embed=recoData` (or `recoResult`): the recognised parts. */
             recoData?: components["schemas"]["RecoData"][];
             actions?: components["schemas"]["DocumentActions"];
-            names?: components["schemas"]["PeopleNames"];
         };
         RecoData: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1262,15 +1179,6 @@ export interface components {
             verify: boolean;
             export: boolean;
         };
-        /**
-         * @description `embed=names`: the display name of each account the document names (author, assignees, who answered), by `usr-` id: a person’s first and last name (`[erased]` after an erasure), a service account’s name.
-         * @example {
-         *       "usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703": "Alice Example"
-         *     }
-         */
-        PeopleNames: {
-            [key: string]: string;
-        };
         DocFormSelection: {
             /** @example 65a1f0c2b3d4e5f601234567 */
             _id: string;
@@ -1309,11 +1217,6 @@ export interface components {
              * @enum {string}
              */
             recoStatus?: "none" | "pending" | "done" | "failed";
-            /**
-             * @description What people call the document (extension): the value of its form’s `titleField`, else the form’s title and the creation date (`Internal memo, 2026-11-26`). Every answer of the document API carries it; an export bundle’s document does not.
-             * @example Budget 2027
-             */
-            title?: string;
             docResponse?: {
                 /** @example 65a1f0c2b3d4e5f601234567 */
                 respId?: string;
@@ -1370,7 +1273,6 @@ export interface components {
                 verify?: boolean;
                 export?: boolean;
             };
-            names?: components["schemas"]["PeopleNames"];
         };
         HistoryEntry: {
             rev: number;
@@ -1401,11 +1303,6 @@ export interface components {
             prevHash: string | null;
             /** @description The document fields this event changed. */
             changes: components["schemas"]["FieldChange"][];
-            /**
-             * @description The entry in words: who did what on whose behalf, e.g. `Bob Example approved with the comment 'ok'. Phase: approval → sign`; people by their names as they are now (`[erased]` after an erasure).
-             * @example Bob Example approved with the comment 'ok'. Phase: approval → sign. Waiting for Carol Example
-             */
-            summary: string;
         };
         FieldChange: {
             /** @description JSON Pointer (RFC 6901) into the document, e.g. `/valuesByTags/amount`. */
@@ -3309,7 +3206,7 @@ export interface operations {
             };
         };
     };
-    listPersonalTokens: {
+    listOidcProviders: {
         parameters: {
             query?: never;
             header?: never;
@@ -3318,22 +3215,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The tokens. */
+            /** @description The providers. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PersonalToken"][];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/json": components["schemas"]["OidcProvider"][];
                 };
             };
             /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
@@ -3365,27 +3253,27 @@ export interface operations {
             };
         };
     };
-    createPersonalToken: {
+    oidcLogin: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The provider; the first configured when absent. */
+                provider?: string;
+                /** @description Where the browser goes once signed in (a path of this site; `/` when absent). */
+                returnTo?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PersonalTokenCreate"];
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Made; the token is shown this once. */
-            201: {
+            /** @description To the provider’s authorization endpoint. */
+            302: {
                 headers: {
+                    location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": components["schemas"]["CreatedPersonalToken"];
-                };
+                content?: never;
             };
             /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
             400: {
@@ -3396,15 +3284,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
             403: {
                 headers: {
@@ -3414,26 +3293,8 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Conflict: the resource exists already, or a concurrent write won. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The body (or an uploaded file) is larger than the configured maximum. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is not `application/json`. */
-            415: {
+            /** @description No such resource, or one the caller may not read. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3461,20 +3322,26 @@ export interface operations {
             };
         };
     };
-    revokePersonalToken: {
+    oidcCallback: {
         parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
+            query?: {
+                code?: string;
+                state?: string;
+                iss?: string;
+                session_state?: string;
+                error?: string;
+                error_description?: string;
             };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Revoked. */
-            204: {
+            /** @description Signed in: to the `returnTo` of the login. */
+            302: {
                 headers: {
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3535,121 +3402,25 @@ export interface operations {
             };
         };
     };
-    listAccountTokens: {
+    oidcLogout: {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The tokens. */
-            200: {
+            /** @description To the provider’s end-session endpoint, or to `/`. */
+            303: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PersonalToken"][];
-                };
-            };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    revokeAccountToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                tokenId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Revoked. */
-            204: {
-                headers: {
+                    location?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No such resource, or one the caller may not read. */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3840,145 +3611,6 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A participant is no person’s account (no account has that `usr-` id or e-mail, or it is a service account): `errors` points at each one; nothing was saved. */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    listForms: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every form, ordered by name. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["StoredForm"][];
-                };
-            };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description A dependency is down; retry after the `Retry-After` seconds. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    listCreatableForms: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every form, ordered by name. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["FormSummary"][];
-                };
-            };
-            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credentials, or an unknown or inactive API key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
             /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
             429: {
                 headers: {
@@ -4150,7 +3782,7 @@ export interface operations {
             query?: {
                 /** @description Top-level fields to keep; also filters embedded entities. Comma-separated, at most 100 values. */
                 fields?: string;
-                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList, actions, names. Comma-separated, at most 100 values. */
+                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList, actions. Comma-separated, at most 100 values. */
                 embed?: string;
                 /** @description The document as it was at this `_meta._rev`. */
                 rev?: number;

@@ -93,7 +93,7 @@ export const SignInRecordQuery = z.object({
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** What a client sent of itself, bounded. */
-const ClientText = z.string().max(512);
+export const ClientText = z.string().max(512);
 
 /** Events of identity's `session-<id>` streams (schema version 1). */
 export const SessionEvents = {

@@ -75,6 +75,7 @@ import { consoleRoutes } from './console';
 import { docsRoutes } from './docs';
 import { forward, type GatewayContext } from './forward';
 import { jsonBody } from './json-body';
+import { OIDC_PATHS, oidcRoutes } from './oidc-routes';
 import { readOwnAccountWrite } from './own-account-write';
 import { passedHeaders } from './passed-headers';
 import { personalTokenRoutes } from './personal-token-routes';
@@ -113,9 +114,10 @@ const JSON_TYPE = /^application\/([a-z.+-]+\+)?json(\s*;.*)?$/i;
 
 const MULTIPART_TYPE = /^multipart\/form-data\s*;\s*boundary=/i;
 /** POST commands that take no body: any content type passes. */
-const BODYLESS_POST = /^\/api\/(admin\/v1\/(views\/rebuild|accounts\/[^/]+\/erase)|auth\/v1\/logout)$/;
+const BODYLESS_POST =
+  /^\/api\/(admin\/v1\/(views\/rebuild|accounts\/[^/]+\/erase)|auth\/v1\/(oidc\/)?logout)$/;
 /** Routes that take no credentials (they start and end a session). */
-const PUBLIC_PATHS = [signInRoute.path, signOutRoute.path];
+const PUBLIC_PATHS = [signInRoute.path, signOutRoute.path, `${OIDC_PATHS}/*`];
 /** The one route whose body is multipart, streamed through unparsed. */
 const CREATE_DOCUMENT_PATH = /^\/api\/v2\/docForm\/form\/[^/]+$/;
 
@@ -258,7 +260,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.openapi(deleteWebhookRoute, (c) => webhooks(c));
   app.openapi(listWebhookDeliveriesRoute, (c) => webhooks(c));
 
-  signInRoutes(app, {
+  const { signOut } = signInRoutes(app, {
     identity: services.identity,
     internalToken,
     sessions: deps.sessions,
@@ -266,6 +268,17 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     options: deps.edge.sessions,
     brake,
     failuresPerMinute: deps.edge.authFailuresPerMinute,
+    waitMs,
+    log: deps.log,
+  });
+  oidcRoutes(app, {
+    providers: deps.edge.oidcProviders,
+    identity: services.identity,
+    internalToken,
+    sessions: deps.sessions,
+    options: deps.edge.sessions,
+    brake,
+    signOut,
     waitMs,
     log: deps.log,
   });

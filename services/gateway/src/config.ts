@@ -4,6 +4,7 @@
  */
 import { envFields } from '@docflow/kit';
 import { z } from 'zod';
+import { type OidcProviderConfig, OidcProvidersEnv } from './oidc-config';
 
 const MIB = 1024 * 1024;
 
@@ -28,6 +29,8 @@ export const EdgeEnv = z.object({
    * from a proxy that ends TLS); `always`: every time.
    */
   DOCFLOW_SESSION_COOKIE_SECURE: z.enum(['auto', 'always']).default('auto'),
+  /** The OpenID Connect providers a person may sign in with (a JSON array; see oidc-config.ts). */
+  DOCFLOW_OIDC_PROVIDERS: OidcProvidersEnv,
 });
 export type EdgeEnv = z.infer<typeof EdgeEnv>;
 
@@ -37,6 +40,7 @@ export interface EdgeOptions {
   corsOrigins: string[];
   authFailuresPerMinute: number;
   sessions: SessionOptions;
+  oidcProviders: OidcProviderConfig[];
 }
 
 export interface SessionOptions {
@@ -57,5 +61,6 @@ export function edgeOptions(env: EdgeEnv): EdgeOptions {
       maxMs: env.DOCFLOW_SESSION_MAX_SECONDS * 1000,
       secure: env.DOCFLOW_SESSION_COOKIE_SECURE,
     },
+    oidcProviders: env.DOCFLOW_OIDC_PROVIDERS,
   };
 }

@@ -27,10 +27,11 @@ import {
 } from '@docflow/kit/http';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
-import { type AuthFailureBrake, clientAddress, keyedFailureBrake } from './auth-failures';
+import { deleteCookie } from 'hono/cookie';
+import { type AuthFailureBrake, keyedFailureBrake } from './auth-failures';
 import type { SessionOptions } from './config';
 import { GATEWAY_PRINCIPAL, refuseCrossSite, type SessionAuthenticator, sessionLive } from './session-auth';
+import { signInClient as client, requestIds as ids, openSession } from './session-open';
 import type { SessionRecord, SessionsReadModel } from './sessions-read-model';
 
 export interface SignInDeps {
@@ -46,19 +47,12 @@ export interface SignInDeps {
   log: Logger;
 }
 
-const USER_AGENT_MAX = 512;
 const AUDIT_ROLES = ['svcAuditR', 'svcAdminSysRW'] as const;
 
-const ids = (c: Context<ServiceEnv>) => ({ requestId: c.var.requestId, correlationId: c.var.correlationId });
-const client = (c: Context) => ({
-  from: clientAddress(c),
-  userAgent: (c.req.header('user-agent') ?? '').slice(0, USER_AGENT_MAX),
-});
-const overHttps = (c: Context) =>
-  new URL(c.req.url).protocol === 'https:' ||
-  c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+/** Ends the session of the request's cookie (if any) and clears the cookie. */
+export type SignOut = (c: Context<ServiceEnv>) => Promise<void>;
 
-export function signInRoutes(app: OpenAPIHono<ServiceEnv>, deps: SignInDeps): void {
+export function signInRoutes(app: OpenAPIHono<ServiceEnv>, deps: SignInDeps): { signOut: SignOut } {
   const { sessions, options } = deps;
   const identity = internalClient(deps.identity, deps.internalToken);
   const emailBrake = keyedFailureBrake(deps.failuresPerMinute, 'this e-mail address');
@@ -117,20 +111,11 @@ export function signInRoutes(app: OpenAPIHono<ServiceEnv>, deps: SignInDeps): vo
       await emailBrake.failed(emailKey);
       throw problems.unauthorized(SIGN_IN_REFUSED, 'Cookie');
     }
-    if (!(await sessions.waitFor(started.sessionId, true, deps.waitMs)))
-      deps.log.warn({ session: started.sessionId }, 'sessions read model lags behind');
-    setCookie(c, options.cookieName, started.token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: options.secure === 'always' || overHttps(c),
-      maxAge: Math.floor(options.maxMs / 1000),
-    });
-    c.header('cache-control', 'no-store');
+    await openSession(c, deps, started);
     return c.json(started.person, 200);
   });
 
-  app.openapi(signOutRoute, async (c) => {
+  const signOut: SignOut = async (c) => {
     refuseCrossSite(c);
     const session = deps.authenticator.current(c);
     if (session) {
@@ -143,6 +128,9 @@ export function signInRoutes(app: OpenAPIHono<ServiceEnv>, deps: SignInDeps): vo
       }
     }
     deleteCookie(c, options.cookieName, { path: '/' });
+  };
+  app.openapi(signOutRoute, async (c) => {
+    await signOut(c);
     return c.body(null, 204);
   });
 
@@ -172,4 +160,5 @@ export function signInRoutes(app: OpenAPIHono<ServiceEnv>, deps: SignInDeps): vo
     c.header('svc-total-count', String(total));
     return c.json(records, 200);
   });
+  return { signOut };
 }

@@ -36,7 +36,8 @@ const signedInPerson = (a: AccountState): SignedInPerson => ({
   roles: a.roles,
 });
 
-async function personOf(
+/** The account whose e-mail this is, if it exists. */
+export async function personOf(
   store: EventStore,
   accounts: AccountAggregate,
   keys: KeyStore,
@@ -48,9 +49,20 @@ async function personOf(
   return state.exists ? { ...state, id } : undefined;
 }
 
+/** Whether an account may sign in at all: an active, unerased person. */
+export const usablePerson = (a: AccountState | undefined): a is AccountState =>
+  a?.kind === 'person' && a.active && !a.erased;
+
 export interface SignInIds {
   requestId: string;
   correlationId: string;
+}
+
+/** Where a sign-in came from, and when its session would end. */
+export interface SignInClient {
+  from: string;
+  userAgent: string;
+  expiresAt: string;
 }
 
 export async function signIn(
@@ -59,10 +71,30 @@ export async function signIn(
   keys: KeyStore,
   input: z.infer<typeof InternalSignInRequest>,
   ids: SignInIds,
-): Promise<{ sessionId: string; token: string; person: SignedInPerson }> {
+): Promise<SignedIn> {
   const account = await personOf(store, accounts, keys, input.email);
-  const usable = account?.kind === 'person' && account.active && !account.erased;
-  const right = await verifyPassword(usable ? account.pwdHash : null, input.password);
+  const right = await verifyPassword(usablePerson(account) ? account.pwdHash : null, input.password);
+  return concludeSignIn(store, account, right, input, ids);
+}
+
+export interface SignedIn {
+  sessionId: string;
+  token: string;
+  person: SignedInPerson;
+}
+
+/**
+ * The one way a session starts, whatever proved who the person is (a password, an identity provider):
+ * when `proven` and the account is a usable person, a session starts in a new `session-<id>` stream;
+ * otherwise the failure is recorded there and the answer is the same 401 for every cause.
+ */
+export async function concludeSignIn(
+  store: EventStore,
+  account: AccountState | undefined,
+  proven: boolean,
+  input: SignInClient,
+  ids: SignInIds,
+): Promise<SignedIn> {
   const sessionId = newHexId();
   // The person is the actor of their own sign-in; a failed one has none (nobody proved who they are).
   const metadata = (actor?: string): EventMetadata => ({
@@ -74,7 +106,7 @@ export async function signIn(
   const client = { from: input.from, userAgent: input.userAgent };
   const record = (event: SessionEvent, actor?: string) =>
     executeCommand(store, sessionStream(sessionId), sessionAggregate, () => [event], metadata(actor));
-  if (!right || !account) {
+  if (!proven || !usablePerson(account)) {
     await record({ type: 'SignInFailed', data: { accountId: account?.id ?? null, ...client } });
     throw signInRefused();
   }
