@@ -485,7 +485,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out here and at the identity provider
-         * @description Ends the session of the cookie (as `POST /api/auth/v1/logout`) and, when it came from a provider, sends the browser to the provider’s end-session endpoint (RP-initiated logout) with the ID token as hint; otherwise to `/`.
+         * @description Ends the session of the cookie (as `POST /api/auth/v1/logout`) and, when it came from a provider, sends the browser to the provider’s end-session endpoint (RP-initiated logout) with the ID token as hint; otherwise to `/`. 404 when no provider is configured.
          */
         post: operations["oidcLogout"];
         delete?: never;
@@ -3421,6 +3421,15 @@ export interface operations {
             };
             /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

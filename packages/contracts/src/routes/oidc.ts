@@ -81,10 +81,10 @@ export const oidcLogoutRoute = createRoute({
   description:
     'Ends the session of the cookie (as `POST /api/auth/v1/logout`) and, when it came from a provider, ' +
     'sends the browser to the provider’s end-session endpoint (RP-initiated logout) with the ID token ' +
-    'as hint; otherwise to `/`.',
+    'as hint; otherwise to `/`. 404 when no provider is configured.',
   responses: {
     303: redirect('To the provider’s end-session endpoint, or to `/`.'),
-    ...problemsFor(403, 429, 503),
+    ...problemsFor(403, 404, 429, 503),
   },
 });
 
