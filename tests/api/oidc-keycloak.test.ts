@@ -6,6 +6,7 @@
  * RP-initiated logout. Without a provider configured, the routes answer 404 and password sign-in works.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { type Api, type ApiResponse, apiClient } from '../support/http';
 import {
@@ -30,6 +31,7 @@ const USERS = {
   bob: 'bob-local-pass',
   carol: 'carol-local-pass',
   dave: 'dave-local-pass',
+  erin: 'erin-local-pass',
 } as const;
 
 function assertProblem(res: ApiResponse | Response, status: number, text = '') {
@@ -37,14 +39,26 @@ function assertProblem(res: ApiResponse | Response, status: number, text = '') {
   assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/);
 }
 
-/** The realm's docflow client as the gateway's one provider (none when Keycloak is not there: skipped). */
+/**
+ * The realm's docflow client as two providers: `keycloak` signs in only persons docflow knows,
+ * `keycloak-join` creates the others, with roles from their Keycloak groups. None when Keycloak is not
+ * there (the suite is skipped).
+ */
 function providersEnv(): Record<string, string> {
   const issuer = process.env.KEYCLOAK_ISSUER;
   if (!issuer) return {};
   const { clientId, secret } = realmClient('docflow');
+  const client = { issuer, clientId, clientSecret: secret };
   return {
     DOCFLOW_OIDC_PROVIDERS: JSON.stringify([
-      { id: 'keycloak', name: 'Keycloak', issuer, clientId, clientSecret: secret },
+      { id: 'keycloak', name: 'Keycloak', ...client },
+      {
+        id: 'keycloak-join',
+        name: 'Keycloak (joining)',
+        ...client,
+        createPersons: true,
+        roleMap: { 'docflow-admins': ['svcAdminSysRW'], 'docflow-auditors': ['svcAuditR'] },
+      },
     ]),
   };
 }
@@ -55,6 +69,8 @@ for (const factory of targets({ env: providersEnv() })) {
     let target: Target;
     let api: Api;
     const ids: Record<string, string> = {};
+    /** Codes, tokens and cookies seen on the way, for the scan of the logs and the event stores. */
+    const secrets: string[] = [];
 
     async function person(name: string) {
       const res = await api('POST', '/api/admin/v1/accounts', {
@@ -66,9 +82,9 @@ for (const factory of targets({ env: providersEnv() })) {
     }
 
     /** The gateway's login: the browser's jar (with the login cookie) and Keycloak's authorization URL. */
-    async function startLogin(returnTo?: string) {
+    async function startLogin(returnTo?: string, provider = 'keycloak') {
       const jar = new CookieJar();
-      const query = new URLSearchParams({ provider: 'keycloak', ...(returnTo ? { returnTo } : {}) });
+      const query = new URLSearchParams({ provider, ...(returnTo ? { returnTo } : {}) });
       const res = await visit(jar, `${target.baseUrl}${LOGIN}?${query}`);
       assert.equal(res.status, 302, await res.text());
       assert.ok(jar.get(LOGIN_COOKIE), 'the login keeps its state in a cookie');
@@ -83,6 +99,7 @@ for (const factory of targets({ env: providersEnv() })) {
       assert.equal(answer.status, 302, `Keycloak signed ${user} in`);
       const back = new URL(answer.headers.get('location')!);
       assert.equal(`${back.origin}${back.pathname}`, `${target.baseUrl}${CALLBACK}`);
+      secrets.push(back.searchParams.get('code')!);
       return back;
     }
 
@@ -102,7 +119,10 @@ for (const factory of targets({ env: providersEnv() })) {
     it('lists the configured provider for a sign-in button', async () => {
       const res = await api('GET', '/api/auth/v1/oidc/providers');
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.body, [{ id: 'keycloak', name: 'Keycloak', login: `${LOGIN}?provider=keycloak` }]);
+      assert.deepEqual(res.body, [
+        { id: 'keycloak', name: 'Keycloak', login: `${LOGIN}?provider=keycloak` },
+        { id: 'keycloak-join', name: 'Keycloak (joining)', login: `${LOGIN}?provider=keycloak-join` },
+      ]);
     });
 
     it('redirects to Keycloak with the code flow, PKCE S256, a state and a nonce', async () => {
@@ -131,6 +151,7 @@ for (const factory of targets({ env: providersEnv() })) {
       assert.match(set, /HttpOnly/i);
       assert.match(set, /SameSite=Lax/i);
       assert.equal(jar.get(LOGIN_COOKIE), undefined, 'the login state is used once');
+      secrets.push(jar.get(SESSION_COOKIE)!, jar.get(END_COOKIE)!);
       const me = await withCookie(target.baseUrl, `${SESSION_COOKIE}=${jar.get(SESSION_COOKIE)}`)(
         'GET',
         '/api/v2/me',
@@ -212,6 +233,32 @@ for (const factory of targets({ env: providersEnv() })) {
       assert.ok(failedForCarol(records), records.text);
     });
 
+    it('an e-mail docflow does not know is refused by a provider that may not create persons', async () => {
+      const { jar, authorization } = await startLogin();
+      const res = await visit(jar, (await callbackUrl(authorization, 'erin')).href);
+      assertProblem(res, 401, await res.text());
+      assert.equal(jar.get(SESSION_COOKIE), undefined);
+    });
+
+    it('a provider that may create persons creates one at the first sign-in, with the roles of their groups', async () => {
+      for (const round of ['creates', 'finds']) {
+        const { jar, authorization } = await startLogin(undefined, 'keycloak-join');
+        const done = await visit(jar, (await callbackUrl(authorization, 'erin')).href);
+        assert.equal(done.status, 302, `${round}: ${await done.text()}`);
+        const me = await withCookie(target.baseUrl, `${SESSION_COOKIE}=${jar.get(SESSION_COOKIE)}`)(
+          'GET',
+          '/api/v2/me',
+        );
+        assert.equal(me.status, 200, me.text);
+        assert.equal(me.body.email, 'erin@example.com');
+        assert.equal(me.body.name_first, 'Erin');
+        assert.equal(me.body.name_last, 'Admin');
+        assert.deepEqual(me.body.roles, ['svcAdminSysRW']);
+        ids.erin ??= me.body._id_sys;
+        assert.equal(me.body._id_sys, ids.erin, 'one person, found again at the second sign-in');
+      }
+    });
+
     it('logout ends the session and sends the browser to Keycloak’s end-session endpoint', async () => {
       assert.ok(aliceJar?.get(END_COOKIE), 'the sign-in kept what the logout names');
       const cookie = `${SESSION_COOKIE}=${aliceJar.get(SESSION_COOKIE)}`;
@@ -220,6 +267,7 @@ for (const factory of targets({ env: providersEnv() })) {
       const end = new URL(res.headers.get('location')!);
       assert.equal(`${end.origin}${end.pathname}`, `${keycloakIssuer()}/protocol/openid-connect/logout`);
       assert.ok(end.searchParams.get('id_token_hint'));
+      secrets.push(end.searchParams.get('id_token_hint')!);
       assert.equal(end.searchParams.get('post_logout_redirect_uri'), `${target.baseUrl}/`);
       const me = await withCookie(target.baseUrl, cookie)('GET', '/api/v2/me');
       assertProblem(me, 401, me.text);
@@ -227,6 +275,21 @@ for (const factory of targets({ env: providersEnv() })) {
       const back = await fetch(end.href, { redirect: 'manual' });
       assert.equal(back.status, 302, await back.text());
       assert.equal(back.headers.get('location'), `${target.baseUrl}/`);
+    });
+
+    it('no code, token, cookie or client secret is in a log or an event store', () => {
+      const haystacks = [target.output()];
+      for (const service of ['identity', 'gateway']) {
+        for (const suffix of ['', '-wal']) {
+          const file = `${target.eventStoreFile(service)}${suffix}`;
+          if (existsSync(file)) haystacks.push(readFileSync(file).toString('latin1'));
+        }
+      }
+      assert.ok(secrets.length > 5 && secrets.every(Boolean));
+      for (const text of haystacks) {
+        assert.ok(!text.includes(realmClient('docflow').secret), 'the client secret appears');
+        for (const secret of secrets) assert.ok(!text.includes(secret), 'a code, token or cookie appears');
+      }
     });
   });
 }

@@ -4,6 +4,7 @@
  * for. No token, code or secret of the provider is ever in an event or a body here.
  */
 import { z } from '@hono/zod-openapi';
+import { AccountCreate } from './accounts';
 import { Timestamp } from './ids';
 import { ClientText } from './sign-in';
 
@@ -51,6 +52,8 @@ export const OidcCallbackQuery = z.object({
 export const InternalOidcSignInRequest = z.strictObject({
   /** The person's e-mail, as the provider vouched for it (verified, or the configured claim). */
   email: z.string().trim().min(1).max(254),
+  /** When the provider may create persons: the person to create if none has this e-mail. */
+  create: AccountCreate.pick({ name_first: true, name_last: true, roles: true }).optional(),
   from: ClientText,
   userAgent: ClientText,
   expiresAt: Timestamp,

@@ -274,6 +274,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   oidcRoutes(app, {
     providers: deps.edge.oidcProviders,
     identity: services.identity,
+    accounts,
     internalToken,
     sessions: deps.sessions,
     options: deps.edge.sessions,

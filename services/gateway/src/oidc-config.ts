@@ -2,7 +2,7 @@
  * The identity providers a person may sign in with (OpenID Connect), from `DOCFLOW_OIDC_PROVIDERS`: a
  * JSON array, empty (the default) when sign-in is by password only. See the README, "Single sign-on".
  */
-import { OidcProviderId } from '@docflow/contracts';
+import { OidcProviderId, Role } from '@docflow/contracts';
 import { z } from 'zod';
 
 export const OidcProviderConfig = z.strictObject({
@@ -28,6 +28,15 @@ export const OidcProviderConfig = z.strictObject({
   redirectUri: z.string().url().optional(),
   /** Where the provider sends the browser after its logout; `/` of this site when absent. */
   postLogoutRedirectUri: z.string().url().optional(),
+  /**
+   * Whether a person the provider vouches for and docflow does not know is created at the first
+   * sign-in (with the token's names and the roles `roleMap` gives); otherwise refused.
+   */
+  createPersons: z.boolean().default(false),
+  /** The claim listing the user's groups or roles at the provider (an array of strings). */
+  rolesClaim: z.string().min(1).default('groups'),
+  /** Provider group or role → the docflow roles a person created at the first sign-in gets. */
+  roleMap: z.record(z.string(), z.array(Role)).default({}),
 });
 export type OidcProviderConfig = z.infer<typeof OidcProviderConfig>;
 

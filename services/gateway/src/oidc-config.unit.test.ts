@@ -17,15 +17,19 @@ describe('DOCFLOW_OIDC_PROVIDERS', () => {
       clientId: 'docflow',
       scopes: ['openid', 'email', 'profile'],
       emailClaim: 'email',
+      createPersons: false,
+      rolesClaim: 'groups',
+      roleMap: {},
     });
   });
 
-  it('refuses what is not JSON, an unknown member, a bad id and two providers with one id', () => {
+  it('refuses what is not JSON, an unknown member, a bad id, an unknown role and two providers with one id', () => {
     const one = { id: 'corp', issuer: 'https://id.example.com', clientId: 'docflow' };
     for (const bad of [
       '{',
       JSON.stringify([{ ...one, secret: 'x' }]),
       JSON.stringify([{ ...one, id: 'Corp!' }]),
+      JSON.stringify([{ ...one, roleMap: { admins: ['root'] } }]),
       JSON.stringify([one, one]),
     ])
       assert.equal(OidcProvidersEnv.safeParse(bad).success, false, bad);

@@ -26,8 +26,10 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import * as oidc from 'openid-client';
+import type { AccountsReadModel } from './accounts-read-model';
 import type { AuthFailureBrake } from './auth-failures';
 import type { OidcProviderConfig } from './oidc-config';
+import { personToCreate } from './oidc-person';
 import { cookieSealer } from './oidc-sealed-cookie';
 import { GATEWAY_PRINCIPAL } from './session-auth';
 import { openSession, overHttps, requestIds, type SessionOpenDeps, signInClient } from './session-open';
@@ -36,6 +38,7 @@ import type { SignOut } from './sign-in-routes';
 export interface OidcDeps extends SessionOpenDeps {
   providers: OidcProviderConfig[];
   identity: ServiceClient;
+  accounts: AccountsReadModel;
   internalToken: string;
   brake: AuthFailureBrake;
   signOut: SignOut;
@@ -202,9 +205,10 @@ export function oidcRoutes(app: OpenAPIHono<ServiceEnv>, deps: OidcDeps): void {
       deps.log.warn({ provider: p.id, err: String(err) }, 'identity provider unreachable');
       throw problems.unavailable(`the identity provider ${p.id} cannot be reached now; retry shortly`);
     }
+    const claims = tokens.claims();
     let email: string;
     try {
-      email = vouchedEmail(p, tokens.claims());
+      email = vouchedEmail(p, claims);
     } catch (err) {
       await deps.brake.failed(c);
       throw err;
@@ -216,6 +220,7 @@ export function oidcRoutes(app: OpenAPIHono<ServiceEnv>, deps: OidcDeps): void {
         {
           body: {
             email,
+            ...(p.createPersons && claims ? { create: personToCreate(p, claims, email) } : {}),
             ...signInClient(c),
             expiresAt: new Date(Date.now() + deps.options.maxMs).toISOString(),
           },
@@ -226,6 +231,9 @@ export function oidcRoutes(app: OpenAPIHono<ServiceEnv>, deps: OidcDeps): void {
       if (!(err instanceof ProblemError) || err.status !== 401) throw err;
       throw await refuse('no active docflow person has the e-mail address the identity provider vouched for');
     }
+    // A person created just now: the session's next request needs them in this gateway's read model.
+    if (!(await deps.accounts.waitForRevision(started.person._id_sys, 1, deps.waitMs)))
+      deps.log.warn({ account: started.person._id_sys }, 'account read model lags behind');
     await openSession(c, deps, started);
     if (tokens.id_token)
       setCookie(

@@ -22,13 +22,8 @@ import { Hono } from 'hono';
 import { type AccountAggregate, type AccountState, accountStream } from './account';
 import type { AccountList } from './account-list';
 import { accountsPage } from './accounts-page';
-import {
-  decideChangeAccount,
-  decideCreateAccount,
-  decideEraseAccount,
-  decideUpdatePerson,
-} from './businessLogic';
-import { claimEmail } from './email-claims';
+import { decideChangeAccount, decideEraseAccount, decideUpdatePerson } from './businessLogic';
+import { createAccount } from './create-account';
 import type { KeyStore } from './key-store';
 import { toAccount, toPerson } from './representation';
 import { resolveAccounts } from './resolve';
@@ -95,14 +90,8 @@ export function identityApi(
     const id = newUsrId();
     const apiKey = input.kind === 'service' ? newApiKey(id) : undefined;
     const meta = metadata(c);
-    await claimEmail(store, accountAggregate, keys, input.email, id, meta);
-    const result = await executeCommand(
-      store,
-      accountStream(id),
-      accountAggregate,
-      (state) => decideCreateAccount({ id, input, apiKeyHash: apiKey && hashApiKey(apiKey) }, state),
-      meta,
-    );
+    const apiKeyHash = apiKey && hashApiKey(apiKey);
+    const result = await createAccount(store, accountAggregate, keys, { id, input, apiKeyHash }, meta);
     c.header(PUBLISHED_REVISION_HEADER, String(result.state.publishedRev));
     return c.json({ ...toAccount(result.state), ...(apiKey ? { apiKey } : {}) }, 201);
   });
