@@ -570,7 +570,6 @@ keycloak_installed() { [[ -f $KEYCLOAK_HOME/.complete ]]; }
 _keycloak_install_locked() {
   keycloak_installed && return 0
   command -v mvn >/dev/null || die "fetching Keycloak needs Maven ('mvn'; Debian: apt-get install -y maven)"
-  command -v unzip >/dev/null || die "unpacking Keycloak needs 'unzip' (Debian: apt-get install -y unzip)"
   local tmp="$KEYCLOAK_HOME.tmp.$$" zip
   zip="$M2_REPO/org/keycloak/keycloak-quarkus-dist/$KEYCLOAK_VERSION/keycloak-quarkus-dist-$KEYCLOAK_VERSION.zip"
   rm -rf "$tmp"
@@ -580,7 +579,13 @@ _keycloak_install_locked() {
     mvn -q -B -ntp -Dmaven.repo.local="$M2_REPO" dependency:get \
       -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" -Dtransitive=false \
     || { rm -rf "$tmp"; die "keycloak: Maven could not fetch the distribution (log above)"; }
-  unzip -q "$zip" -d "$tmp" || { rm -rf "$tmp"; die "keycloak: could not unzip $zip"; }
+  # unzip when there is one, else the JDK's jar (which drops the scripts' execute bits).
+  if command -v unzip >/dev/null; then
+    unzip -q "$zip" -d "$tmp" || { rm -rf "$tmp"; die "keycloak: could not unzip $zip"; }
+  else
+    (cd "$tmp" && "$(dirname "$(javac_bin)")/jar" xf "$zip") || { rm -rf "$tmp"; die "keycloak: could not unpack $zip"; }
+    chmod +x "$tmp/keycloak-$KEYCLOAK_VERSION"/bin/*.sh
+  fi
   mv "$tmp/keycloak-$KEYCLOAK_VERSION"/* "$tmp/" && rmdir "$tmp/keycloak-$KEYCLOAK_VERSION"
   touch "$tmp/.complete"
   rm -rf "$KEYCLOAK_HOME"
