@@ -138,6 +138,21 @@ for (const factory of targets({ env: providersEnv() })) {
       assert.ok(!jar.get(LOGIN_COOKIE)!.includes(q.get('state')!));
     });
 
+    it('refuses a returnTo that would lead the browser off the site (400), before going to Keycloak', async () => {
+      for (const returnTo of [
+        '//evil.example/',
+        '/\\evil.example/',
+        '/\t/evil.example/',
+        'https://evil.example/',
+      ]) {
+        const res = await fetch(
+          `${target.baseUrl}${LOGIN}?${new URLSearchParams({ provider: 'keycloak', returnTo })}`,
+          { redirect: 'manual' },
+        );
+        assertProblem(res, 400, JSON.stringify(returnTo));
+      }
+    });
+
     let aliceJar: CookieJar;
 
     it('signs alice in through Keycloak’s login form: a session cookie /api/v2/me accepts', async () => {

@@ -31,21 +31,31 @@ export const OidcLoginQuery = z.object({
   returnTo: z
     .string()
     .max(2048)
-    .regex(/^\/(?![/\\])/, 'a path of this site')
+    // A path of this site: not `//host` or `/\host`, and no space or control character (a browser drops
+    // tabs and newlines from a URL, so `/<tab>/host` would become `//host`).
+    .regex(/^\/(?![/\\])[\x21-\x7e]*$/, 'a path of this site')
     .optional()
     .openapi({
       description: 'Where the browser goes once signed in (a path of this site; `/` when absent).',
     }),
 });
 
+/** Printable ASCII, as RFC 6749 (Appendix A) allows in these parameters; bounded so that even fully
+ * percent-encoded they fit in the request line Node accepts. */
+const vschar = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[\x20-\x7e]*$/, 'printable ASCII');
+
 /** What the provider sends back to the callback (RFC 6749 §4.1.2; OpenID Connect Core §3.1.2.5-6). */
 export const OidcCallbackQuery = z.object({
-  code: z.string().max(4096).optional(),
-  state: z.string().max(512).optional(),
-  iss: z.string().max(2048).optional(),
-  session_state: z.string().max(512).optional(),
-  error: z.string().max(256).optional(),
-  error_description: z.string().max(1024).optional(),
+  code: vschar(2048).optional(),
+  state: vschar(512).optional(),
+  iss: vschar(256).optional(),
+  session_state: vschar(256).optional(),
+  error: vschar(64).optional(),
+  error_description: vschar(256).optional(),
 });
 
 /** identity: `POST /internal/v1/oidc/sign-in` — the person the provider's verified claim names. */
