@@ -117,11 +117,11 @@ for (const factory of targets({ env: providersEnv() })) {
     after(() => target?.stop());
 
     it('lists the configured provider for a sign-in button', async () => {
-      const res = await api('GET', '/api/auth/v1/oidc/providers');
+      const res = await api('GET', '/api/auth/v1/providers');
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.body, [
-        { id: 'keycloak', name: 'Keycloak', login: `${LOGIN}?provider=keycloak` },
-        { id: 'keycloak-join', name: 'Keycloak (joining)', login: `${LOGIN}?provider=keycloak-join` },
+        { id: 'keycloak', name: 'Keycloak', loginUrl: `${LOGIN}?provider=keycloak` },
+        { id: 'keycloak-join', name: 'Keycloak (joining)', loginUrl: `${LOGIN}?provider=keycloak-join` },
       ]);
     });
 
@@ -189,6 +189,7 @@ for (const factory of targets({ env: providersEnv() })) {
       const back = await callbackUrl(authorization, 'alice');
       const first = await visit(jar, back.href);
       assert.equal(first.status, 302);
+      assert.equal(first.headers.get('location'), '/console', 'without returnTo: the web console');
       const again = await fetch(back.href, { redirect: 'manual', headers: { cookie: `${LOGIN_COOKIE}=x` } });
       assertProblem(again, 401);
     });
@@ -283,13 +284,13 @@ for (const factory of targets({ env: providersEnv() })) {
       assert.equal(`${end.origin}${end.pathname}`, `${keycloakIssuer()}/protocol/openid-connect/logout`);
       assert.ok(end.searchParams.get('id_token_hint'));
       secrets.push(end.searchParams.get('id_token_hint')!);
-      assert.equal(end.searchParams.get('post_logout_redirect_uri'), `${target.baseUrl}/`);
+      assert.equal(end.searchParams.get('post_logout_redirect_uri'), `${target.baseUrl}/console`);
       const me = await withCookie(target.baseUrl, cookie)('GET', '/api/v2/me');
       assertProblem(me, 401, me.text);
       // Keycloak accepts the hint: its logout ends there with a redirect back to the site.
       const back = await fetch(end.href, { redirect: 'manual' });
       assert.equal(back.status, 302, await back.text());
-      assert.equal(back.headers.get('location'), `${target.baseUrl}/`);
+      assert.equal(back.headers.get('location'), `${target.baseUrl}/console`);
     });
 
     it('no code, token, cookie or client secret is in a log or an event store', () => {
@@ -320,7 +321,7 @@ describe('single sign-on without a provider (embedded)', { timeout: 120_000 }, (
     const api = apiClient(target.baseUrl);
     assertProblem(await fetch(`${target.baseUrl}${LOGIN}`, { redirect: 'manual' }), 404);
     assertProblem(await fetch(`${target.baseUrl}${CALLBACK}?code=x&state=y`, { redirect: 'manual' }), 404);
-    const providers = await api('GET', '/api/auth/v1/oidc/providers');
+    const providers = await api('GET', '/api/auth/v1/providers');
     assert.equal(providers.status, 200, providers.text);
     assert.deepEqual(providers.body, []);
   });

@@ -414,7 +414,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/v1/oidc/providers": {
+    "/api/auth/v1/providers": {
         parameters: {
             query?: never;
             header?: never;
@@ -485,7 +485,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out here and at the identity provider
-         * @description Ends the session of the cookie (as `POST /api/auth/v1/logout`) and, when it came from a provider, sends the browser to the provider’s end-session endpoint (RP-initiated logout) with the ID token as hint; otherwise to `/`. 404 when no provider is configured.
+         * @description Ends the session of the cookie (as `POST /api/auth/v1/logout`) and, when it came from a provider, sends the browser to the provider’s end-session endpoint (RP-initiated logout) with the ID token as hint; otherwise to `/console`. 404 when no provider is configured.
          */
         post: operations["oidcLogout"];
         delete?: never;
@@ -973,7 +973,7 @@ export interface components {
         OidcProvider: {
             id: string;
             name: string;
-            login: string;
+            loginUrl: string;
         };
         StoredForm: {
             /** @example memo */
@@ -3258,7 +3258,7 @@ export interface operations {
             query?: {
                 /** @description The provider; the first configured when absent. */
                 provider?: string;
-                /** @description Where the browser goes once signed in (a path of this site; `/` when absent). */
+                /** @description Where the browser goes once signed in (a path of this site; `/console` when absent). */
                 returnTo?: string;
             };
             header?: never;
@@ -3411,7 +3411,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the provider’s end-session endpoint, or to `/`. */
+            /** @description To the provider’s end-session endpoint, or to `/console`. */
             303: {
                 headers: {
                     location?: string;

@@ -19,7 +19,7 @@ export const OidcProvider = z
     /** What a sign-in button says: "Sign in with <name>". */
     name: z.string(),
     /** Where a browser goes to sign in with it (the login route, with `provider`). */
-    login: z.string(),
+    loginUrl: z.string(),
   })
   .openapi('OidcProvider');
 export type OidcProvider = z.infer<typeof OidcProvider>;
@@ -36,7 +36,7 @@ export const OidcLoginQuery = z.object({
     .regex(/^\/(?![/\\])[\x21-\x7e]*$/, 'a path of this site')
     .optional()
     .openapi({
-      description: 'Where the browser goes once signed in (a path of this site; `/` when absent).',
+      description: 'Where the browser goes once signed in (a path of this site; `/console` when absent).',
     }),
 });
 

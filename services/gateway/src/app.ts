@@ -30,6 +30,7 @@ import {
   meRoute,
   metricsRoute,
   OPENAPI_DOCUMENT,
+  oidcProvidersRoute,
   PERSON_API_VERSIONS,
   patchAccountRoute,
   putFormRoute,
@@ -117,7 +118,7 @@ const MULTIPART_TYPE = /^multipart\/form-data\s*;\s*boundary=/i;
 const BODYLESS_POST =
   /^\/api\/(admin\/v1\/(views\/rebuild|accounts\/[^/]+\/erase)|auth\/v1\/(oidc\/)?logout)$/;
 /** Routes that take no credentials (they start and end a session). */
-const PUBLIC_PATHS = [signInRoute.path, signOutRoute.path, `${OIDC_PATHS}/*`];
+const PUBLIC_PATHS = [signInRoute.path, signOutRoute.path, oidcProvidersRoute.path, `${OIDC_PATHS}/*`];
 /** The one route whose body is multipart, streamed through unparsed. */
 const CREATE_DOCUMENT_PATH = /^\/api\/v2\/docForm\/form\/[^/]+$/;
 

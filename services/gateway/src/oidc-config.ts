@@ -26,7 +26,7 @@ export const OidcProviderConfig = z.strictObject({
    * sees it (behind a proxy that rewrites the host).
    */
   redirectUri: z.string().url().optional(),
-  /** Where the provider sends the browser after its logout; `/` of this site when absent. */
+  /** Where the provider sends the browser after its logout; this site's `/console` when absent. */
   postLogoutRedirectUri: z.string().url().optional(),
   /**
    * Whether a person the provider vouches for and docflow does not know is created at the first

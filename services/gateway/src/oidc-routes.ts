@@ -47,6 +47,8 @@ export interface OidcDeps extends SessionOpenDeps {
 
 /** Where the routes lie: they take no credentials (a sign-in starts there; logout reads the cookie). */
 export const OIDC_PATHS = '/api/auth/v1/oidc';
+/** Where a browser lands after signing in or out, unless told otherwise: the web console. */
+const HOME = '/console';
 /** How long a started login may take at the provider. */
 const LOGIN_TTL_MS = 10 * 60 * 1000;
 const DISCOVERY_TIMEOUT_S = 10;
@@ -111,7 +113,7 @@ export function oidcRoutes(app: OpenAPIHono<ServiceEnv>, deps: OidcDeps): void {
       deps.providers.map((p) => ({
         id: p.id,
         name: p.name ?? p.id,
-        login: `${oidcLoginRoute.path}?provider=${p.id}`,
+        loginUrl: `${oidcLoginRoute.path}?provider=${p.id}`,
       })),
       200,
     ),
@@ -127,7 +129,7 @@ export function oidcRoutes(app: OpenAPIHono<ServiceEnv>, deps: OidcDeps): void {
       nonce: oidc.randomNonce(),
       verifier: oidc.randomPKCECodeVerifier(),
       redirectUri: p.redirectUri ?? new URL(oidcCallbackRoute.path, c.req.url).href,
-      returnTo: query.returnTo ?? '/',
+      returnTo: query.returnTo ?? HOME,
     };
     const target = oidc.buildAuthorizationUrl(config, {
       redirect_uri: login.redirectUri,
@@ -255,12 +257,12 @@ export function oidcRoutes(app: OpenAPIHono<ServiceEnv>, deps: OidcDeps): void {
     const end = sealer.open('end', getCookie(c, endCookie)) as EndState | undefined;
     deleteCookie(c, endCookie, { path: oidcLogoutRoute.path });
     const p = end && byId.get(end.provider);
-    if (!end || !p) return c.redirect('/', 303) as never;
+    if (!end || !p) return c.redirect(HOME, 303) as never;
     const config = await configurationOf(p);
-    if (!config.serverMetadata().end_session_endpoint) return c.redirect('/', 303) as never;
+    if (!config.serverMetadata().end_session_endpoint) return c.redirect(HOME, 303) as never;
     const target = oidc.buildEndSessionUrl(config, {
       id_token_hint: end.idToken,
-      post_logout_redirect_uri: p.postLogoutRedirectUri ?? new URL('/', c.req.url).href,
+      post_logout_redirect_uri: p.postLogoutRedirectUri ?? new URL(HOME, c.req.url).href,
     });
     return c.redirect(target.href, 303) as never;
   });

@@ -18,7 +18,7 @@ const redirect = (description: string) => ({
 export const oidcProvidersRoute = createRoute({
   operationId: 'listOidcProviders',
   method: 'get',
-  path: '/api/auth/v1/oidc/providers',
+  path: '/api/auth/v1/providers',
   tags: TAGS,
   security: [],
   summary: 'The identity providers a person may sign in with',
@@ -81,9 +81,9 @@ export const oidcLogoutRoute = createRoute({
   description:
     'Ends the session of the cookie (as `POST /api/auth/v1/logout`) and, when it came from a provider, ' +
     'sends the browser to the provider’s end-session endpoint (RP-initiated logout) with the ID token ' +
-    'as hint; otherwise to `/`. 404 when no provider is configured.',
+    'as hint; otherwise to `/console`. 404 when no provider is configured.',
   responses: {
-    303: redirect('To the provider’s end-session endpoint, or to `/`.'),
+    303: redirect('To the provider’s end-session endpoint, or to `/console`.'),
     ...problemsFor(403, 404, 429, 503),
   },
 });
