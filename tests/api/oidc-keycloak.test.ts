@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '../support/documents';
 import { type Api, type ApiResponse, apiClient } from '../support/http';
 import {
   CookieJar,
@@ -41,14 +42,16 @@ function assertProblem(res: ApiResponse | Response, status: number, text = '') {
 
 /**
  * The realm's docflow client as two providers: `keycloak` signs in only persons docflow knows,
- * `keycloak-join` creates the others, with roles from their Keycloak groups. None when Keycloak is not
- * there (the suite is skipped).
+ * `keycloak-join` creates the others, with roles from their Keycloak groups; and `keycloak-wrong-aud`,
+ * the realm's client whose ID tokens name another audience. None when Keycloak is not there (the suite
+ * is skipped).
  */
 function providersEnv(): Record<string, string> {
   const issuer = process.env.KEYCLOAK_ISSUER;
   if (!issuer) return {};
   const { clientId, secret } = realmClient('docflow');
   const client = { issuer, clientId, clientSecret: secret };
+  const wrongAud = realmClient('docflow-wrong-aud');
   return {
     DOCFLOW_OIDC_PROVIDERS: JSON.stringify([
       { id: 'keycloak', name: 'Keycloak', ...client },
@@ -59,6 +62,7 @@ function providersEnv(): Record<string, string> {
         createPersons: true,
         roleMap: { 'docflow-admins': ['svcAdminSysRW'], 'docflow-auditors': ['svcAuditR'] },
       },
+      { id: 'keycloak-wrong-aud', issuer, clientId: wrongAud.clientId, clientSecret: wrongAud.secret },
     ]),
   };
 }
@@ -122,6 +126,11 @@ for (const factory of targets({ env: providersEnv() })) {
       assert.deepEqual(res.body, [
         { id: 'keycloak', name: 'Keycloak', loginUrl: `${LOGIN}?provider=keycloak` },
         { id: 'keycloak-join', name: 'Keycloak (joining)', loginUrl: `${LOGIN}?provider=keycloak-join` },
+        {
+          id: 'keycloak-wrong-aud',
+          name: 'keycloak-wrong-aud',
+          loginUrl: `${LOGIN}?provider=keycloak-wrong-aud`,
+        },
       ]);
     });
 
@@ -214,6 +223,23 @@ for (const factory of targets({ env: providersEnv() })) {
       assert.equal(jar.get(SESSION_COOKIE), undefined);
     });
 
+    it('refuses an ID token Keycloak signed for another audience', async () => {
+      const { jar, authorization } = await startLogin(undefined, 'keycloak-wrong-aud');
+      assert.equal(authorization.searchParams.get('client_id'), 'docflow-wrong-aud');
+      const res = await visit(jar, (await callbackUrl(authorization, 'alice')).href);
+      assertProblem(res, 401, await res.text());
+      assert.equal(jar.get(SESSION_COOKIE), undefined);
+      // Refused for the audience (openid-client's check), not for anything else: the gateway's log says
+      // which check failed (a process's log reaches the test a moment after its answer).
+      const audRefused =
+        /"provider":"keycloak-wrong-aud".*unexpected JWT \\"aud\\" \(audience\) claim value.*identity provider answer refused/;
+      const output = await eventually(
+        async () => target.output(),
+        (text) => audRefused.test(text),
+      );
+      assert.match(output, audRefused);
+    });
+
     it('refuses an e-mail address Keycloak has not verified', async () => {
       const { jar, authorization } = await startLogin();
       const res = await visit(jar, (await callbackUrl(authorization, 'dave')).href);
@@ -303,7 +329,8 @@ for (const factory of targets({ env: providersEnv() })) {
       }
       assert.ok(secrets.length > 5 && secrets.every(Boolean));
       for (const text of haystacks) {
-        assert.ok(!text.includes(realmClient('docflow').secret), 'the client secret appears');
+        for (const client of ['docflow', 'docflow-wrong-aud'])
+          assert.ok(!text.includes(realmClient(client).secret), 'a client secret appears');
         for (const secret of secrets) assert.ok(!text.includes(secret), 'a code, token or cookie appears');
       }
     });

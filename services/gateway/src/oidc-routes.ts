@@ -199,7 +199,12 @@ export function oidcRoutes(app: OpenAPIHono<ServiceEnv>, deps: OidcDeps): void {
       }
       if (err instanceof oidc.ClientError) {
         deps.log.info(
-          { provider: p.id, check: err.code, reason: err.message },
+          // The library's own message names the check (e.g. the "aud" claim), never a value.
+          {
+            provider: p.id,
+            check: err.code,
+            reason: err.cause instanceof Error ? err.cause.message : err.message,
+          },
           'identity provider answer refused',
         );
         throw await refuse(REFUSED);
