@@ -494,6 +494,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live personal access tokens of the person, newest first (never the token itself)
+         * @description Answers 403 to a service account or a `svc-run-as` request.
+         */
+        get: operations["listPersonalTokens"];
+        put?: never;
+        /**
+         * Make a personal access token for the signed-in person
+         * @description Needs a person’s session (the cookie of `POST /api/auth/v1/login`): an API key, a token or `svc-run-as` cannot make one (403). The token is in this answer only. A token acts as its person with the person’s own roles, sent as `Authorization: Bearer <token>`; `svc-run-as` is refused with it (400). Deactivating or erasing the person ends every token of theirs.
+         */
+        post: operations["createPersonalToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/v1/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of the person’s personal access tokens */
+        delete: operations["revokePersonalToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/accounts/{id}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The live personal access tokens of a person, newest first (never the token itself)
+         * @description Needs role `svcAdminSysRW`.
+         */
+        get: operations["listAccountTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/accounts/{id}/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a personal access token of a person
+         * @description Needs role `svcAdminSysRW`.
+         */
+        delete: operations["revokeAccountToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/forms/{formName}": {
         parameters: {
             query?: never;
@@ -505,6 +586,46 @@ export interface paths {
         get: operations["getForm"];
         /** Define or redefine a form */
         put: operations["putForm"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every form, by name
+         * @description Each form as `GET /api/admin/v1/forms/{formName}` shows it. A form defined before the request is listed.
+         */
+        get: operations["listForms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The forms the caller may create documents of
+         * @description Every principal creates documents of every form (`capabilities.createDocuments` of `GET /api/v2/me`), so this lists every form: its name, title and fields, not its workflow nor its recognition rules.
+         */
+        get: operations["listCreatableForms"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -975,6 +1096,34 @@ export interface components {
             name: string;
             loginUrl: string;
         };
+        CreatedPersonalToken: components["schemas"]["PersonalToken"] & {
+            /** @description The token, shown this once: send it as `Authorization: Bearer <token>`. */
+            token: string;
+        };
+        PersonalToken: {
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            expires: string | null;
+        };
+        PersonalTokenCreate: {
+            /** @example laptop CLI */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When the token stops working (in the future); without it, it works until revoked.
+             */
+            expiresAt?: string;
+        };
         StoredForm: {
             /** @example memo */
             name: string;
@@ -1018,6 +1167,8 @@ export interface components {
                     };
                 }[];
             };
+            /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
+            titleField?: string;
             _meta: components["schemas"]["Meta"];
         };
         FormDefinition: {
@@ -1063,6 +1214,17 @@ export interface components {
                     };
                 }[];
             };
+            /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
+            titleField?: string;
+        };
+        FormSummary: {
+            /** @example memo */
+            name: string;
+            title: string;
+            formsystype: number;
+            tags: {
+                [key: string]: "string" | "table";
+            };
         };
         DocForm: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1098,6 +1260,11 @@ export interface components {
              * @enum {string}
              */
             recoStatus: "none" | "pending" | "done" | "failed";
+            /**
+             * @description What people call the document (extension): the value of its form’s `titleField`, else the form’s title and the creation date (`Internal memo, 2026-11-26`). Every answer of the document API carries it; an export bundle’s document does not.
+             * @example Budget 2027
+             */
+            title?: string;
         };
         ValuesByTags: {
             [key: string]: components["schemas"]["TagValue"];
@@ -1134,6 +1301,7 @@ export interface components {
             /** @description `embed=recoData` (or `recoResult`): the recognised parts. */
             recoData?: components["schemas"]["RecoData"][];
             actions?: components["schemas"]["DocumentActions"];
+            names?: components["schemas"]["PeopleNames"];
         };
         RecoData: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1179,6 +1347,15 @@ export interface components {
             verify: boolean;
             export: boolean;
         };
+        /**
+         * @description `embed=names`: the display name of each account the document names (author, assignees, who answered), by `usr-` id: a person’s first and last name (`[erased]` after an erasure), a service account’s name.
+         * @example {
+         *       "usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703": "Alice Example"
+         *     }
+         */
+        PeopleNames: {
+            [key: string]: string;
+        };
         DocFormSelection: {
             /** @example 65a1f0c2b3d4e5f601234567 */
             _id: string;
@@ -1217,6 +1394,11 @@ export interface components {
              * @enum {string}
              */
             recoStatus?: "none" | "pending" | "done" | "failed";
+            /**
+             * @description What people call the document (extension): the value of its form’s `titleField`, else the form’s title and the creation date (`Internal memo, 2026-11-26`). Every answer of the document API carries it; an export bundle’s document does not.
+             * @example Budget 2027
+             */
+            title?: string;
             docResponse?: {
                 /** @example 65a1f0c2b3d4e5f601234567 */
                 respId?: string;
@@ -1273,6 +1455,7 @@ export interface components {
                 verify?: boolean;
                 export?: boolean;
             };
+            names?: components["schemas"]["PeopleNames"];
         };
         HistoryEntry: {
             rev: number;
@@ -1303,6 +1486,11 @@ export interface components {
             prevHash: string | null;
             /** @description The document fields this event changed. */
             changes: components["schemas"]["FieldChange"][];
+            /**
+             * @description The entry in words: who did what on whose behalf, e.g. `Bob Example approved with the comment 'ok'. Phase: approval → sign`; people by their names as they are now (`[erased]` after an erasure).
+             * @example Bob Example approved with the comment 'ok'. Phase: approval → sign. Waiting for Carol Example
+             */
+            summary: string;
         };
         FieldChange: {
             /** @description JSON Pointer (RFC 6901) into the document, e.g. `/valuesByTags/amount`. */
@@ -3457,6 +3645,374 @@ export interface operations {
             };
         };
     };
+    listPersonalTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalToken"][];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createPersonalToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalTokenCreate"];
+            };
+        };
+        responses: {
+            /** @description Made; the token is shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPersonalToken"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the resource exists already, or a concurrent write won. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokePersonalToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAccountTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalToken"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeAccountToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getForm: {
         parameters: {
             query?: never;
@@ -3613,6 +4169,145 @@ export interface operations {
             };
             /** @description The request body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A participant is no person’s account (no account has that `usr-` id or e-mail, or it is a service account): `errors` points at each one; nothing was saved. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every form, ordered by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredForm"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listCreatableForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every form, ordered by name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormSummary"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3791,7 +4486,7 @@ export interface operations {
             query?: {
                 /** @description Top-level fields to keep; also filters embedded entities. Comma-separated, at most 100 values. */
                 fields?: string;
-                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList, actions. Comma-separated, at most 100 values. */
+                /** @description Entities to add: docResponse, recoData, recoResult, valuesByTags, filesList, actions, names. Comma-separated, at most 100 values. */
                 embed?: string;
                 /** @description The document as it was at this `_meta._rev`. */
                 rev?: number;
