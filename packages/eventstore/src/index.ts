@@ -1,6 +1,12 @@
 export { createEsdbEventStore, type EsdbEventStoreOptions } from './esdb';
 export * from './port';
-export { createPostgresEventStore, type PostgresEventStoreOptions, postgresEventsSchema } from './postgres';
+export {
+  createPostgresEventStore,
+  DEFAULT_RELAY_LEASE_TTL_MS,
+  type PostgresEventStore,
+  type PostgresEventStoreOptions,
+  postgresEventsSchema,
+} from './postgres';
 export { createPrivateFile } from './private-file';
 export { createSqliteEventStore, SQLITE_EVENTS_SCHEMA, type SqliteEventStoreOptions } from './sqlite';
 export { sqliteWalSync, type WalSync } from './wal-sync';

@@ -196,3 +196,21 @@ export class ForeignEvent extends Error {
 export class StoreUnavailable extends Error {
   override readonly name = 'StoreUnavailable';
 }
+
+/**
+ * One relay at a time among the processes of a service on a shared store: a named lease with a time
+ * to live, held by one holder, which carries the relay's checkpoint so that the next holder resumes
+ * where the last one saved. A holder that stops renewing loses it after `ttlMs`.
+ */
+export interface RelayLease {
+  readonly ttlMs: number;
+  /**
+   * Takes the lease for `holder` when it is free, expired or already its own: the checkpoint saved
+   * with it (undefined when none was), or false while another holder has it.
+   */
+  claim(name: string, holder: string): Promise<{ position?: string } | false>;
+  /** Extends the lease and saves `position` with it; false when it is no longer `holder`'s. */
+  renew(name: string, holder: string, position: string | undefined): Promise<boolean>;
+  /** Saves `position` and frees the lease at once, when it is still `holder`'s. */
+  release(name: string, holder: string, position: string | undefined): Promise<void>;
+}

@@ -31,11 +31,13 @@ import {
   HEAD_SCAN_LIMIT,
   type NewEvent,
   type RecordedEvent,
+  type RelayLease,
   StoreUnavailable,
   type SubscribeAllOptions,
   type Subscription,
   WrongExpectedRevision,
 } from './port';
+import { postgresRelayLease } from './postgres-lease';
 import { checkAppend, checkRead, type EncodedEvent } from './validate';
 
 export interface PostgresEventStoreOptions {
@@ -88,6 +90,12 @@ export function postgresEventsSchema(schema: string): string {
     CONSTRAINT events_stream_revision_key UNIQUE (stream_id, revision)
   );
   CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (tx_id, position);
+  CREATE TABLE IF NOT EXISTS ${s}.relay_leases (
+    name       text        PRIMARY KEY,
+    holder     text        NOT NULL,
+    expires_at timestamptz NOT NULL,
+    position   text
+  );
   CREATE OR REPLACE FUNCTION ${s}.notify_events() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN PERFORM pg_notify('${notificationChannel(schema)}', ''); RETURN NULL; END $$;
   CREATE OR REPLACE TRIGGER events_notify AFTER INSERT ON ${s}.events
@@ -115,6 +123,14 @@ interface EventRow {
 }
 const COLUMNS = 'tx_id::text AS tx, position, stream_id, revision, id, type, version, recorded_at';
 
+/** The store, and the lease that lets one of a service's processes relay at a time (relay_leases). */
+export interface PostgresEventStore extends EventStore {
+  relayLease(ttlMs?: number): RelayLease;
+}
+
+/** How long a relay lease outlives its holder's last renewal, unless told otherwise. */
+export const DEFAULT_RELAY_LEASE_TTL_MS = 10_000;
+
 /**
  * Connects lazily, and creates the schema and its table on the first call.
  *
@@ -122,7 +138,7 @@ const COLUMNS = 'tx_id::text AS tx, position, stream_id, revision, id, type, ver
  * const store = createPostgresEventStore({ connectionString: process.env.POSTGRES_URL!, schema: 'document' });
  * await store.append('docForm-1', [event], 0);
  */
-export function createPostgresEventStore(options: PostgresEventStoreOptions): EventStore {
+export function createPostgresEventStore(options: PostgresEventStoreOptions): PostgresEventStore {
   if (!SCHEMA_PATTERN.test(options.schema))
     throw new RangeError(`schema ${options.schema}: lowercase letters, digits and _ only`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -448,6 +464,15 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Ev
 
     async ping() {
       await call('ping', () => query('SELECT 1'));
+    },
+
+    relayLease(ttlMs = DEFAULT_RELAY_LEASE_TTL_MS) {
+      return postgresRelayLease(`${quoteSchema(options.schema)}.relay_leases`, ttlMs, (what, text, values) =>
+        call(what, async () => {
+          const result = await pool.query<{ position: string | null }>(text, values);
+          return { rowCount: result.rowCount ?? 0, rows: result.rows };
+        }),
+      );
     },
 
     async close() {

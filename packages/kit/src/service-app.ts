@@ -3,17 +3,18 @@
  * `/readyz` and `/metrics`, and the internal-token guard in front of its API paths.
  */
 import type { Bus } from '@docflow/bus';
-import type { EventStore, RecordedEvent, Subscription } from '@docflow/eventstore';
+import type { EventStore, RecordedEvent, RelayLease, Subscription } from '@docflow/eventstore';
 import { Hono } from 'hono';
 import { healthRoutes, type ReadinessCheck } from './health';
 import { httpMetrics } from './http-metrics';
 import { httpTracing } from './http-tracing';
+import { startLeasedRelay } from './leased-relay';
 import { checkpointStore, type LocalDb } from './local-db';
 import type { Logger } from './logger';
 import { metricsRoutes } from './metrics';
 import { type PrincipalVariables, trustGatewayPrincipal } from './principal';
 import { handleError, handleNotFound } from './problem';
-import { startRelay } from './relay';
+import { type RelayOptions, startRelay } from './relay';
 import { type AccessLogLevel, type RequestVariables, requestContext } from './request-context';
 
 export interface ServiceAppOptions {
@@ -50,6 +51,8 @@ export interface ServiceBaseDeps {
   /** When set, `/metrics` answers only to `Authorization: Bearer <it>` (DOCFLOW_METRICS_TOKEN). */
   metricsToken?: string;
   store: EventStore;
+  /** On a store several processes of the service share: only the lease's holder relays. */
+  relayLease?: RelayLease;
   bus: Bus;
   /** Local database: relay checkpoint, handled message ids, read models. */
   db: LocalDb;
@@ -73,18 +76,19 @@ export interface OwnStreamsRelay {
 
 /**
  * Publishes the service's own events to its topic, keyed by the id after the stream prefix
- * (`docForm-<id>` → `<id>`), from a checkpoint named after the service.
+ * (`docForm-<id>` → `<id>`), from a checkpoint named after the service: the local one, or on a
+ * shared store the one the relay lease carries (only its holder relays).
  */
 export function relayOwnStreams(
   service: string,
   deps: ServiceBaseDeps,
   relay: OwnStreamsRelay,
 ): Subscription {
-  return startRelay({
+  const checkpoints = checkpointStore(deps.db);
+  const options: Omit<RelayOptions, 'checkpoints'> = {
     name: `${service}-relay`,
     store: deps.store,
     bus: deps.bus,
-    checkpoints: checkpointStore(deps.db),
     streamPrefixes: relay.prefixes,
     route: (e) =>
       relay.keepPrivate?.(e)
@@ -92,5 +96,8 @@ export function relayOwnStreams(
         : { topic: relay.topic, key: e.streamId.slice(e.streamId.indexOf('-') + 1) },
     log: deps.log,
     wholeAppends: relay.wholeAppends,
-  });
+  };
+  return deps.relayLease
+    ? startLeasedRelay({ ...options, lease: deps.relayLease, localCheckpoints: checkpoints })
+    : startRelay({ ...options, checkpoints });
 }

@@ -1,0 +1,50 @@
+/**
+ * The relay lease on PostgreSQL: one row per relay in the service's schema (`relay_leases`, created
+ * with the events table). Claiming is one upsert that only takes a row that is free, expired or the
+ * claimer's own, so two processes never both hold it; the server's clock alone decides expiry.
+ */
+import type { RelayLease } from './port';
+
+/** Runs one statement; answers how many rows it touched and the rows it returned. */
+export type LeaseQuery = (
+  what: string,
+  text: string,
+  values: unknown[],
+) => Promise<{ rowCount: number; rows: { position: string | null }[] }>;
+
+export function postgresRelayLease(table: string, ttlMs: number, run: LeaseQuery): RelayLease {
+  return {
+    ttlMs,
+    async claim(name, holder) {
+      const { rows } = await run(
+        'claim relay lease',
+        `INSERT INTO ${table} (name, holder, expires_at)
+         VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+         ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+           WHERE ${table}.holder = EXCLUDED.holder OR ${table}.expires_at < now()
+         RETURNING position`,
+        [name, holder, ttlMs],
+      );
+      const row = rows[0];
+      return row ? { position: row.position ?? undefined } : false;
+    },
+    async renew(name, holder, position) {
+      const { rowCount } = await run(
+        'renew relay lease',
+        `UPDATE ${table} SET expires_at = now() + $3 * interval '1 millisecond',
+           position = COALESCE($4, position)
+         WHERE name = $1 AND holder = $2`,
+        [name, holder, ttlMs, position ?? null],
+      );
+      return rowCount === 1;
+    },
+    async release(name, holder, position) {
+      await run(
+        'release relay lease',
+        `UPDATE ${table} SET expires_at = '-infinity', position = COALESCE($3, position)
+         WHERE name = $1 AND holder = $2`,
+        [name, holder, position ?? null],
+      );
+    },
+  };
+}
