@@ -17,6 +17,7 @@ import {
 import { containerRuntime, startEngineContainers } from './containers';
 import { stablePort } from './net';
 import { type Proc, startTsProcess } from './process';
+import { createRunDatabase, type RunDatabase } from './run-database';
 
 export interface Target {
   name: string;
@@ -48,9 +49,15 @@ export interface TargetOptions {
   recognitionInstances?: number;
   /**
    * Distributed mode: how many files services (default 1). Extra recognition instances are spread over
-   * them (recognition-2 reads through files-2, …). Needs one shared event store: EventStoreDB.
+   * them (recognition-2 reads through files-2, …). Needs one shared event store (sharedEventStore).
    */
   filesInstances?: number;
+  /**
+   * Distributed mode: every service on one shared event store — EVENTSTORE_CONNECTION_STRING when set,
+   * else a database of the run's own on the PostgreSQL of POSTGRES_URL (default: only when a stateful
+   * service runs as several processes; otherwise each keeps its own SQLite store).
+   */
+  sharedEventStore?: boolean;
   /** Distributed mode: how many gateways serve the API, each with its own read model (default 1). */
   gatewayInstances?: number;
   /** Distributed mode: the order the services are started in (default DISTRIBUTED_SERVICES). */
@@ -125,15 +132,31 @@ export function distributedEngines(): Record<string, string> | undefined {
 
 /**
  * Why services that keep state cannot run as several processes here: that needs every instance on one
- * event store, EventStoreDB (from EVENTSTORE_CONNECTION_STRING, or the container the suite starts).
+ * event store, PostgreSQL (POSTGRES_URL, infra/local/up.sh) or EventStoreDB (EVENTSTORE_CONNECTION_STRING,
+ * or the container the suite starts).
  */
 export function sharedEventStoreSkipReason(): string | undefined {
+  if (process.env.POSTGRES_URL) return undefined;
   const engines = distributedEngines();
   if (engines ? engines.EVENTSTORE_CONNECTION_STRING : containerRuntime) return undefined;
+  if (process.env.DOCFLOW_ENGINES_REQUIRED === '1') return undefined; // start() fails loudly instead
   return (
-    'several instances of a stateful service need one shared event store (EventStoreDB): no container ' +
-    'runtime and no EVENTSTORE_CONNECTION_STRING here (each instance keeps its own SQLite store)'
+    'several instances of a stateful service need one shared event store: no POSTGRES_URL (run ' +
+    '`pnpm infra:up`), no container runtime and no EVENTSTORE_CONNECTION_STRING here'
   );
+}
+
+/** The shared store's connection string, when the run needs one and no EventStoreDB was given. */
+async function runEventStore(
+  engines: Record<string, string>,
+  namespace: string,
+  needed: boolean,
+): Promise<RunDatabase | undefined> {
+  if (!needed || engines.EVENTSTORE_CONNECTION_STRING) return undefined;
+  const server = process.env.POSTGRES_URL;
+  if (!server)
+    throw new Error('a shared event store is needed but POSTGRES_URL is not set (infra/local/up.sh)');
+  return createRunDatabase(server, `docflow_${namespace}`);
 }
 
 export function distributedSkipReason(): string | undefined {
@@ -178,8 +201,14 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'docflow-distributed-'));
   const adminKey = options.adminKey === undefined ? newAdminKey() : (options.adminKey ?? '');
   const namespace = `t${randomBytes(6).toString('hex')}`;
+  const runDatabase = await runEventStore(
+    engines,
+    namespace,
+    options.sharedEventStore ?? (options.filesInstances ?? 1) > 1,
+  );
   const common: Record<string, string> = {
     ...engines,
+    ...(runDatabase ? { EVENTSTORE_CONNECTION_STRING: runDatabase.url } : {}),
     DOCFLOW_MODE: 'distributed',
     HOST: '127.0.0.1',
     DOCFLOW_DATA_DIR: dataDir,
@@ -287,6 +316,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     // The processes already running would keep the test file alive after its suite failed.
     await Promise.allSettled(Object.values(procs).map((p) => p.stop()));
     await containers?.stop();
+    await runDatabase?.drop();
     throw error;
   }
   const outputs: string[] = [];
@@ -319,6 +349,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     async stop() {
       await Promise.all(Object.values(procs).map((p) => p.stop()));
       await containers?.stop();
+      await runDatabase?.drop();
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
