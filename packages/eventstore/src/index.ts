@@ -2,7 +2,7 @@ export { createEsdbEventStore, type EsdbEventStoreOptions } from './esdb';
 export * from './port';
 export {
   createPostgresEventStore,
-  DEFAULT_RELAY_LEASE_TTL_MS,
+  DEFAULT_LEASE_TTL_MS,
   type PostgresEventStore,
   type PostgresEventStoreOptions,
   postgresEventsSchema,

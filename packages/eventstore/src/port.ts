@@ -198,11 +198,12 @@ export class StoreUnavailable extends Error {
 }
 
 /**
- * One relay at a time among the processes of a service on a shared store: a named lease with a time
- * to live, held by one holder, which carries the relay's checkpoint so that the next holder resumes
- * where the last one saved. A holder that stops renewing loses it after `ttlMs`.
+ * Work that one process of a service does at a time on a store its processes share (the relay, audit
+ * checkpoints): a named lease with a time to live, held by one holder, which carries the work's
+ * position (the relay's checkpoint) so that the next holder resumes where the last one saved. A
+ * holder that stops renewing loses it after `ttlMs`.
  */
-export interface RelayLease {
+export interface ServiceLease {
   readonly ttlMs: number;
   /**
    * Takes the lease for `holder` when it is free, expired or already its own: the checkpoint saved

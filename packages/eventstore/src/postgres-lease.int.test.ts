@@ -1,4 +1,4 @@
-/** The relay lease on a real PostgreSQL (infra/local/up.sh): one holder at a time, expiry, the checkpoint it carries. */
+/** The lease on a real PostgreSQL (infra/local/up.sh): one holder at a time, expiry, the checkpoint it carries. */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, describe, it } from 'node:test';
@@ -11,14 +11,14 @@ const skip = url
   ? undefined
   : 'no PostgreSQL: POSTGRES_URL is not set (infra/local/up.sh writes it to .infra/env)';
 
-describe('postgres relay lease', { skip: enginesRequired ? undefined : skip }, () => {
+describe('postgres service lease', { skip: enginesRequired ? undefined : skip }, () => {
   assert.ok(url, 'DOCFLOW_ENGINES_REQUIRED=1 but POSTGRES_URL is not set');
   const schema = `lease_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const store = createPostgresEventStore({ connectionString: url, schema });
   after(() => store.close());
 
   it('has one holder at a time; the holder renews, saves its checkpoint, and releases to the next at once', async () => {
-    const lease = store.relayLease(60_000);
+    const lease = store.serviceLease(60_000);
     assert.deepEqual(await lease.claim('r', 'a'), { position: undefined });
     assert.equal(await lease.claim('r', 'b'), false, 'b while a holds it');
     assert.equal(await lease.renew('r', 'a', 'p1'), true);
@@ -31,7 +31,7 @@ describe('postgres relay lease', { skip: enginesRequired ? undefined : skip }, (
   });
 
   it('passes to another holder once its time to live ran out since the last renewal', async () => {
-    const lease = store.relayLease(300);
+    const lease = store.serviceLease(300);
     assert.ok(await lease.claim('short', 'a'));
     await lease.renew('short', 'a', 'p1');
     assert.equal(await lease.claim('short', 'b'), false);

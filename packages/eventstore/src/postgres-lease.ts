@@ -1,9 +1,9 @@
 /**
- * The relay lease on PostgreSQL: one row per relay in the service's schema (`relay_leases`, created
+ * The service lease on PostgreSQL: one row per lease name in the service's schema (`leases`, created
  * with the events table). Claiming is one upsert that only takes a row that is free, expired or the
  * claimer's own, so two processes never both hold it; the server's clock alone decides expiry.
  */
-import type { RelayLease } from './port';
+import type { ServiceLease } from './port';
 
 /** Runs one statement; answers how many rows it touched and the rows it returned. */
 export type LeaseQuery = (
@@ -12,12 +12,12 @@ export type LeaseQuery = (
   values: unknown[],
 ) => Promise<{ rowCount: number; rows: { position: string | null }[] }>;
 
-export function postgresRelayLease(table: string, ttlMs: number, run: LeaseQuery): RelayLease {
+export function postgresServiceLease(table: string, ttlMs: number, run: LeaseQuery): ServiceLease {
   return {
     ttlMs,
     async claim(name, holder) {
       const { rows } = await run(
-        'claim relay lease',
+        'claim lease',
         `INSERT INTO ${table} (name, holder, expires_at)
          VALUES ($1, $2, now() + $3 * interval '1 millisecond')
          ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
@@ -30,7 +30,7 @@ export function postgresRelayLease(table: string, ttlMs: number, run: LeaseQuery
     },
     async renew(name, holder, position) {
       const { rowCount } = await run(
-        'renew relay lease',
+        'renew lease',
         `UPDATE ${table} SET expires_at = now() + $3 * interval '1 millisecond',
            position = COALESCE($4, position)
          WHERE name = $1 AND holder = $2`,
@@ -40,7 +40,7 @@ export function postgresRelayLease(table: string, ttlMs: number, run: LeaseQuery
     },
     async release(name, holder, position) {
       await run(
-        'release relay lease',
+        'release lease',
         `UPDATE ${table} SET expires_at = '-infinity', position = COALESCE($3, position)
          WHERE name = $1 AND holder = $2`,
         [name, holder, position ?? null],

@@ -31,13 +31,13 @@ import {
   HEAD_SCAN_LIMIT,
   type NewEvent,
   type RecordedEvent,
-  type RelayLease,
+  type ServiceLease,
   StoreUnavailable,
   type SubscribeAllOptions,
   type Subscription,
   WrongExpectedRevision,
 } from './port';
-import { postgresRelayLease } from './postgres-lease';
+import { postgresServiceLease } from './postgres-lease';
 import { checkAppend, checkRead, type EncodedEvent } from './validate';
 
 export interface PostgresEventStoreOptions {
@@ -90,7 +90,7 @@ export function postgresEventsSchema(schema: string): string {
     CONSTRAINT events_stream_revision_key UNIQUE (stream_id, revision)
   );
   CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (tx_id, position);
-  CREATE TABLE IF NOT EXISTS ${s}.relay_leases (
+  CREATE TABLE IF NOT EXISTS ${s}.leases (
     name       text        PRIMARY KEY,
     holder     text        NOT NULL,
     expires_at timestamptz NOT NULL,
@@ -123,13 +123,13 @@ interface EventRow {
 }
 const COLUMNS = 'tx_id::text AS tx, position, stream_id, revision, id, type, version, recorded_at';
 
-/** The store, and the lease that lets one of a service's processes relay at a time (relay_leases). */
+/** The store, and the leases that let one of a service's processes do a piece of work at a time (the relay). */
 export interface PostgresEventStore extends EventStore {
-  relayLease(ttlMs?: number): RelayLease;
+  serviceLease(ttlMs?: number): ServiceLease;
 }
 
-/** How long a relay lease outlives its holder's last renewal, unless told otherwise. */
-export const DEFAULT_RELAY_LEASE_TTL_MS = 10_000;
+/** How long a lease outlives its holder's last renewal, unless told otherwise. */
+export const DEFAULT_LEASE_TTL_MS = 10_000;
 
 /**
  * Connects lazily, and creates the schema and its table on the first call.
@@ -466,8 +466,8 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
       await call('ping', () => query('SELECT 1'));
     },
 
-    relayLease(ttlMs = DEFAULT_RELAY_LEASE_TTL_MS) {
-      return postgresRelayLease(`${quoteSchema(options.schema)}.relay_leases`, ttlMs, (what, text, values) =>
+    serviceLease(ttlMs = DEFAULT_LEASE_TTL_MS) {
+      return postgresServiceLease(`${quoteSchema(options.schema)}.leases`, ttlMs, (what, text, values) =>
         call(what, async () => {
           const result = await pool.query<{ position: string | null }>(text, values);
           return { rowCount: result.rowCount ?? 0, rows: result.rows };

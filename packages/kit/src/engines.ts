@@ -12,7 +12,7 @@ import {
   createPostgresEventStore,
   createSqliteEventStore,
   type EventStore,
-  type RelayLease,
+  type ServiceLease,
 } from '@docflow/eventstore';
 import { z } from 'zod';
 import { busMetricsObserver, trackConsumerLag } from './bus-metrics';
@@ -60,10 +60,10 @@ export const DistributedEnv = MetricsEnv.extend({
     z.string().regex(EVENT_STORE_URL, 'an esdb://, esdb+discover:// or postgres:// URL'),
   ),
   /**
-   * On a shared PostgreSQL store: how long the relay lease outlives its holder's last renewal (a
-   * standby relays after at most this plus a third of it); default 10000.
+   * On a shared PostgreSQL store: how long a lease (the relay's, audit checkpoints') outlives its
+   * holder's last renewal (a standby takes over after at most this plus a third of it); default 10000.
    */
-  DOCFLOW_RELAY_LEASE_TTL_MS: optional(z.coerce.number().int().min(300).max(600_000)),
+  DOCFLOW_LEASE_TTL_MS: optional(z.coerce.number().int().min(300).max(600_000)),
   LOG_LEVEL: envFields.logLevel.default('info'),
 });
 export type DistributedEnv = z.infer<typeof DistributedEnv>;
@@ -79,7 +79,7 @@ export const MinioEnv = z.object({
 export type MinioEnv = z.infer<typeof MinioEnv>;
 
 type StoreEnv = Pick<DistributedEnv, 'DOCFLOW_DATA_DIR' | 'EVENTSTORE_CONNECTION_STRING'> &
-  Partial<Pick<DistributedEnv, 'DOCFLOW_RELAY_LEASE_TTL_MS'>>;
+  Partial<Pick<DistributedEnv, 'DOCFLOW_LEASE_TTL_MS'>>;
 
 const serviceDir = (service: string, env: StoreEnv) => resolve(env.DOCFLOW_DATA_DIR, service);
 
@@ -98,13 +98,13 @@ export function openEventStore(service: string, env: StoreEnv): EventStore {
 
 /**
  * The service's event store, and on a store several processes of the service share the lease that
- * lets one of them relay at a time. SQLite is one process's own; on EventStoreDB there is no lease
+ * lets one of them do a piece of work at a time (relay, audit checkpoints). SQLite is one process's own; on EventStoreDB there is no lease
  * (each process relays, and consumers dedupe by event id).
  */
 function openSharedEventStore(
   service: string,
   env: StoreEnv,
-): { store: EventStore; relayLease?: RelayLease } {
+): { store: EventStore; serviceLease?: ServiceLease } {
   const connectionString = env.EVENTSTORE_CONNECTION_STRING;
   const instrumented = (store: EventStore) => instrumentEventStore(traceEventStore(store, service), service);
   if (!connectionString)
@@ -114,7 +114,7 @@ function openSharedEventStore(
   if (POSTGRES_URL.test(connectionString)) {
     // On PostgreSQL the service's streams sit in a schema named after it.
     const store = createPostgresEventStore({ connectionString, schema: service.replaceAll('-', '_') });
-    return { store: instrumented(store), relayLease: store.relayLease(env.DOCFLOW_RELAY_LEASE_TTL_MS) };
+    return { store: instrumented(store), serviceLease: store.serviceLease(env.DOCFLOW_LEASE_TTL_MS) };
   }
   return { store: instrumented(createEsdbEventStore({ connectionString })) };
 }
@@ -139,8 +139,8 @@ export interface ServiceEngines {
   service: string;
   metricsToken?: string;
   store: EventStore;
-  /** On a shared store: the lease that lets one process of the service relay at a time. */
-  relayLease?: RelayLease;
+  /** On a shared store: the leases that let one process of the service relay (or checkpoint) at a time. */
+  serviceLease?: ServiceLease;
   bus: Bus;
   db: LocalDb;
   /** Closes the bus, the store and the database, in that order, then unlocks the directory. */
@@ -150,14 +150,14 @@ export interface ServiceEngines {
 /** The event store, Kafka bus and local database of one distributed service, its directory locked. */
 export function openServiceEngines(service: string, env: DistributedEnv): ServiceEngines {
   const lock = claimServiceDir(service, env);
-  const { store, relayLease } = openSharedEventStore(service, env);
+  const { store, serviceLease } = openSharedEventStore(service, env);
   const bus = openKafkaBus(service, env);
   const db = openServiceDb(service, env);
   return {
     service,
     metricsToken: env.DOCFLOW_METRICS_TOKEN,
     store,
-    relayLease,
+    serviceLease,
     bus,
     db,
     async close() {

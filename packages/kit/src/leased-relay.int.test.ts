@@ -68,7 +68,7 @@ describe('leased relay on a shared PostgreSQL store', { skip: enginesRequired ? 
         holder,
         store,
         bus: own,
-        lease: store.relayLease(TTL_MS),
+        lease: store.serviceLease(TTL_MS),
         localCheckpoints: checkpointStore(openLocalDb(join(dir, `${holder}.db`))),
         streamPrefixes: ['doc-'],
         route: (e) => ({ topic: 't', key: e.streamId }),

@@ -3,7 +3,7 @@
  * `/readyz` and `/metrics`, and the internal-token guard in front of its API paths.
  */
 import type { Bus } from '@docflow/bus';
-import type { EventStore, RecordedEvent, RelayLease, Subscription } from '@docflow/eventstore';
+import type { EventStore, RecordedEvent, ServiceLease, Subscription } from '@docflow/eventstore';
 import { Hono } from 'hono';
 import { healthRoutes, type ReadinessCheck } from './health';
 import { httpMetrics } from './http-metrics';
@@ -52,7 +52,7 @@ export interface ServiceBaseDeps {
   metricsToken?: string;
   store: EventStore;
   /** On a store several processes of the service share: only the lease's holder relays. */
-  relayLease?: RelayLease;
+  serviceLease?: ServiceLease;
   bus: Bus;
   /** Local database: relay checkpoint, handled message ids, read models. */
   db: LocalDb;
@@ -77,7 +77,7 @@ export interface OwnStreamsRelay {
 /**
  * Publishes the service's own events to its topic, keyed by the id after the stream prefix
  * (`docForm-<id>` → `<id>`), from a checkpoint named after the service: the local one, or on a
- * shared store the one the relay lease carries (only its holder relays).
+ * shared store the one its lease carries (only the lease's holder relays).
  */
 export function relayOwnStreams(
   service: string,
@@ -97,7 +97,7 @@ export function relayOwnStreams(
     log: deps.log,
     wholeAppends: relay.wholeAppends,
   };
-  return deps.relayLease
-    ? startLeasedRelay({ ...options, lease: deps.relayLease, localCheckpoints: checkpoints })
+  return deps.serviceLease
+    ? startLeasedRelay({ ...options, lease: deps.serviceLease, localCheckpoints: checkpoints })
     : startRelay({ ...options, checkpoints });
 }

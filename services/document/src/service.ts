@@ -112,7 +112,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
         topic: topics.document,
       });
       if (deps.checkpointIntervalMs)
-        checkpoints ??= startCheckpoints(store, db, log, deps.checkpointIntervalMs);
+        checkpoints ??= startCheckpoints(store, db, log, deps.checkpointIntervalMs, deps.serviceLease);
       // Before the bus: a lost table is filled from identity's streams, the bus then brings what is newer.
       await deputies.rebuild((first) =>
         fetchAccountsPage({ identity: deps.identity, internalToken: deps.internalToken }, first),

@@ -8,3 +8,4 @@ export * from '../event-store-stamping';
 export * from '../local-db';
 export * from '../metadata';
 export * from '../relay';
+export * from '../while-leased';

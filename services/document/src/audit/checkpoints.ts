@@ -8,9 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AUDIT_CHECKPOINT_STREAM, type AuditCheckpoint, upcast } from '@docflow/contracts';
-import type { EventStore } from '@docflow/eventstore';
+import type { EventStore, ServiceLease } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
-import { type LocalDb, recordEvents } from '@docflow/kit/eventsourcing';
+import { type LocalDb, recordEvents, whileLeased } from '@docflow/kit/eventsourcing';
 import { followStreamHeads } from './heads';
 import { latestCheckpoint } from './latest-checkpoint';
 
@@ -22,12 +22,41 @@ export interface Checkpoints {
   stop(): Promise<void>;
 }
 
+/**
+ * On a store several processes of the document service share, only the holder of the checkpoint lease
+ * takes checkpoints, so the audit stream stays one chain; elsewhere the process's own.
+ */
 export function startCheckpoints(
   store: EventStore,
   db: LocalDb,
   log: Logger,
   intervalMs: number,
+  lease?: ServiceLease,
 ): Checkpoints {
+  if (!lease) return checkpointEvery(store, db, log, intervalMs, false);
+  return whileLeased({
+    lease,
+    name: 'document-audit-checkpoints',
+    log,
+    start() {
+      const checkpoints = checkpointEvery(store, db, log, intervalMs, true);
+      return { stop: () => checkpoints.stop(), position: () => undefined };
+    },
+  });
+}
+
+/**
+ * Takes a checkpoint every `intervalMs` while something changed. `linkFromStream`: another process
+ * may have checkpointed since this one last did, so the first checkpoint names the stream's last.
+ */
+function checkpointEvery(
+  store: EventStore,
+  db: LocalDb,
+  log: Logger,
+  intervalMs: number,
+  linkFromStream: boolean,
+): Checkpoints {
+  let linkNextFromStream = linkFromStream;
   const heads = followStreamHeads(store, db, (err) =>
     log.warn({ err }, 'audit heads: applying events failed'),
   );
@@ -48,7 +77,8 @@ export function startCheckpoints(
     if (changed === 0) return;
     const { root, streams } = heads.root();
     const checkpointId = randomUUID();
-    const previousCheckpointId = heads.previousCheckpointId() ?? (await lastInStream());
+    const previousCheckpointId =
+      (linkNextFromStream ? null : heads.previousCheckpointId()) ?? (await lastInStream());
     const parts = Math.ceil(changed / HEADS_PER_EVENT);
     const timestamp = new Date().toISOString();
     let part = 0;
@@ -69,6 +99,7 @@ export function startCheckpoints(
       });
     }
     heads.anchored(checkpointId);
+    linkNextFromStream = false;
     log.info({ root, streams, changed, parts, at: timestamp }, 'audit checkpoint');
   }
 
