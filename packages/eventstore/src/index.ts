@@ -6,6 +6,8 @@ export {
   type PostgresEventStore,
   type PostgresEventStoreOptions,
   postgresEventsSchema,
+  type SharedSql,
+  type SqlResult,
 } from './postgres';
 export { createPrivateFile } from './private-file';
 export { createSqliteEventStore, SQLITE_EVENTS_SCHEMA, type SqliteEventStoreOptions } from './sqlite';

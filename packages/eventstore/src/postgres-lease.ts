@@ -4,20 +4,15 @@
  * claimer's own, so two processes never both hold it; the server's clock alone decides expiry.
  */
 import type { ServiceLease } from './port';
+import type { SharedSql } from './postgres';
 
-/** Runs one statement; answers how many rows it touched and the rows it returned. */
-export type LeaseQuery = (
-  what: string,
-  text: string,
-  values: unknown[],
-) => Promise<{ rowCount: number; rows: { position: string | null }[] }>;
+type LeaseRow = { position: string | null };
 
-export function postgresServiceLease(table: string, ttlMs: number, run: LeaseQuery): ServiceLease {
+export function postgresServiceLease(table: string, ttlMs: number, sql: SharedSql): ServiceLease {
   return {
     ttlMs,
     async claim(name, holder) {
-      const { rows } = await run(
-        'claim lease',
+      const { rows } = await sql.query<LeaseRow>(
         `INSERT INTO ${table} (name, holder, expires_at)
          VALUES ($1, $2, now() + $3 * interval '1 millisecond')
          ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
@@ -29,8 +24,7 @@ export function postgresServiceLease(table: string, ttlMs: number, run: LeaseQue
       return row ? { position: row.position ?? undefined } : false;
     },
     async renew(name, holder, position) {
-      const { rowCount } = await run(
-        'renew lease',
+      const { rowCount } = await sql.query<LeaseRow>(
         `UPDATE ${table} SET expires_at = now() + $3 * interval '1 millisecond',
            position = COALESCE($4, position)
          WHERE name = $1 AND holder = $2`,
@@ -39,8 +33,7 @@ export function postgresServiceLease(table: string, ttlMs: number, run: LeaseQue
       return rowCount === 1;
     },
     async release(name, holder, position) {
-      await run(
-        'release lease',
+      await sql.query<LeaseRow>(
         `UPDATE ${table} SET expires_at = '-infinity', position = COALESCE($3, position)
          WHERE name = $1 AND holder = $2`,
         [name, holder, position ?? null],

@@ -126,6 +126,30 @@ const COLUMNS = 'tx_id::text AS tx, position, stream_id, revision, id, type, ver
 /** The store, and the leases that let one of a service's processes do a piece of work at a time (the relay). */
 export interface PostgresEventStore extends EventStore {
   serviceLease(ttlMs?: number): ServiceLease;
+  /** The service's schema for state its processes share beside the events (idempotency keys, …). */
+  sharedSql(): SharedSql;
+}
+
+/**
+ * SQL in the service's schema on the store's connections: state that several processes of a service
+ * share (each table created by its owner, `CREATE TABLE IF NOT EXISTS ${schema}.…`). Failures of the
+ * server come as StoreUnavailable, like the store's own.
+ */
+export interface SharedSql {
+  /** The schema, quoted, to prefix table names with. */
+  readonly schema: string;
+  query<R extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<SqlResult<R>>;
+  /** Runs `work` in one transaction, committed when it resolves, rolled back when it throws. */
+  transaction<T>(
+    work: (
+      query: <R extends Record<string, unknown>>(text: string, values?: unknown[]) => Promise<SqlResult<R>>,
+    ) => Promise<T>,
+  ): Promise<T>;
+}
+
+export interface SqlResult<R> {
+  rows: R[];
+  rowCount: number;
 }
 
 /** How long a lease outlives its holder's last renewal, unless told otherwise. */
@@ -467,12 +491,21 @@ export function createPostgresEventStore(options: PostgresEventStoreOptions): Po
     },
 
     serviceLease(ttlMs = DEFAULT_LEASE_TTL_MS) {
-      return postgresServiceLease(`${quoteSchema(options.schema)}.leases`, ttlMs, (what, text, values) =>
-        call(what, async () => {
-          const result = await pool.query<{ position: string | null }>(text, values);
-          return { rowCount: result.rowCount ?? 0, rows: result.rows };
-        }),
-      );
+      return postgresServiceLease(`${quoteSchema(options.schema)}.leases`, ttlMs, this.sharedSql());
+    },
+
+    sharedSql() {
+      const on =
+        (client: pg.Pool | pg.PoolClient) =>
+        async <R extends Record<string, unknown>>(text: string, values: unknown[] = []) => {
+          const result = await client.query<R>(text, values);
+          return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+        };
+      return {
+        schema: quoteSchema(options.schema),
+        query: (text, values) => call('shared state', () => on(pool)(text, values)),
+        transaction: (work) => call('shared state', () => transaction((client) => work(on(client)))),
+      };
     },
 
     async close() {

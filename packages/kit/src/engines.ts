@@ -13,6 +13,7 @@ import {
   createSqliteEventStore,
   type EventStore,
   type ServiceLease,
+  type SharedSql,
 } from '@docflow/eventstore';
 import { z } from 'zod';
 import { busMetricsObserver, trackConsumerLag } from './bus-metrics';
@@ -104,7 +105,7 @@ export function openEventStore(service: string, env: StoreEnv): EventStore {
 function openSharedEventStore(
   service: string,
   env: StoreEnv,
-): { store: EventStore; serviceLease?: ServiceLease } {
+): { store: EventStore; serviceLease?: ServiceLease; sharedSql?: SharedSql } {
   const connectionString = env.EVENTSTORE_CONNECTION_STRING;
   const instrumented = (store: EventStore) => instrumentEventStore(traceEventStore(store, service), service);
   if (!connectionString)
@@ -114,7 +115,11 @@ function openSharedEventStore(
   if (POSTGRES_URL.test(connectionString)) {
     // On PostgreSQL the service's streams sit in a schema named after it.
     const store = createPostgresEventStore({ connectionString, schema: service.replaceAll('-', '_') });
-    return { store: instrumented(store), serviceLease: store.serviceLease(env.DOCFLOW_LEASE_TTL_MS) };
+    return {
+      store: instrumented(store),
+      serviceLease: store.serviceLease(env.DOCFLOW_LEASE_TTL_MS),
+      sharedSql: store.sharedSql(),
+    };
   }
   return { store: instrumented(createEsdbEventStore({ connectionString })) };
 }
@@ -141,6 +146,8 @@ export interface ServiceEngines {
   store: EventStore;
   /** On a shared store: the leases that let one process of the service relay (or checkpoint) at a time. */
   serviceLease?: ServiceLease;
+  /** On a shared PostgreSQL store: the service's schema for state its processes share. */
+  sharedSql?: SharedSql;
   bus: Bus;
   db: LocalDb;
   /** Closes the bus, the store and the database, in that order, then unlocks the directory. */
@@ -150,7 +157,7 @@ export interface ServiceEngines {
 /** The event store, Kafka bus and local database of one distributed service, its directory locked. */
 export function openServiceEngines(service: string, env: DistributedEnv): ServiceEngines {
   const lock = claimServiceDir(service, env);
-  const { store, serviceLease } = openSharedEventStore(service, env);
+  const { store, serviceLease, sharedSql } = openSharedEventStore(service, env);
   const bus = openKafkaBus(service, env);
   const db = openServiceDb(service, env);
   return {
@@ -158,6 +165,7 @@ export function openServiceEngines(service: string, env: DistributedEnv): Servic
     metricsToken: env.DOCFLOW_METRICS_TOKEN,
     store,
     serviceLease,
+    sharedSql,
     bus,
     db,
     async close() {

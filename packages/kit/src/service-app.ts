@@ -3,7 +3,7 @@
  * `/readyz` and `/metrics`, and the internal-token guard in front of its API paths.
  */
 import type { Bus } from '@docflow/bus';
-import type { EventStore, RecordedEvent, ServiceLease, Subscription } from '@docflow/eventstore';
+import type { EventStore, RecordedEvent, ServiceLease, SharedSql, Subscription } from '@docflow/eventstore';
 import { Hono } from 'hono';
 import { healthRoutes, type ReadinessCheck } from './health';
 import { httpMetrics } from './http-metrics';
@@ -53,6 +53,8 @@ export interface ServiceBaseDeps {
   store: EventStore;
   /** On a store several processes of the service share: only the lease's holder relays. */
   serviceLease?: ServiceLease;
+  /** On a shared PostgreSQL store: the service's schema for state its processes share. */
+  sharedSql?: SharedSql;
   bus: Bus;
   /** Local database: relay checkpoint, handled message ids, read models. */
   db: LocalDb;

@@ -21,7 +21,8 @@ import { docReader } from './documents/readable';
 import { formsApi } from './forms/api';
 import { createFormCatalog } from './forms/catalog';
 import { seedSampleForms } from './forms/samples';
-import { idempotencyStore } from './idempotency/store';
+import { postgresIdempotencyStore } from './idempotency/postgres-store';
+import { sqliteIdempotencyStore } from './idempotency/sqlite-store';
 import { viewsApi } from './views/api';
 import { createDeputiesReadModel } from './views/deputies';
 import { liveAttachmentsApi } from './views/live-attachments';
@@ -86,7 +87,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
       internalToken: deps.internalToken,
       maxCreateBytes: deps.maxCreateBytes,
       reader,
-      idempotency: idempotencyStore(db),
+      idempotency: deps.sharedSql ? postgresIdempotencyStore(deps.sharedSql) : sqliteIdempotencyStore(db),
     }),
   );
 

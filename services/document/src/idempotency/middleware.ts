@@ -85,7 +85,7 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Servic
     const principal = c.var.principal;
     const scope = `${principal.account} ${principal.runAs ?? ''}`;
     // Bounded per service account, whoever it acts for.
-    const begun = store.begin(principal.account, scope, key);
+    const begun = await store.begin(principal.account, scope, key);
     if (begun.kind === 'full')
       throw problems.tooManyRequests(
         'this account holds as many Idempotency-Keys as it may for now: retry after the Retry-After seconds, or send the request without a key',
@@ -124,11 +124,11 @@ export function idempotent(options: IdempotentOptions): MiddlewareHandler<Servic
           headers: kept(c.res.headers),
           doc: documentOf(await c.res.clone().text()),
         };
-        store.finish(scope, key, fingerprint, answer);
+        await store.finish(scope, key, fingerprint, answer);
         finished = true;
       }
     } finally {
-      if (!finished) store.release(scope, key);
+      if (!finished) await store.release(scope, key);
     }
   };
 }

@@ -9,14 +9,15 @@ import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { handleError, type ServiceEnv } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { idempotent, jsonFingerprint } from './middleware';
-import { idempotencyStore, KEY_LIFETIME_MS } from './store';
+import { sqliteIdempotencyStore } from './sqlite-store';
+import { KEY_LIFETIME_MS } from './store';
 
 const ID = '0123456789abcdef01234567';
 const documentJson = (rev: number) =>
   JSON.stringify({ _id: ID, big: 'x'.repeat(10_000), _meta: { _rev: rev } });
 
 function app(keysPerCaller: number) {
-  const store = idempotencyStore(openLocalDb(':memory:'), { keysPerCaller, bytesPerCaller: 1_000_000 });
+  const store = sqliteIdempotencyStore(openLocalDb(':memory:'), { keysPerCaller, bytesPerCaller: 1_000_000 });
   let rev = 0;
   const asked: number[] = [];
   const hono = new Hono<ServiceEnv>();
