@@ -3,8 +3,10 @@
  * are created alternately through both gateways; an account made through one authenticates through
  * the other at once, every document reads the same through both and is listed in the `all` view of both,
  * and the recognition work is spread over the three instances, each document recognised once.
- * Where one shared event store (EventStoreDB) exists, two files services too: recognition-2 reads the
- * files that the document service stored through the first files service through the second.
+ * On one shared event store (a PostgreSQL database of the run's own, or EventStoreDB), two files and
+ * two document services too: recognition-2 reads the files stored through the first files service
+ * through the second, and each gateway forwards to its own document service — an idempotent create
+ * retried through the other gateway answers the first answer.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -22,8 +24,9 @@ const DOCUMENTS = 20;
 /** Invoices added one by one while an instance has had no job yet: keys spread by hash, unevenly. */
 const MAX_EXTRA_INVOICES = 10;
 const RECOGNITION = ['recognition', 'recognition-2', 'recognition-3'];
-const TWO_FILES_SKIP = sharedEventStoreSkipReason();
-const FILES_INSTANCES = TWO_FILES_SKIP ? 1 : 2;
+const SHARED_STORE_SKIP = sharedEventStoreSkipReason();
+/** Files and document services: two each on a shared store. */
+const STATEFUL_INSTANCES = SHARED_STORE_SKIP ? 1 : 2;
 
 /** Every third document a memo (no recognition), the others invoices with a text PDF. */
 const isInvoice = (i: number) => i % 3 !== 2;
@@ -45,7 +48,8 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     target = await startDistributed({
       gatewayInstances: 2,
       recognitionInstances: 3,
-      filesInstances: FILES_INSTANCES,
+      filesInstances: STATEFUL_INSTANCES,
+      documentInstances: STATEFUL_INSTANCES,
     });
     assert.equal(target.gatewayUrls.length, 2);
     gateways = target.gatewayUrls.map(apiClient);
@@ -165,12 +169,43 @@ describe('distributed: scale-out, two gateways and three recognition processes',
   });
 
   it('two files services on one namespace: a file stored through one is read through the other', {
-    skip: TWO_FILES_SKIP,
+    skip: SHARED_STORE_SKIP,
   }, async () => {
     assert.ok(target.procs['files-2'], 'the second files service runs');
     // The document service stores every upload through `files`; recognition-2 fetches through `files-2`.
     assert.ok(handled('recognition-2') >= 1, 'recognition-2 recognised a file through files-2');
     const errors = target.procs['files-2']!.output().match(/"level":(50|60)/g) ?? [];
     assert.equal(errors.length, 0, 'files-2 logged no error');
+  });
+
+  it('two document services: an idempotent create retried through the other gateway answers the first answer', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    assert.ok(target.procs['document-2'], 'the second document service runs');
+    const as = accounts[0]!;
+    const key = `scale-out-${Date.now()}`;
+    const create = (g: number) =>
+      createDoc(
+        target.gatewayUrls[g]!,
+        as.key,
+        'memo',
+        { docForm: { valuesByTags: { subject: 'once through either gateway' } } },
+        { runAs: as.person, headers: { 'idempotency-key': key } },
+      );
+    const first = await create(0);
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.headers.get('idempotent-replayed'), null);
+    const retried = await create(1);
+    assert.equal(retried.status, 201, retried.text);
+    assert.equal(
+      retried.headers.get('idempotent-replayed'),
+      'true',
+      'the retry through document-2 was replayed',
+    );
+    assert.deepEqual(retried.body, first.body);
+    for (const name of ['document', 'document-2']) {
+      const errors = target.procs[name]!.output().match(/"level":(50|60)/g) ?? [];
+      assert.equal(errors.length, 0, `${name} logged no error`);
+    }
   });
 });

@@ -53,6 +53,11 @@ export interface TargetOptions {
    */
   filesInstances?: number;
   /**
+   * Distributed mode: how many document services (default 1); gateway-N forwards to document-N when
+   * there is one. Needs one shared event store (sharedEventStore).
+   */
+  documentInstances?: number;
+  /**
    * Distributed mode: every service on one shared event store — EVENTSTORE_CONNECTION_STRING when set,
    * else a database of the run's own on the PostgreSQL of POSTGRES_URL (default: only when a stateful
    * service runs as several processes; otherwise each keeps its own SQLite store).
@@ -204,7 +209,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   const runDatabase = await runEventStore(
     engines,
     namespace,
-    options.sharedEventStore ?? (options.filesInstances ?? 1) > 1,
+    options.sharedEventStore ?? Math.max(options.filesInstances ?? 1, options.documentInstances ?? 1) > 1,
   );
   const common: Record<string, string> = {
     ...engines,
@@ -238,6 +243,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     if (service === 'document')
       return {
         ...env,
+        DOCUMENT_INSTANCE_ID: 'document',
         IDENTITY_URL: url('identity'),
         FILES_URL: url('files'),
         WORKFLOW_URL: url('workflow'),
@@ -254,12 +260,11 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     return env;
   };
 
-  /** The files instance recognition instance `name` reads through: recognition-N uses files-N when there is one. */
-  function filesFor(name: string): string {
+  /** The instance of `service` that instance `name` of another uses: the N-th of them uses `service-N` when there is one. */
+  function instanceFor(name: string, service: 'files' | 'document', count: number): string {
     const n = Number(/-(\d+)$/.exec(name)?.[1] ?? 1);
-    const count = options.filesInstances ?? 1;
     const i = ((n - 1) % count) + 1;
-    return i === 1 ? 'files' : `files-${i}`;
+    return i === 1 ? service : `${service}-${i}`;
   }
 
   /**
@@ -271,8 +276,12 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     const extra = { PORT: '0', DOCFLOW_DATA_DIR: join(dataDir, name) };
     if (service === 'gateway') Object.assign(extra, { GATEWAY_INSTANCE_ID: name });
     if (service === 'files') Object.assign(extra, { FILES_INSTANCE_ID: name });
-    const files = filesFor(name);
+    if (service === 'document') Object.assign(extra, { DOCUMENT_INSTANCE_ID: name });
+    const files = instanceFor(name, 'files', options.filesInstances ?? 1);
     if (service === 'recognition' && files !== 'files') Object.assign(extra, { FILES_URL: url(files) });
+    const document = instanceFor(name, 'document', options.documentInstances ?? 1);
+    if (service === 'gateway' && document !== 'document')
+      Object.assign(extra, { DOCUMENT_URL: url(document) });
     const logFile = options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`);
     for (let attempt = 1; ; attempt++) {
       const env = name === service ? envOf(service) : { ...envOf(service), ...extra };
@@ -308,6 +317,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   try {
     for (const service of options.launchOrder ?? DISTRIBUTED_SERVICES) await launch(service);
     for (let i = 2; i <= (options.filesInstances ?? 1); i++) await launch('files', `files-${i}`);
+    for (let i = 2; i <= (options.documentInstances ?? 1); i++) await launch('document', `document-${i}`);
     for (let i = 2; i <= (options.recognitionInstances ?? 1); i++)
       await launch('recognition', `recognition-${i}`);
     for (let i = 2; i <= (options.gatewayInstances ?? 1); i++) await launch('gateway', `gateway-${i}`);

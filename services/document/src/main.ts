@@ -1,4 +1,5 @@
 /** The document service on its own (distributed mode). */
+import { envFields } from '@docflow/kit';
 import { DistributedEnv } from '@docflow/kit/engines';
 import { httpClient } from '@docflow/kit/http';
 import { runDistributedService } from '@docflow/kit/runner';
@@ -10,6 +11,7 @@ const DocumentServiceEnv = DistributedEnv.extend(DocumentEnv.shape).extend({
   IDENTITY_URL: z.url(),
   FILES_URL: z.url(),
   WORKFLOW_URL: z.url(),
+  DOCUMENT_INSTANCE_ID: envFields.instanceId,
 });
 
 await runDistributedService('document', DocumentServiceEnv, (config, log, engines) =>
@@ -24,5 +26,6 @@ await runDistributedService('document', DocumentServiceEnv, (config, log, engine
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
     checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
     searchCommonDocs: config.DOCFLOW_SEARCH_COMMON_DOCS,
+    instanceId: config.DOCUMENT_INSTANCE_ID,
   }),
 );

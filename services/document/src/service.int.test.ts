@@ -24,7 +24,7 @@ describe('document service start', () => {
     const bus: Bus = {
       ...inProcess,
       async subscribe(options, handler) {
-        if (options.groupId.endsWith('.document-deputies') && refuseDeputies) {
+        if (options.groupId.endsWith('.document-deputies-test') && refuseDeputies) {
           refuseDeputies = false;
           throw new BusUnavailable('Kafka unavailable while joining group: coordinator loading');
         }
@@ -46,6 +46,7 @@ describe('document service start', () => {
     const identity = inProcessClient(() => Response.json({ accounts: [], next: null }));
     const document = createDocumentService({
       service: 'document',
+      instanceId: 'test',
       store,
       bus,
       db,
@@ -60,7 +61,11 @@ describe('document service start', () => {
     try {
       await assert.rejects(document.start(), BusUnavailable);
       await document.start();
-      assert.deepEqual(joined.sort(), ['document-deputies', 'document-recognition', 'document-workflow']);
+      assert.deepEqual(joined.sort(), [
+        'document-deputies-test',
+        'document-recognition',
+        'document-workflow',
+      ]);
       assert.equal(storeSubscriptions, 2, 'the views projection and the relay, once each');
     } finally {
       await document.stop();

@@ -40,6 +40,11 @@ export interface DocumentServiceDeps extends ServiceBaseDeps {
   checkpointIntervalMs?: number;
   /** DOCFLOW_SEARCH_COMMON_DOCS (config.ts); absent: COMMON_TERM_DOCS. */
   searchCommonDocs?: number;
+  /**
+   * This process among the service's processes (DOCUMENT_INSTANCE_ID): the deputies read model is
+   * whole in each, so each feeds it through a consumer group of its own.
+   */
+  instanceId: string;
 }
 
 export interface DocumentService {
@@ -94,7 +99,10 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   const topics = topicsOf(deps.namespace);
   const subscriptions: Record<string, { topic: string; handler: MessageHandler }> = {
     'document-workflow': { topic: topics.workflow, handler: workflowFactsHandler(store) },
-    'document-deputies': { topic: topics.identity, handler: (message) => deputies.handle(message) },
+    [`document-deputies-${deps.instanceId}`]: {
+      topic: topics.identity,
+      handler: (message) => deputies.handle(message),
+    },
     'document-recognition': { topic: topics.recognition, handler: recognitionResultsHandler(store) },
   };
   let relay: Subscription | undefined;

@@ -100,6 +100,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
     checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
     searchCommonDocs: config.DOCFLOW_SEARCH_COMMON_DOCS,
+    instanceId: 'embedded',
   });
   const documentClient = inProcessClient(document.app.fetch);
   const recognition = createRecognitionService({
