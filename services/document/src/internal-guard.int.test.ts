@@ -30,6 +30,7 @@ describe('document service internal routes', () => {
     const nobody = inProcessClient(() => new Response(null, { status: 503 }));
     const document = createDocumentService({
       service: 'document',
+      instanceId: 'test',
       store,
       bus,
       db,
