@@ -66,7 +66,7 @@ describe('document service start', () => {
         'document-recognition',
         'document-workflow',
       ]);
-      assert.equal(storeSubscriptions, 2, 'the views projection and the relay, once each');
+      assert.equal(storeSubscriptions, 3, 'the views projection, the relay and the form catalog, once each');
     } finally {
       await document.stop();
       await inProcess.close();
