@@ -17,6 +17,7 @@ import {
   type ConsumerLag,
   type ConsumerOptions,
   type DeliveredMessage,
+  DependencyUnavailable,
   type MessageHandler,
   type Published,
 } from './port.js';
@@ -117,7 +118,8 @@ function hashKey(key: string): number {
  * relay that saves its checkpoint then gets at-least-once delivery across a crash; stop relays before
  * consumers. A topic holding `maxOwedPerTopic` messages that a group still owes makes `publish()` wait
  * for room. A publish from inside a handler never waits, so handlers publishing to each other cannot
- * deadlock. A failing handler is retried with back-off, then the message goes to `<topic>.dlq`.
+ * deadlock. A failing handler is retried with back-off, then the message goes to `<topic>.dlq`; one
+ * that throws DependencyUnavailable is retried for as long as it throws that, and never dead-lettered.
  *
  * @example
  * const bus = createInProcessBus();
@@ -280,6 +282,8 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
     const topic = lane.group.log.name;
     const { groupId } = lane.group;
     let failures = 0;
+    // Calls that threw DependencyUnavailable: they lengthen the pause but never dead-letter.
+    let waits = 0;
     try {
       while (!closing.signal.aborted) {
         const entry = nextEntry(lane);
@@ -291,17 +295,21 @@ export function createInProcessBus(options: InProcessBusOptions = {}): Bus {
         const outcome = await handle(member, entry, topic);
         observer?.handled(groupId, topic, (performance.now() - started) / 1000, outcome.ok);
         if (closing.signal.aborted && !outcome.ok) break;
-        if (outcome.ok || ++failures >= retry.attempts) {
+        const waiting = !outcome.ok && outcome.error instanceof DependencyUnavailable;
+        if (!waiting && (outcome.ok || ++failures >= retry.attempts)) {
           if (!outcome.ok) {
             deadLetter(topic, entry, outcome.error, failures);
             observer?.deadLettered(groupId, topic);
           }
           failures = 0;
+          waits = 0;
           advance(lane, lane.next + 1);
           continue;
         }
         observer?.retrying(groupId, topic);
-        await sleep(backoffDelayMs(failures, retry), undefined, { signal: closing.signal }).catch(() => {});
+        const pause = backoffDelayMs(waiting ? ++waits : failures, retry);
+        // A member that stopped meanwhile is gone at the next turn: the entry stays for the next one.
+        await sleep(pause, undefined, { signal: closing.signal }).catch(() => {});
       }
     } finally {
       lane.running = false;

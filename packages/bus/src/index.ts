@@ -15,6 +15,7 @@ export {
   type ConsumerLag,
   type ConsumerOptions,
   type DeliveredMessage,
+  DependencyUnavailable,
   type MessageHandler,
   type Published,
 } from './port.js';

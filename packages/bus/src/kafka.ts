@@ -30,6 +30,7 @@ import {
   type ConsumerLag,
   type ConsumerOptions,
   type DeliveredMessage,
+  DependencyUnavailable,
   type MessageHandler,
   type Published,
 } from './port.js';
@@ -243,7 +244,8 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
   const connectProducer = lazily(() => producer.connect());
   const connectAdmin = lazily(() => admin.connect());
   const topicsReady = new Map<string, Promise<void>>();
-  const consumers = new Set<KafkaConsumer>();
+  /** Each live consumer, with what tells its handler's waits that it stops. */
+  const consumers = new Map<KafkaConsumer, AbortController>();
   /** Topics of each group this bus subscribed, for consumerLag(). */
   const subscribedTopics = new Map<string, Set<string>>();
   let closed = false;
@@ -328,8 +330,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     }
   }
 
-  /** Never throws for a handler error, so kafkajs commits the offset only once the message is dealt with. */
-  function eachMessage(groupId: string, handler: MessageHandler) {
+  /**
+   * Never throws for a handler error, so kafkajs commits the offset only once the message is dealt
+   * with; but a DependencyUnavailable once `stopping` aborted: its offset stays uncommitted, and the
+   * message comes again to the next member.
+   */
+  function eachMessage(groupId: string, handler: MessageHandler, stopping: AbortSignal) {
     const observer = options.observer;
     return async (payload: EachMessagePayload): Promise<void> => {
       let delivered: DeliveredMessage;
@@ -341,7 +347,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         return;
       }
       const { topic } = payload;
-      for (let attempt = 1; ; attempt++) {
+      // Calls that threw DependencyUnavailable: they lengthen the pause but never dead-letter.
+      let waits = 0;
+      for (let attempt = 1; ; ) {
         const started = performance.now();
         try {
           await heartbeating(payload, () =>
@@ -351,14 +359,22 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           return;
         } catch (error) {
           observer?.handled(groupId, topic, (performance.now() - started) / 1000, false);
-          if (attempt >= handlerRetry.attempts) {
+          if (error instanceof DependencyUnavailable) {
+            // For as long as the dependency is away, but not past a stop: the offset stays uncommitted.
+            observer?.retrying(groupId, topic);
+            await sleep(backoffDelayMs(++waits, handlerRetry), undefined, { signal: stopping }).catch(
+              () => {},
+            );
+            if (stopping.aborted) throw error;
+          } else if (attempt >= handlerRetry.attempts) {
             await deadLetter(payload, error, attempt, delivered);
             observer?.deadLettered(groupId, topic);
             return;
+          } else {
+            observer?.retrying(groupId, topic);
+            await sleep(backoffDelayMs(attempt++, handlerRetry));
           }
         }
-        observer?.retrying(groupId, topic);
-        await sleep(backoffDelayMs(attempt, handlerRetry));
         await payload.heartbeat();
       }
     };
@@ -368,6 +384,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     consumer: KafkaConsumer,
     subscription: ConsumerOptions,
     handler: MessageHandler,
+    stopping: AbortSignal,
   ) {
     await Promise.all(subscription.topics.map(ensureTopic));
     await consumer.connect();
@@ -387,7 +404,10 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     });
     try {
       // run() returns once the group is joined, or after a crash while joining; the join may come later.
-      await Promise.all([consumer.run({ eachMessage: eachMessage(subscription.groupId, handler) }), joined]);
+      await Promise.all([
+        consumer.run({ eachMessage: eachMessage(subscription.groupId, handler, stopping) }),
+        joined,
+      ]);
     } finally {
       for (const stop of stopListening) stop();
     }
@@ -418,13 +438,16 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
         // An idle fetch waits this long on the broker, and stop() waits for that fetch (kafkajs: 5 s).
         maxWaitTimeInMs: 1_000,
       });
-      consumers.add(consumer);
+      const stopping = new AbortController();
+      consumers.set(consumer, stopping);
       const groupTopics = subscribedTopics.get(subscription.groupId) ?? new Set();
       for (const topic of subscription.topics) groupTopics.add(topic);
       subscribedTopics.set(subscription.groupId, groupTopics);
       const doing = `joining group ${subscription.groupId}`;
       try {
-        await answeredWithin(subscribeTimeoutMs, doing, () => startConsumer(consumer, subscription, handler));
+        await answeredWithin(subscribeTimeoutMs, doing, () =>
+          startConsumer(consumer, subscription, handler, stopping.signal),
+        );
       } catch (error) {
         consumers.delete(consumer);
         await consumer.disconnect().catch(() => {});
@@ -432,6 +455,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       }
       return {
         async stop() {
+          stopping.abort();
           consumers.delete(consumer);
           await consumer.disconnect();
         },
@@ -493,7 +517,8 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
 
     async close(): Promise<void> {
       closed = true;
-      await Promise.allSettled([...consumers].map((consumer) => consumer.disconnect()));
+      for (const stopping of consumers.values()) stopping.abort();
+      await Promise.allSettled([...consumers.keys()].map((consumer) => consumer.disconnect()));
       consumers.clear();
       await Promise.allSettled([producer.disconnect(), admin.disconnect()]);
     },

@@ -17,7 +17,8 @@ export interface DeliveredMessage extends BusMessage {
 
 /**
  * Handles one message. Delivery is at-least-once: a message is re-delivered when the handler
- * throws or the consumer dies before the handler finished, so handlers must be idempotent.
+ * throws or the consumer dies before the handler finished, so handlers must be idempotent. A handler
+ * that keeps throwing goes to `<topic>.dlq` after a few attempts, unless it throws DependencyUnavailable.
  */
 export type MessageHandler = (message: DeliveredMessage) => Promise<void>;
 
@@ -68,4 +69,14 @@ export interface Bus {
 
 export class BusUnavailable extends Error {
   override readonly name = 'BusUnavailable';
+}
+
+/**
+ * What a handler throws when something it needs is away (another service restarting): the bus calls it
+ * again with back-off for as long as that lasts, without counting the attempt toward the dead-letter
+ * topic, and a stopping consumer leaves the message unhandled, to be delivered again. The messages of
+ * that key (and partition) wait meanwhile, as their order requires.
+ */
+export class DependencyUnavailable extends Error {
+  override readonly name = 'DependencyUnavailable';
 }
