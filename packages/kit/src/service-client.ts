@@ -153,6 +153,8 @@ export function httpClient(baseUrl: string, headersTimeoutMs = 30_000): ServiceC
             },
           );
           req.on('error', () => {
+            // Ended: the wait for headers must not keep the process alive (a refused connection).
+            clearTimeout(timer);
             // A kept-alive socket the service closed as this request went out (it ends a connection
             // after an upload it refused early): a request that changes nothing is sent once more.
             if (req.reusedSocket && resendable) send(true).then(resolve, reject);
