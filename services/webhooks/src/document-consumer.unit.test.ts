@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DeliveredMessage } from '@docflow/bus';
-import { webIdFromHexId } from '@docflow/kit';
+import { createLogger, webIdFromHexId } from '@docflow/kit';
 import { openLocalDb } from '@docflow/kit/eventsourcing';
+import { problems } from '@docflow/kit/http';
 import { documentEventsHandler } from './document-consumer';
 import { documentFactsStore } from './document-facts';
 import type { FactsAt } from './document-position';
@@ -24,6 +25,7 @@ describe('document events → outbox', () => {
   function setup(
     stood: (rev: number) => DocumentFacts = () => assert.fail('the document service was asked'),
   ) {
+    const logged: Array<Record<string, unknown>> = [];
     const db = openLocalDb(':memory:');
     const subscriptions = subscriptionStore(db);
     const box = outbox(db);
@@ -41,13 +43,14 @@ describe('document events → outbox', () => {
       subscriptions,
       outbox: box,
       enqueued: () => kicks++,
+      log: createLogger('webhooks', 'warn', { write: (line: string) => logged.push(JSON.parse(line)) }),
     });
     const subscribe = (id: string, eventTypes: Subscription['eventTypes']) => {
       const subscription = { id, url: `https://${id}.example/h`, eventTypes, createdAt: '', secret: 's' };
       subscriptions.add(subscription);
       return subscription;
     };
-    return { subscribe, box, handle, kicks: () => kicks, asked };
+    return { subscribe, box, handle, kicks: () => kicks, asked, logged };
   }
   const created = () =>
     message(
@@ -116,5 +119,19 @@ describe('document events → outbox', () => {
     });
     await handle(message('DocumentFieldsUpdated', { valuesByTags: {}, tags: [] }, 5));
     assert.deepEqual(asked, [3], 'remembered afterwards');
+  });
+
+  it('fails an event of a document the document service does not know, and says so at warn with its ids', async () => {
+    const { subscribe, box, handle, logged } = setup(() => {
+      throw problems.notFound('no such document');
+    });
+    subscribe('wh_state', ['document.state_changed']);
+    const msg = message('DocumentFieldsUpdated', { valuesByTags: {}, tags: [] }, 4);
+    await assert.rejects(handle(msg), (error: unknown) => (error as { status?: number }).status === 404);
+    assert.equal(box.due(Number.MAX_SAFE_INTEGER, 10).length, 0);
+    assert.deepEqual(
+      logged.map(({ level, eventId, documentId, revision }) => ({ level, eventId, documentId, revision })),
+      [{ level: 40, eventId: msg.id, documentId: DOC, revision: 3 }],
+    );
   });
 });

@@ -80,6 +80,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
           subscriptions,
           outbox,
           enqueued: kick,
+          log,
         }),
       );
     },
