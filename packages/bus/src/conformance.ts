@@ -3,8 +3,16 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type DeadLetterValue, deadLetterTopic } from './delivery.js';
-import type { Bus, BusMessage, Consumer, ConsumerOptions, DeliveredMessage, MessageHandler } from './port.js';
+import { DEFAULT_HANDLER_RETRY, type DeadLetterValue, deadLetterTopic } from './delivery.js';
+import {
+  type Bus,
+  type BusMessage,
+  type Consumer,
+  type ConsumerOptions,
+  type DeliveredMessage,
+  DependencyUnavailable,
+  type MessageHandler,
+} from './port.js';
 
 export interface BusContractOptions {
   /** Skips the whole suite; the reason is printed. */
@@ -364,5 +372,36 @@ export function describeBusContract(adapterName: string, makeBus: MakeBus, optio
         'exactly the messages published while stopped',
       );
     });
+
+    it(
+      'retries a handler that throws DependencyUnavailable past the attempts, never dead-letters it, and a stopped consumer leaves it to the next',
+      testTimeout,
+      async () => {
+        const topic = unique('contract-waiting');
+        const groupId = unique('g');
+        const waiting = message('doc-1', 0);
+        const deadLetters: DeliveredMessage[] = [];
+        await subscribe(bus, { groupId: unique('g'), topics: [deadLetterTopic(topic)] }, async (m) => {
+          deadLetters.push(m);
+        });
+        let calls = 0;
+        const away = await subscribe(bus, { groupId, topics: [topic] }, async () => {
+          calls++;
+          throw new DependencyUnavailable('the service it needs is away');
+        });
+        await bus.publish(topic, [waiting]);
+        const beyondAttempts = DEFAULT_HANDLER_RETRY.attempts + 2;
+        await waitFor(`${beyondAttempts} calls`, () => calls >= beyondAttempts);
+        await away.stop();
+        const handled: string[] = [];
+        await subscribe(bus, { groupId, topics: [topic] }, async (m) => {
+          handled.push(m.id);
+        });
+        await waitFor('the message, handled by the next consumer', () => handled.length > 0);
+        await settle();
+        assert.deepEqual(handled, [waiting.id]);
+        assert.deepEqual(deadLetters, []);
+      },
+    );
   });
 }
