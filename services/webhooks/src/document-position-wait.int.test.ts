@@ -42,7 +42,7 @@ const IN_APPROVAL: DocumentPosition = {
   iteration: 1,
 };
 
-/** Resolves once `when` has been called. */
+/** A promise, and the call that resolves it. */
 function signal<T = void>() {
   let fire!: (value: T) => void;
   const fired = new Promise<T>((resolve) => {
