@@ -25,7 +25,7 @@ const DOCUMENTS = 20;
 const MAX_EXTRA_INVOICES = 10;
 const RECOGNITION = ['recognition', 'recognition-2', 'recognition-3'];
 const SHARED_STORE_SKIP = sharedEventStoreSkipReason();
-/** Files and document services: two each on a shared store. */
+/** Files, document and workflow services: two each on a shared store. */
 const STATEFUL_INSTANCES = SHARED_STORE_SKIP ? 1 : 2;
 
 /** Every third document a memo (no recognition), the others invoices with a text PDF. */
@@ -50,6 +50,7 @@ describe('distributed: scale-out, two gateways and three recognition processes',
       recognitionInstances: 3,
       filesInstances: STATEFUL_INSTANCES,
       documentInstances: STATEFUL_INSTANCES,
+      workflowInstances: STATEFUL_INSTANCES,
     });
     assert.equal(target.gatewayUrls.length, 2);
     gateways = target.gatewayUrls.map(apiClient);
@@ -204,6 +205,65 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     );
     assert.deepEqual(retried.body, first.body);
     for (const name of ['document', 'document-2']) {
+      const errors = target.procs[name]!.output().match(/"level":(50|60)/g) ?? [];
+      assert.equal(errors.length, 0, `${name} logged no error`);
+    }
+  });
+
+  it('two workflow services: a memo started through one gateway is approved through the other', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    assert.ok(target.procs['workflow-2'], 'the second workflow service runs');
+    const [author, approver] = accounts as [(typeof accounts)[0], (typeof accounts)[0]];
+    const form = {
+      name: 'scale-approval',
+      title: 'Approval across instances',
+      formsystype: 9,
+      tags: { subject: 'string' },
+      workflow: { approval: { stages: [{ participants: [approver.person] }] } },
+    };
+    const put = await gateways[0]!('PUT', `/api/admin/v1/forms/${form.name}`, {
+      key: target.adminKey,
+      body: form,
+    });
+    assert.equal(put.status, 201, put.text);
+    // Through gateway 1 → document → workflow; answered through gateway 2 → document-2 → workflow-2.
+    const created = await eventually(
+      () =>
+        createDoc(
+          target.gatewayUrls[0]!,
+          author.key,
+          form.name,
+          { docForm: { valuesByTags: { subject: 'across' } }, docResponse: { taskstatus: 100 } },
+          { runAs: author.person },
+        ),
+      (r) => r.status !== 404, // the form reaches the other document service's catalog by its subscription
+    );
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.headers.get('x-error'), null);
+    const id = created.body._id;
+    const asApprover = { key: approver.key, runAs: approver.person };
+    const task = await eventually(
+      () => gateways[1]!('GET', `/api/v2/docForm/${id}?embed=docResponse`, asApprover),
+      (r) => r.status === 200 && Boolean(r.body.docResponse),
+      30_000,
+    );
+    assert.ok(task.body.docResponse, task.text);
+    const answered = await gateways[1]!(
+      'PUT',
+      `/api/v2/docForm/${id}/docResponse/${task.body.docResponse.respId}`,
+      {
+        ...asApprover,
+        body: { docResponse: { taskstatus: 2, content: 'approved across instances' } },
+      },
+    );
+    assert.equal(answered.status, 200, answered.text);
+    assert.equal(answered.body.status, 4, 'approval completed');
+    const [a, b] = await Promise.all(
+      gateways.map((api) => api('GET', `/api/v2/docForm/${id}`, { key: target.adminKey })),
+    );
+    assert.deepEqual([a!.body.status, a!.body._meta._rev], [b!.body.status, b!.body._meta._rev]);
+    for (const name of ['workflow', 'workflow-2']) {
       const errors = target.procs[name]!.output().match(/"level":(50|60)/g) ?? [];
       assert.equal(errors.length, 0, `${name} logged no error`);
     }

@@ -58,6 +58,11 @@ export interface TargetOptions {
    */
   documentInstances?: number;
   /**
+   * Distributed mode: how many workflow services (default 1); document-N asks workflow-N when there is
+   * one. Needs one shared event store (sharedEventStore).
+   */
+  workflowInstances?: number;
+  /**
    * Distributed mode: every service on one shared event store — EVENTSTORE_CONNECTION_STRING when set,
    * else a database of the run's own on the PostgreSQL of POSTGRES_URL (default: only when a stateful
    * service runs as several processes; otherwise each keeps its own SQLite store).
@@ -209,7 +214,9 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   const runDatabase = await runEventStore(
     engines,
     namespace,
-    options.sharedEventStore ?? Math.max(options.filesInstances ?? 1, options.documentInstances ?? 1) > 1,
+    options.sharedEventStore ??
+      Math.max(options.filesInstances ?? 1, options.documentInstances ?? 1, options.workflowInstances ?? 1) >
+        1,
   );
   const common: Record<string, string> = {
     ...engines,
@@ -261,7 +268,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   };
 
   /** The instance of `service` that instance `name` of another uses: the N-th of them uses `service-N` when there is one. */
-  function instanceFor(name: string, service: 'files' | 'document', count: number): string {
+  function instanceFor(name: string, service: 'files' | 'document' | 'workflow', count: number): string {
     const n = Number(/-(\d+)$/.exec(name)?.[1] ?? 1);
     const i = ((n - 1) % count) + 1;
     return i === 1 ? service : `${service}-${i}`;
@@ -282,6 +289,9 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     const document = instanceFor(name, 'document', options.documentInstances ?? 1);
     if (service === 'gateway' && document !== 'document')
       Object.assign(extra, { DOCUMENT_URL: url(document) });
+    const workflow = instanceFor(name, 'workflow', options.workflowInstances ?? 1);
+    if (service === 'document' && workflow !== 'workflow')
+      Object.assign(extra, { WORKFLOW_URL: url(workflow) });
     const logFile = options.logDir === undefined ? undefined : join(options.logDir, `${name}.log`);
     for (let attempt = 1; ; attempt++) {
       const env = name === service ? envOf(service) : { ...envOf(service), ...extra };
@@ -317,6 +327,8 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   try {
     for (const service of options.launchOrder ?? DISTRIBUTED_SERVICES) await launch(service);
     for (let i = 2; i <= (options.filesInstances ?? 1); i++) await launch('files', `files-${i}`);
+    // Before the document services: document-N is given workflow-N's URL.
+    for (let i = 2; i <= (options.workflowInstances ?? 1); i++) await launch('workflow', `workflow-${i}`);
     for (let i = 2; i <= (options.documentInstances ?? 1); i++) await launch('document', `document-${i}`);
     for (let i = 2; i <= (options.recognitionInstances ?? 1); i++)
       await launch('recognition', `recognition-${i}`);
