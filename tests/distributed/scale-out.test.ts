@@ -11,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { textPdf } from '@docflow/recognition';
+import pg from 'pg';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import {
@@ -27,6 +28,11 @@ const RECOGNITION = ['recognition', 'recognition-2', 'recognition-3'];
 const SHARED_STORE_SKIP = sharedEventStoreSkipReason();
 /** Files, document and workflow services: two each on a shared store. */
 const STATEFUL_INSTANCES = SHARED_STORE_SKIP ? 1 : 2;
+
+const LEASE_TTL_MS = 2000;
+/** Creates of the load the document service holding the relay lease is killed in, and when. */
+const KILL_LOAD = 24;
+const KILL_AT = 8;
 
 /** Every third document a memo (no recognition), the others invoices with a text PDF. */
 const isInvoice = (i: number) => i % 3 !== 2;
@@ -51,6 +57,8 @@ describe('distributed: scale-out, two gateways and three recognition processes',
       filesInstances: STATEFUL_INSTANCES,
       documentInstances: STATEFUL_INSTANCES,
       workflowInstances: STATEFUL_INSTANCES,
+      // A dead relay's lease passes within 2 s + a third of it (the default is 10 s).
+      env: { DOCFLOW_LEASE_TTL_MS: String(LEASE_TTL_MS) },
     });
     assert.equal(target.gatewayUrls.length, 2);
     gateways = target.gatewayUrls.map(apiClient);
@@ -77,9 +85,9 @@ describe('distributed: scale-out, two gateways and three recognition processes',
   const handled = (name: string) =>
     (target.procs[name]!.output().match(/"msg":"file recognized"/g) ?? []).length;
 
-  async function untilRecognised(id: string) {
+  async function untilRecognised(id: string, through = 0) {
     const doc = await eventually(
-      () => gateways[0]!('GET', `/api/v2/docForm/${id}?embed=recoData`, { key: target.adminKey }),
+      () => gateways[through]!('GET', `/api/v2/docForm/${id}?embed=recoData`, { key: target.adminKey }),
       (r) => r.body.recoStatus !== undefined && r.body.recoStatus !== 'pending',
       60_000,
     );
@@ -266,6 +274,85 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     for (const name of ['workflow', 'workflow-2']) {
       const errors = target.procs[name]!.output().match(/"level":(50|60)/g) ?? [];
       assert.equal(errors.length, 0, `${name} logged no error`);
+    }
+  });
+
+  /** The process (`document` or `document-2`) holding the document relay's lease: its pid is in the holder. */
+  async function documentRelayHolder(): Promise<string | undefined> {
+    const client = new pg.Client({ connectionString: target.env.EVENTSTORE_CONNECTION_STRING });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ holder: string }>(
+        "SELECT holder FROM document.leases WHERE name = 'document-relay' AND expires_at > now()",
+      );
+      const pid = Number(/-(\d+)-[0-9a-f]{8}$/.exec(rows[0]?.holder ?? '')?.[1]);
+      return Object.entries(target.pids()).find(([, p]) => p === pid)?.[0];
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('the document service holding the relay lease SIGKILLed mid-load: every acknowledged create there once, and the other relays within the lease', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    const holder = await documentRelayHolder();
+    assert.ok(holder === 'document' || holder === 'document-2', `holder ${holder}`);
+    const survivor = holder === 'document' ? 1 : 0; // gateway-N forwards to document-N
+    const marker = `kill-load-${Date.now()}`;
+    const acknowledged: string[] = [];
+    let killedAt = 0;
+    for (let n = 0; n < KILL_LOAD; n++) {
+      if (n === KILL_AT) {
+        await target.procs[holder]!.kill();
+        killedAt = Date.now();
+      }
+      const as = accounts[n % 2]!;
+      const res = await createDoc(
+        target.gatewayUrls[n % 2]!,
+        as.key,
+        'memo',
+        { docForm: { valuesByTags: { subject: `${marker} ${n}` } } },
+        { runAs: as.person },
+      ).catch(() => undefined);
+      if (res?.status === 201) acknowledged.push(res.body._id);
+    }
+    assert.ok(acknowledged.length >= KILL_LOAD / 2, `acknowledged ${acknowledged.length}`);
+    // The survivor relays: an invoice created through it is recognised, which only its relay's
+    // DocumentCreated on the bus starts.
+    const as = accounts[survivor]!;
+    const invoice = await createDoc(
+      target.gatewayUrls[survivor]!,
+      as.key,
+      'invoice',
+      { files: [{ name: 'after-kill.pdf', content: pdf, type: 'application/pdf' }] },
+      { runAs: as.person },
+    );
+    assert.equal(invoice.status, 201, invoice.text);
+    await untilRecognised(invoice.body._id, survivor);
+    const relayedAfterMs = Date.now() - killedAt;
+    const moved = await documentRelayHolder();
+    assert.equal(moved, survivor === 1 ? 'document-2' : 'document', 'the lease moved to the survivor');
+    console.log(
+      `# scale-out: ${holder} SIGKILLed after ${KILL_AT} of ${KILL_LOAD} creates (${acknowledged.length} acknowledged); the lease (time to live ${LEASE_TTL_MS} ms) moved and an invoice was recognised ${relayedAfterMs} ms after the kill`,
+    );
+
+    await target.restart('document', { kill: true, name: holder });
+    const listed = await eventually(
+      () =>
+        gateways[survivor]!('GET', `/api/v2/docForm/view/all?pageSize=100&q=${encodeURIComponent(marker)}`, {
+          key: target.adminKey,
+        }),
+      (r) => r.status === 200 && acknowledged.every((id) => r.body.some((d: any) => d._id === id)),
+      30_000,
+    );
+    const ids: string[] = listed.body.map((d: any) => d._id);
+    assert.equal(new Set(ids).size, ids.length, 'no document twice');
+    for (const id of acknowledged) {
+      const [a, b] = await Promise.all(
+        gateways.map((api) => api('GET', `/api/v2/docForm/${id}`, { key: target.adminKey })),
+      );
+      assert.equal(a!.status, 200, a!.text);
+      assert.deepEqual(b!.body, a!.body, id);
     }
   });
 });
