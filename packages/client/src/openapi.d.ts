@@ -164,7 +164,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List accounts (persons and service accounts), oldest first
+         * List accounts (persons and service accounts), oldest or newest first, or look one up by e-mail
          * @description Each account as `GET /api/admin/v1/accounts/{id}` shows it (an erased one with its personal fields as `"[erased]"`). An account created or changed before the request is listed as it is now.
          */
         get: operations["listAccounts"];
@@ -2109,6 +2109,10 @@ export interface operations {
                 pageSize?: number;
                 kind?: "person" | "service";
                 active?: "true" | "false";
+                /** @description Oldest first (the default) or newest first, by creation. */
+                order?: "oldest" | "newest";
+                /** @description Only the account holding this exact address (case ignored), found through a keyed hash of the address, never a clear-text index; an erased account is not found by its old address. */
+                email?: string;
             };
             header?: never;
             path?: never;

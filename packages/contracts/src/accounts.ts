@@ -57,5 +57,14 @@ export const AccountListQuery = z.object({
   pageSize: intParam(1, 100).default(10),
   kind: AccountKind.optional(),
   active: queryBool.optional().openapi({ type: 'string', enum: ['true', 'false'] }),
+  order: z
+    .enum(['oldest', 'newest'])
+    .default('oldest')
+    .openapi({ description: 'Oldest first (the default) or newest first, by creation.' }),
+  email: Email.optional().openapi({
+    description:
+      'Only the account holding this exact address (case ignored), found through a keyed hash of the ' +
+      'address, never a clear-text index; an erased account is not found by its old address.',
+  }),
 });
 export type AccountListQuery = z.infer<typeof AccountListQuery>;

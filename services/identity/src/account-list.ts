@@ -1,5 +1,5 @@
 /**
- * The list of accounts, oldest first: a read model in identity's local database, kept from its own
+ * The list of accounts, oldest or newest first: a read model in identity's local database, kept from its own
  * `account-` streams by a catch-up subscription whose checkpoint is saved in the same transaction as
  * the row. It holds no personal data (that stays sealed in the events, so erasing shreds it here
  * too): only the id, kind, active flag and where the account was created. A listing loads each
@@ -24,8 +24,11 @@ export interface AccountList {
   /** Resolves true once every account event stored so far is in the list, false after `timeoutMs`. */
   caughtUp(timeoutMs: number): Promise<boolean>;
   /** The ids of one page of the accounts matching the filters, and how many match. */
-  page(query: AccountListQuery): AccountListPage;
+  page(query: ListPageQuery): AccountListPage;
 }
+
+export type ListPageQuery = Pick<AccountListQuery, 'first' | 'pageSize'> &
+  Partial<Pick<AccountListQuery, 'kind' | 'active' | 'order'>>;
 
 interface Filter {
   kind: Account['kind'] | null;
@@ -40,12 +43,14 @@ export function createAccountList(store: EventStore, db: LocalDb, log: Logger): 
   const checkpoints = checkpointStore(db);
   const where = `WHERE (@kind IS NULL OR kind = @kind) AND (@active IS NULL OR active = @active)`;
   const count = db.prepare<[Filter], number>(`SELECT count(*) FROM identity_accounts ${where}`).pluck();
-  const select = db
-    .prepare<[Filter & { limit: number; offset: number }], string>(
-      `SELECT id FROM identity_accounts ${where}
-       ORDER BY created_position, id LIMIT @limit OFFSET @offset`,
-    )
-    .pluck();
+  const selectIn = (direction: 'ASC' | 'DESC') =>
+    db
+      .prepare<[Filter & { limit: number; offset: number }], string>(
+        `SELECT id FROM identity_accounts ${where}
+         ORDER BY created_position ${direction}, id ${direction} LIMIT @limit OFFSET @offset`,
+      )
+      .pluck();
+  const select = { oldest: selectIn('ASC'), newest: selectIn('DESC') };
   const insert = db.prepare(
     `INSERT OR IGNORE INTO identity_accounts (id, kind, active, created_position, created_at)
      VALUES (?, ?, ?, ?, ?)`,
@@ -74,11 +79,11 @@ export function createAccountList(store: EventStore, db: LocalDb, log: Logger): 
   return {
     ...follower,
     caughtUp: (timeoutMs) => checkpointReached(store, checkpoints, NAME, PREFIXES, timeoutMs),
-    page({ first, pageSize, kind, active }) {
+    page({ first, pageSize, kind, active, order = 'oldest' }) {
       const filter: Filter = { kind: kind ?? null, active: active === undefined ? null : active ? 1 : 0 };
       return {
         total: count.get(filter) ?? 0,
-        ids: select.all({ ...filter, limit: pageSize, offset: first }),
+        ids: select[order].all({ ...filter, limit: pageSize, offset: first }),
       };
     },
   };

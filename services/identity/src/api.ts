@@ -20,6 +20,7 @@ import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eve
 import { parseWith, problems, readJson, type ServiceEnv, serveInternal } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { type AccountAggregate, type AccountState, accountStream } from './account';
+import { accountPageByEmail } from './account-by-email';
 import type { AccountList } from './account-list';
 import { accountsPage } from './accounts-page';
 import { decideChangeAccount, decideEraseAccount, decideUpdatePerson } from './businessLogic';
@@ -98,6 +99,11 @@ export function identityApi(
 
   app.get('/api/admin/v1/accounts', async (c) => {
     const query = parseWith('query', AccountListQuery, c.req.query());
+    if (query.email !== undefined) {
+      const { total, accounts } = await accountPageByEmail(store, keys, loadAccount, query);
+      c.header('svc-total-count', String(total));
+      return c.json(accounts.map(toAccount));
+    }
     // Read-your-writes: an account created or changed before this request is listed as it is now.
     if (!(await accountList.caughtUp(LIST_CATCH_UP_MS)))
       c.var.log.warn('account list lags behind the event store');

@@ -3,7 +3,9 @@
  * forms (JSON).
  */
 import { useState } from 'preact/hooks';
+import { accountByEmail } from './account-lookup';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
+import { CopyButton } from './copy';
 import { lineOf } from './json-lines';
 import { type Account, formatTime, ROLES } from './model';
 import {
@@ -70,12 +72,16 @@ function AccountCard({ account, onChange }: { account: Account; onChange: (a: Ac
       {account.apiKey ? (
         <div class="secret" role="alert">
           <label for={`key-${account._id_sys}`}>API key — copy it now, it is shown only once</label>
-          <input
+          {/* A text area wraps the whole key on any screen; an input would cut it off. */}
+          <textarea
             id={`key-${account._id_sys}`}
+            class="secret-value"
             readOnly
+            rows={3}
             value={account.apiKey}
-            onFocus={(e) => (e.target as HTMLInputElement).select()}
+            onFocus={(e) => (e.target as HTMLTextAreaElement).select()}
           />
+          <CopyButton text={account.apiKey} label="Copy the API key" />
         </div>
       ) : null}
       <form onSubmit={saveRoles} aria-label={`Roles of ${account.email}`} key={account.roles.join()}>
@@ -109,7 +115,11 @@ const ACTIVITY = [
   ['true', 'active'],
   ['false', 'inactive'],
 ] as const;
-const LIST_FILTERS = ['kind', 'active'] as const;
+const ORDERS = [
+  ['newest', 'newest first'],
+  ['oldest', 'oldest first'],
+] as const;
+const LIST_FILTERS = ['kind', 'active', 'order'] as const;
 
 function AccountTable(props: { accounts: Account[]; caption: string; onOpen: (a: Account) => void }) {
   return (
@@ -154,7 +164,7 @@ function AccountTable(props: { accounts: Account[]; caption: string; onOpen: (a:
   );
 }
 
-/** Every account, oldest first, filtered by kind and active flag, one page at a time. */
+/** Every account, newest first (or oldest), filtered by kind and active flag, one page at a time. */
 function AccountList({ route, list }: { route: Route; list: ReturnType<typeof useAccountList> }) {
   const { first, pageSize, params } = list;
   const navigate = (next: URLSearchParams) => go(`/admin/accounts?${next}`);
@@ -177,6 +187,7 @@ function AccountList({ route, list }: { route: Route; list: ReturnType<typeof us
       <form class="filters" onSubmit={onFilter} aria-label="Account filters" key={String(route.query)}>
         <Choice label="Kind" name="kind" initial={route.query.get('kind') ?? ''} options={KINDS} />
         <Choice label="Active" name="active" initial={route.query.get('active') ?? ''} options={ACTIVITY} />
+        <Choice label="Order" name="order" initial={route.query.get('order') ?? 'newest'} options={ORDERS} />
         <PageSizeChoice initial={pageSize} />
         <button type="submit">Show</button>
       </form>
@@ -203,7 +214,7 @@ function AccountList({ route, list }: { route: Route; list: ReturnType<typeof us
 function useAccountList(route: Route, onOpen: (a: Account) => void) {
   const first = Number(route.query.get('first') ?? 0);
   const pageSize = Number(route.query.get('pageSize') ?? 10);
-  const params = new URLSearchParams({ first: String(first), pageSize: String(pageSize) });
+  const params = new URLSearchParams({ first: String(first), pageSize: String(pageSize), order: 'newest' });
   for (const f of LIST_FILTERS) if (route.query.get(f)) params.set(f, route.query.get(f)!);
   const loaded = useLoad(async () => {
     const { body, headers } = await call<Account[]>('GET', `/api/admin/v1/accounts?${params}`);
@@ -247,8 +258,13 @@ export function AccountsPage({ route }: { route: Route }) {
   };
   const onLookup = (e: Event) => {
     e.preventDefault();
-    const id = String(new FormData(e.currentTarget as HTMLFormElement).get('id') ?? '').trim();
-    lookup(async () => put(await get<Account>(`/api/admin/v1/accounts/${enc(id)}`)));
+    const who = String(new FormData(e.currentTarget as HTMLFormElement).get('who') ?? '').trim();
+    lookup(async () => {
+      if (!who.includes('@')) return put(await get<Account>(`/api/admin/v1/accounts/${enc(who)}`));
+      const found = await accountByEmail(who);
+      if (!found) throw new ApiError(404, 'No account holds this e-mail', who);
+      put(found);
+    });
   };
 
   return (
@@ -291,8 +307,8 @@ export function AccountsPage({ route }: { route: Route }) {
           <Section title="Open an account" id="open-account">
             <form class="row" onSubmit={onLookup} aria-label="Open an account">
               <label>
-                Account id
-                <input name="id" required placeholder="usr-…" />
+                E-mail or account id
+                <input name="who" required placeholder="bob@example.com or usr-…" />
               </label>
               <button type="submit" class="secondary" disabled={looking.busy}>
                 Open

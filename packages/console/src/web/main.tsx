@@ -12,6 +12,8 @@ import { CreatePage } from './create';
 import { DocumentPage } from './document';
 import { HistoryPage } from './history';
 import type { Me } from './model';
+import { usePageHeading } from './page-heading';
+import { SearchBox, SearchPage } from './search';
 import { clearSession, loadSession, type Session } from './session';
 import { type SignedIn, SignInPage, whoIs } from './sign-in';
 import { ErrorBox, Loading, type Route, useRoute } from './ui';
@@ -34,6 +36,7 @@ function Page({ route, me }: { route: Route; me: Me }) {
   if (first === 'doc' && second && third === 'history') return <HistoryPage id={second} route={route} />;
   if (first === 'doc' && second) return <DocumentPage id={second} />;
   if (first === 'views') return <ViewsPage route={route} />;
+  if (first === 'search') return <SearchPage route={route} />;
   if (first === 'new') return <CreatePage />;
   if (first === 'admin' && second === 'accounts') return <AccountsPage route={route} />;
   if (first === 'admin' && second === 'forms') return <FormsPage />;
@@ -91,6 +94,8 @@ function App() {
   // undefined while the kept session (if any) is checked with the server.
   const [signedIn, setSignedIn] = useState<SignedIn | null>();
   const route = useRoute();
+  const here = route.parts.join('/') || 'inbox';
+  usePageHeading(signedIn ? here : 'sign-in');
   useEffect(() => {
     const kept = loadSession();
     if (!kept) setSignedIn(null);
@@ -99,7 +104,6 @@ function App() {
   if (signedIn === undefined) return <Loading what="who is signed in" />;
   if (!signedIn) return <SignInPage onSignedIn={setSignedIn} />;
   const { me } = signedIn;
-  const here = route.parts.join('/') || 'inbox';
   const signOut = () => signOutOf(signedIn.session).then(() => setSignedIn(null));
   return (
     <>
@@ -119,6 +123,7 @@ function App() {
             ))}
           </ul>
         </nav>
+        <SearchBox initial={route.parts[0] === 'search' ? (route.query.get('q') ?? '') : ''} />
         <OpenDocument />
         <div class="who">
           <span title={me.email}>Signed in as {whoLabel(signedIn)}</span>

@@ -106,8 +106,16 @@ export function byUrgency(a: Doc, b: Doc): number {
   return due(a) - due(b) || Date.parse(b.datecreated) - Date.parse(a.datecreated);
 }
 
-export const formatTime = (iso: string) =>
-  iso
-    ? new Date(iso).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) +
-      ' UTC'
-    : '—';
+const LOCAL_TIME = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+const ZONE = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' });
+
+/** In the browser's time zone, the zone named: `26 Nov 2026, 19:05 (GMT+1)`. */
+export const formatTime = (iso: string) => {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  const zone = ZONE.formatToParts(date).find((p) => p.type === 'timeZoneName')?.value;
+  return `${LOCAL_TIME.format(date)}${zone ? ` (${zone})` : ''}`;
+};

@@ -1,7 +1,19 @@
 /** The inbox (open tasks, overdue first) and the document views with filters and paging. */
-import { call, enc } from './api';
+import { accountByEmail } from './account-lookup';
+import { ApiError, call, enc } from './api';
 import { byUrgency, type Doc, formatTime, isOverdue, PHASES, phaseName, STATUSES, statusName } from './model';
-import { Choice, docLink, ErrorBox, go, Loading, Pager, PageSizeChoice, type Route, useLoad } from './ui';
+import {
+  Choice,
+  docLink,
+  ErrorBox,
+  go,
+  Loading,
+  Pager,
+  PageSizeChoice,
+  type Route,
+  useAction,
+  useLoad,
+} from './ui';
 
 function DueDate({ datedue }: { datedue: string }) {
   if (!datedue) return <span class="muted">none</span>;
@@ -69,10 +81,12 @@ export function InboxPage() {
       {inbox.loading && !inbox.data ? <Loading what="your tasks" /> : null}
       {inbox.data ? (
         inbox.data.length ? (
-          <DocTable
-            docs={inbox.data}
-            caption={`${inbox.data.length} open task${inbox.data.length === 1 ? '' : 's'}${overdue ? `, ${overdue} overdue` : ''}`}
-          />
+          <div class="table-scroll">
+            <DocTable
+              docs={inbox.data}
+              caption={`${inbox.data.length} open task${inbox.data.length === 1 ? '' : 's'}${overdue ? `, ${overdue} overdue` : ''}`}
+            />
+          </div>
         ) : (
           <p class="empty">No open tasks. Nothing waits for you.</p>
         )
@@ -84,6 +98,28 @@ export function InboxPage() {
 const PHASE_OPTIONS = PHASES.map(([name, code]) => [code, name] as const);
 const STATUS_OPTIONS = STATUSES.map(([name, code]) => [code, name] as const);
 const FILTERS = ['state', 'status', 'step', 'iteration', 'form', 'author', 'tags'] as const;
+/**
+ * The author filter's ids: each entry an id as typed, or an e-mail looked up exactly (administrators
+ * only; an unknown or erased address is said so, never an empty list).
+ */
+async function authorIds(entries: string): Promise<string> {
+  const ids: string[] = [];
+  for (const entry of entries.split(',').map((s) => s.trim())) {
+    if (!entry.includes('@')) {
+      if (entry) ids.push(entry);
+      continue;
+    }
+    const account = await accountByEmail(entry).catch((err: unknown) => {
+      if (err instanceof ApiError && err.status === 403)
+        throw new ApiError(403, 'Only administrators can look people up by e-mail', 'give their usr- id');
+      throw err;
+    });
+    if (!account) throw new ApiError(404, 'No account holds this e-mail', entry);
+    ids.push(account._id_sys);
+  }
+  return ids.join(',');
+}
+
 const VIEWS = [
   ['inbox', 'Inbox'],
   ['mydocs', 'My documents'],
@@ -103,15 +139,19 @@ export function ViewsPage({ route }: { route: Route }) {
   }, `${viewId}?${params}`);
   const navigate = (next: URLSearchParams) => go(`/views/${viewId}?${next}`);
 
+  const [resolve, resolving] = useAction();
   const onFilter = (e: Event) => {
     e.preventDefault();
     const data = new FormData(e.currentTarget as HTMLFormElement);
-    const next = new URLSearchParams({ first: '0', pageSize: String(data.get('pageSize') ?? 10) });
-    for (const f of FILTERS) {
-      const v = String(data.get(f) ?? '').trim();
-      if (v) next.set(f, v);
-    }
-    go(`/views/${String(data.get('view'))}?${next}`);
+    resolve(async () => {
+      const next = new URLSearchParams({ first: '0', pageSize: String(data.get('pageSize') ?? 10) });
+      for (const f of FILTERS) {
+        const typed = String(data.get(f) ?? '').trim();
+        const v = f === 'author' ? await authorIds(typed) : typed;
+        if (v) next.set(f, v);
+      }
+      go(`/views/${String(data.get('view'))}?${next}`);
+    });
   };
   const page = (to: number) => {
     const next = new URLSearchParams(params);
@@ -155,25 +195,30 @@ export function ViewsPage({ route }: { route: Route }) {
           <input name="form" placeholder="invoice,memo" defaultValue={q.get('form') ?? ''} />
         </label>
         <label>
-          Author id(s)
-          <input name="author" placeholder="usr-…" defaultValue={q.get('author') ?? ''} />
+          Author(s), e-mail or id
+          <input name="author" placeholder="bob@example.com, usr-…" defaultValue={q.get('author') ?? ''} />
         </label>
         <label>
           Tags (all of)
           <input name="tags" placeholder="urgent,audit" defaultValue={q.get('tags') ?? ''} />
         </label>
         <PageSizeChoice initial={pageSize} />
-        <button type="submit">Show</button>
+        <button type="submit" disabled={resolving.busy}>
+          Show
+        </button>
       </form>
+      <ErrorBox error={resolving.error} />
       <ErrorBox error={list.error} />
       {list.loading && !list.data ? <Loading what="documents" /> : null}
       {list.data ? (
         <>
           {list.data.docs.length ? (
-            <DocTable
-              docs={list.data.docs}
-              caption={`Documents ${total ? first + 1 : 0}–${first + list.data.docs.length} of ${total}`}
-            />
+            <div class="table-scroll">
+              <DocTable
+                docs={list.data.docs}
+                caption={`Documents ${total ? first + 1 : 0}–${first + list.data.docs.length} of ${total}`}
+              />
+            </div>
           ) : (
             <p class="empty">No documents match.</p>
           )}

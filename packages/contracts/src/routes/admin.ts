@@ -35,7 +35,7 @@ export const listAccountsRoute = createRoute({
   method: 'get',
   path: '/api/admin/v1/accounts',
   tags: ['admin'],
-  summary: 'List accounts (persons and service accounts), oldest first',
+  summary: 'List accounts (persons and service accounts), oldest or newest first, or look one up by e-mail',
   description:
     'Each account as `GET /api/admin/v1/accounts/{id}` shows it (an erased one with its personal ' +
     'fields as `"[erased]"`). An account created or changed before the request is listed as it is now.',
