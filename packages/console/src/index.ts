@@ -28,7 +28,8 @@ export const CONSOLE_PAGE = `<!doctype html>
 
 /**
  * The console's Content-Security-Policy, as directives (Hono's secureHeaders takes them so): its own
- * files and calls to its own origin, nothing inline, nothing else.
+ * files and calls to its own origin, nothing inline, nothing else. Its forms post to its own origin
+ * (the gateway adds the single sign-on providers, where a sign-out's redirect leads).
  */
 export const CONSOLE_CSP = {
   defaultSrc: ["'none'"],
@@ -36,7 +37,7 @@ export const CONSOLE_CSP = {
   styleSrc: ["'self'"],
   imgSrc: ["'self'", 'data:', 'blob:'],
   connectSrc: ["'self'"],
-  formAction: ["'none'"],
+  formAction: ["'self'"],
   frameAncestors: ["'none'"],
   baseUri: ["'none'"],
 };

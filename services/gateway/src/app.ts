@@ -157,7 +157,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.route('/', healthRoutes(deps.readiness));
   app.route('/', metricsRoutes(deps.metricsToken));
   app.route('/', docsRoutes());
-  app.route('/', consoleRoutes());
+  app.route('/', consoleRoutes(deps.edge.oidcProviders.map((p) => new URL(p.issuer).origin)));
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES))
     app.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
   for (const route of [healthzRoute, readyzRoute, metricsRoute]) app.openAPIRegistry.registerPath(route);
