@@ -7,15 +7,15 @@ import type { ComponentChildren } from 'preact';
 import { render } from 'preact';
 import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { AccountsPage, FormsPage } from './admin';
-import { call } from './api';
 import { CreatePage } from './create';
 import { DocumentPage } from './document';
 import { HistoryPage } from './history';
 import type { Me } from './model';
 import { usePageHeading } from './page-heading';
 import { SearchBox, SearchPage } from './search';
-import { clearSession, loadSession, type Session } from './session';
+import { loadSession } from './session';
 import { type SignedIn, SignInPage, whoIs } from './sign-in';
+import { signOutOf } from './sign-out';
 import { ErrorBox, Loading, type Route, useRoute } from './ui';
 import { InboxPage, ViewsPage } from './views';
 
@@ -84,12 +84,6 @@ function whoLabel({ session, me }: SignedIn): string {
   return me.kind === 'service' ? `${name} (service account)` : name;
 }
 
-/** Ends the person's session at the server (a key has none); the tab forgets either way. */
-async function signOutOf(session: Session): Promise<void> {
-  clearSession();
-  if (session.kind === 'cookie') await call('POST', '/api/auth/v1/logout').catch(() => undefined);
-}
-
 function App() {
   // undefined while the kept session (if any) is checked with the server.
   const [signedIn, setSignedIn] = useState<SignedIn | null>();
@@ -104,7 +98,8 @@ function App() {
   if (signedIn === undefined) return <Loading what="who is signed in" />;
   if (!signedIn) return <SignInPage onSignedIn={setSignedIn} />;
   const { me } = signedIn;
-  const signOut = () => signOutOf(signedIn.session).then(() => setSignedIn(null));
+  const signOut = () =>
+    signOutOf(signedIn.session).then((outcome) => outcome === 'signed-out' && setSignedIn(null));
   return (
     <>
       <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>

@@ -1,7 +1,8 @@
 /**
  * How the console authenticates, kept for the browser tab only (sessionStorage): an API key (with an
  * optional run-as person), or a person's sign-in, whose session cookie the browser keeps (HttpOnly:
- * the page never sees it, so a signed-in person leaves nothing here but the fact).
+ * the page never sees it, so a signed-in person leaves nothing here but the fact, and the single
+ * sign-on provider it went through, whose session the console's sign-out ends too).
  */
 export type Session =
   | {
@@ -10,7 +11,11 @@ export type Session =
       /** A person's system id or e-mail sent as `svc-run-as`; empty to act as the key's own account. */
       runAs: string;
     }
-  | { kind: 'cookie' };
+  | {
+      kind: 'cookie';
+      /** The provider's id when the sign-in went through single sign-on (kept when its button is clicked). */
+      provider?: string;
+    };
 
 const STORAGE_KEY = 'docflow.console.session';
 
@@ -20,8 +25,10 @@ export function loadSession(): Session | null {
       kind: string;
       key: string;
       runAs: string;
+      provider: string;
     }> | null;
-    if (stored?.kind === 'cookie') return { kind: 'cookie' };
+    if (stored?.kind === 'cookie')
+      return stored.provider ? { kind: 'cookie', provider: stored.provider } : { kind: 'cookie' };
     return stored?.key ? { kind: 'key', key: stored.key, runAs: stored.runAs ?? '' } : null;
   } catch {
     return null;

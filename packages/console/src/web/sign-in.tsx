@@ -114,7 +114,13 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (s: SignedIn) => void }
       {providers.length ? (
         <nav class="card stack" aria-label="Single sign-on">
           {providers.map((p) => (
-            <a key={p.id} class="button" href={p.loginUrl}>
+            // The tab keeps the sign-in it starts: back from the provider, the console asks `/me`.
+            <a
+              key={p.id}
+              class="button"
+              href={p.loginUrl}
+              onClick={() => saveSession({ kind: 'cookie', provider: p.id })}
+            >
               Sign in with {p.name}
             </a>
           ))}
