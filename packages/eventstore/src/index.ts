@@ -6,9 +6,8 @@ export {
   type PostgresEventStore,
   type PostgresEventStoreOptions,
   postgresEventsSchema,
-  type SharedSql,
-  type SqlResult,
 } from './postgres';
 export { createPrivateFile } from './private-file';
+export type { SharedSql, SqlResult } from './shared-sql';
 export { createSqliteEventStore, SQLITE_EVENTS_SCHEMA, type SqliteEventStoreOptions } from './sqlite';
 export { sqliteWalSync, type WalSync } from './wal-sync';

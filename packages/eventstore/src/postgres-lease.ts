@@ -4,7 +4,7 @@
  * claimer's own, so two processes never both hold it; the server's clock alone decides expiry.
  */
 import type { ServiceLease } from './port';
-import type { SharedSql } from './postgres';
+import type { SharedSql } from './shared-sql';
 
 type LeaseRow = { position: string | null };
 

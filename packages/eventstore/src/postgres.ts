@@ -38,6 +38,7 @@ import {
   WrongExpectedRevision,
 } from './port';
 import { postgresServiceLease } from './postgres-lease';
+import type { SharedSql } from './shared-sql';
 import { checkAppend, checkRead, type EncodedEvent } from './validate';
 
 export interface PostgresEventStoreOptions {
@@ -128,28 +129,6 @@ export interface PostgresEventStore extends EventStore {
   serviceLease(ttlMs?: number): ServiceLease;
   /** The service's schema for state its processes share beside the events (idempotency keys, …). */
   sharedSql(): SharedSql;
-}
-
-/**
- * SQL in the service's schema on the store's connections: state that several processes of a service
- * share (each table created by its owner, `CREATE TABLE IF NOT EXISTS ${schema}.…`). Failures of the
- * server come as StoreUnavailable, like the store's own.
- */
-export interface SharedSql {
-  /** The schema, quoted, to prefix table names with. */
-  readonly schema: string;
-  query<R extends Record<string, unknown>>(text: string, values?: unknown[]): Promise<SqlResult<R>>;
-  /** Runs `work` in one transaction, committed when it resolves, rolled back when it throws. */
-  transaction<T>(
-    work: (
-      query: <R extends Record<string, unknown>>(text: string, values?: unknown[]) => Promise<SqlResult<R>>,
-    ) => Promise<T>,
-  ): Promise<T>;
-}
-
-export interface SqlResult<R> {
-  rows: R[];
-  rowCount: number;
 }
 
 /** How long a lease outlives its holder's last renewal, unless told otherwise. */
