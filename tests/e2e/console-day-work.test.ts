@@ -7,29 +7,17 @@
  * serious or critical accessibility violation on the main pages.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
-import { REPO_ROOT } from '../support/process';
 import { startEmbedded, type Target } from '../support/targets';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SHOTS = join(REPO_ROOT, '.artifacts/e2e');
-const skip = existsSync(CHROMIUM)
-  ? undefined
-  : `${CHROMIUM} is missing: run infra/local/install-chromium.sh (pnpm test does)`;
+const skip = chromiumSkipReason();
 /** axe-core's browser build, injected into the page as a script (no network). */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -56,10 +44,7 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([
-      startEmbedded(),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-    ]);
+    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
     api = apiClient(target.baseUrl);
     const admin = target.adminKey;
     aliceId = await createPerson(api, admin, 'alice@example.com');

@@ -6,29 +6,17 @@
  * signing out ends the session at the server.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
 import { createDoc, createPerson } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
-import { REPO_ROOT } from '../support/process';
 import { SESSION_COOKIE } from '../support/sign-in';
 import { startEmbedded, type Target } from '../support/targets';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SHOTS = join(REPO_ROOT, '.artifacts/e2e');
-const skip = existsSync(CHROMIUM)
-  ? undefined
-  : `${CHROMIUM} is missing: run infra/local/install-chromium.sh (pnpm test does)`;
+const skip = chromiumSkipReason();
 
 const PASSWORD = 'Console-Sign-In-Password-5b2e';
 const FORM = {
@@ -49,10 +37,7 @@ describe('web console: a person signs in with e-mail and password', { skip, time
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([
-      startEmbedded(),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-    ]);
+    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
     api = apiClient(target.baseUrl);
     const admin = target.adminKey;
     for (const name of ['alice', 'bob']) {

@@ -6,30 +6,18 @@
  * at docflow and at Keycloak (RP-initiated logout) and comes back to the console's sign-in page.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
 import { createDoc, createPerson } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { keycloakIssuer, keycloakSkipReason, realmClient } from '../support/keycloak';
-import { REPO_ROOT } from '../support/process';
 import { SESSION_COOKIE } from '../support/sign-in';
 import { startEmbedded, type Target } from '../support/targets';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SHOTS = join(REPO_ROOT, '.artifacts/e2e');
-const skip =
-  keycloakSkipReason() ??
-  (existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is missing: run infra/local/install-chromium.sh`);
+const skip = keycloakSkipReason() ?? chromiumSkipReason();
 
 /** A user of the committed realm (e-mail verified there) and the docflow person of that e-mail. */
 const USER = { username: 'carol', password: 'carol-local-pass', email: 'carol@example.com' };
@@ -66,10 +54,7 @@ describe('web console: a person signs in through Keycloak and out again', { skip
   before(async () => {
     keycloakIssuer(); // with DOCFLOW_ENGINES_REQUIRED=1 and no Keycloak: fail here, loudly
     mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([
-      startEmbedded({ env: providersEnv() }),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-    ]);
+    [target, browser] = await Promise.all([startEmbedded({ env: providersEnv() }), launchChromium()]);
     api = apiClient(target.baseUrl);
     const admin = target.adminKey;
     await createPerson(api, admin, USER.email);

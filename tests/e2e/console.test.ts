@@ -4,32 +4,20 @@
  * instance. Each flow ends with a screenshot of its last screen under `.artifacts/e2e/`.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { drawPageEncoded } from '@docflow/recognition';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
-import { REPO_ROOT } from '../support/process';
 import { startEmbedded, type Target } from '../support/targets';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** The text as rendered (line breaks between blocks), which the checks below match against. */
 // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node
 const textOf = (locator: Locator) => locator.innerText();
-const SHOTS = join(REPO_ROOT, '.artifacts/e2e');
-const skip = existsSync(CHROMIUM)
-  ? undefined
-  : `${CHROMIUM} is missing: run infra/local/install-chromium.sh (pnpm test does)`;
+const skip = chromiumSkipReason();
 if (skip) console.log(`# web console tests skipped: ${skip}`);
 
 const INVOICE = [
@@ -65,10 +53,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([
-      startEmbedded(),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-    ]);
+    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
     api = apiClient(target.baseUrl);
     const admin = target.adminKey;
     // Recognition runs while the other flows do.

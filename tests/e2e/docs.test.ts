@@ -4,26 +4,19 @@
  * Chromium driven by playwright-core, as tests/e2e/console.test.ts.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { chromiumSkipReason, launchChromium } from '../support/chromium';
 import { startEmbedded, type Target } from '../support/targets';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'];
-const skip = existsSync(CHROMIUM)
-  ? undefined
-  : `${CHROMIUM} is missing: run infra/local/install-chromium.sh (pnpm test does)`;
+const skip = chromiumSkipReason();
 const KEY = 'dfk_pasted-into-authorize';
 
 describe('/docs in Chromium', { skip, timeout: 180_000 }, () => {
   let target: Target;
   let browser: Browser;
   before(async () => {
-    [target, browser] = await Promise.all([
-      startEmbedded(),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-    ]);
+    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
   });
   after(async () => {
     await browser?.close();

@@ -1,4 +1,5 @@
 /** The idempotency store on the shared PostgreSQL store (infra/local/up.sh): the same contract as SQLite's. */
+import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after } from 'node:test';
 import { createPostgresEventStore, type PostgresEventStore } from '@docflow/eventstore';
@@ -13,7 +14,7 @@ after(() => Promise.all(stores.map((s) => s.close())));
 describeIdempotencyStoreContract(
   'postgres (POSTGRES_URL)',
   async (bounds) => {
-    if (!url) throw new Error('DOCFLOW_ENGINES_REQUIRED=1 but POSTGRES_URL is not set');
+    assert.ok(url, 'DOCFLOW_ENGINES_REQUIRED=1 but POSTGRES_URL is not set');
     const schema = `idem_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
     const store = createPostgresEventStore({ connectionString: url, schema });
     stores.push(store);
