@@ -1236,14 +1236,20 @@ export interface components {
             form: string;
             /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
             author: string;
-            /** @description 0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository. */
-            state: number;
+            /**
+             * @description 0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository
+             * @enum {integer}
+             */
+            state: 0 | 1 | 2 | 3 | 4 | 5;
             /** @description 1-based stage within the running phase, 0 when none. */
             step: number;
             /** @description How many times the current phase has been started. */
             iteration: number;
-            /** @description 1 draft, 2 in progress, 3 suspended, 4 completed, 5 declined, 6 cancelled, 7 blocked, 8 deleted. */
-            status: number;
+            /**
+             * @description 1 draft, 2 in progress, 3 suspended, 4 completed, 5 declined, 6 cancelled, 7 blocked, 8 deleted
+             * @enum {integer}
+             */
+            status: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
             formsystype: number;
             /**
              * Format: date-time
@@ -1282,8 +1288,11 @@ export interface components {
             docResponse?: {
                 /** @example 65a1f0c2b3d4e5f601234567 */
                 respId: string;
-                /** @description The phase of the task (state code). */
-                state: number;
+                /**
+                 * @description 0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository
+                 * @enum {integer}
+                 */
+                state: 0 | 1 | 2 | 3 | 4 | 5;
                 step: number;
                 iteration: number;
                 /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
@@ -1366,14 +1375,20 @@ export interface components {
             form?: string;
             /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
             author?: string;
-            /** @description 0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository. */
-            state?: number;
+            /**
+             * @description 0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository
+             * @enum {integer}
+             */
+            state?: 0 | 1 | 2 | 3 | 4 | 5;
             /** @description 1-based stage within the running phase, 0 when none. */
             step?: number;
             /** @description How many times the current phase has been started. */
             iteration?: number;
-            /** @description 1 draft, 2 in progress, 3 suspended, 4 completed, 5 declined, 6 cancelled, 7 blocked, 8 deleted. */
-            status?: number;
+            /**
+             * @description 1 draft, 2 in progress, 3 suspended, 4 completed, 5 declined, 6 cancelled, 7 blocked, 8 deleted
+             * @enum {integer}
+             */
+            status?: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
             formsystype?: number;
             /**
              * Format: date-time
@@ -1402,8 +1417,11 @@ export interface components {
             docResponse?: {
                 /** @example 65a1f0c2b3d4e5f601234567 */
                 respId?: string;
-                /** @description The phase of the task (state code). */
-                state?: number;
+                /**
+                 * @description 0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository
+                 * @enum {integer}
+                 */
+                state?: 0 | 1 | 2 | 3 | 4 | 5;
                 step?: number;
                 iteration?: number;
                 /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
@@ -4403,9 +4421,11 @@ export interface operations {
             query?: {
                 first?: number;
                 pageSize?: number;
+                /** @description Phase (state code): 0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository. */
                 state?: number;
                 step?: number;
                 iteration?: number;
+                /** @description Status code: 1 draft, 2 in progress, 3 suspended, 4 completed, 5 declined, 6 cancelled, 7 blocked, 8 deleted. */
                 status?: number;
                 /** @description Form name(s), combined with OR. Comma-separated, at most 100 values. */
                 form?: string;

@@ -78,5 +78,46 @@ export const taskStatusLabel = (code: number): string =>
   TASK_STATUS_NAMES[code] ? `${code} (${TASK_STATUS_NAMES[code]})` : String(code);
 
 /** `100 start approval, 101 suspend, …`: the codes of a list with their names, for descriptions. */
-export const namedCodes = (codes: readonly number[]): string =>
-  codes.map((code) => `${code} ${TASK_STATUS_NAMES[code] ?? ''}`.trim()).join(', ');
+export const namedCodes = (
+  codes: readonly number[],
+  names: Readonly<Record<number, string>> = TASK_STATUS_NAMES,
+): string => codes.map((code) => `${code} ${names[code] ?? ''}`.trim()).join(', ');
+
+/**
+ * The OpenAPI of a numeric code: its enum, each code named in `x-enum-descriptions` and in the
+ * description. @example z.number().int().openapi(namedEnum(STATE_NAMES))
+ */
+export const namedEnum = (
+  names: Readonly<Record<number, string>>,
+  codes: readonly number[] = Object.keys(names).map(Number),
+) => ({
+  type: 'integer' as const,
+  enum: [...codes],
+  description: namedCodes(codes, names),
+  'x-enum-descriptions': codes.map((code) => names[code] ?? ''),
+});
+
+/** What failed, in words, when a workflow move was refused: the start of a message like `approval could not start: …`. */
+const MOVE_FAILED: Readonly<Record<keyof typeof MANAGEMENT_TASK_STATUS, string>> = {
+  startApproval: 'approval could not start',
+  suspend: 'the workflow could not be suspended',
+  resume: 'the workflow could not resume',
+  cancel: 'the document could not be cancelled',
+  restart: 'the workflow could not restart',
+  startSign: 'signing could not start',
+  startExecution: 'execution could not start',
+  moveToArchive: 'the document could not move to the archive',
+  moveToRepository: 'the document could not move to the repository',
+  block: 'the document could not be blocked',
+  delete: 'the document could not be deleted',
+};
+const MOVE_FAILED_BY_CODE: Readonly<Record<number, string>> = Object.fromEntries(
+  Object.entries(MOVE_FAILED).map(([name, text]) => [
+    MANAGEMENT_TASK_STATUS[name as keyof typeof MOVE_FAILED],
+    text,
+  ]),
+);
+
+/** `approval could not start: not your task`: a refused workflow action named in words. */
+export const actionRefused = (code: number, why: string): string =>
+  `${MOVE_FAILED_BY_CODE[code] ?? `${TASK_STATUS_NAMES[code] ?? `action ${code}`} could not be applied`}: ${why}`;

@@ -5,6 +5,11 @@ import {
   CREATE_TASK_STATUSES,
   MANAGE_TASK_STATUSES,
   namedCodes,
+  namedEnum,
+  STATE_CODES,
+  STATE_NAMES,
+  STATUS_CODES,
+  STATUS_NAMES,
   TASK_STATUS_NAMES,
 } from './codes';
 import { TAG_NAME_PATTERN } from './forms';
@@ -35,18 +40,13 @@ export const DocForm = z
     _meta: Meta,
     form: z.string().openapi({ description: 'Name of the form the document was created from.' }),
     author: UsrId,
-    state: z.number().int().openapi({
-      description: '0 registration, 1 approval, 2 sign, 3 execution, 4 archive, 5 repository.',
-    }),
+    state: z.number().int().openapi(namedEnum(STATE_NAMES)),
     step: z.number().int().openapi({ description: '1-based stage within the running phase, 0 when none.' }),
     iteration: z
       .number()
       .int()
       .openapi({ description: 'How many times the current phase has been started.' }),
-    status: z.number().int().openapi({
-      description:
-        '1 draft, 2 in progress, 3 suspended, 4 completed, 5 declined, 6 cancelled, 7 blocked, 8 deleted.',
-    }),
+    status: z.number().int().openapi(namedEnum(STATUS_NAMES)),
     formsystype: z.number().int(),
     datecreated: Timestamp,
     datedue: z
@@ -159,10 +159,14 @@ export type ViewId = z.infer<typeof ViewId>;
 export const ViewQuery = z.object({
   first: intParam(0, 2147483646).default(0),
   pageSize: intParam(1, 100).default(10),
-  state: intParam(0, 100).optional(),
+  state: intParam(0, 100)
+    .optional()
+    .openapi({ description: `Phase (state code): ${namedCodes(Object.values(STATE_CODES), STATE_NAMES)}.` }),
   step: intParam(0, 100).optional(),
   iteration: intParam(0, 100).optional(),
-  status: intParam(1, 10).optional(),
+  status: intParam(1, 10)
+    .optional()
+    .openapi({ description: `Status code: ${namedCodes(Object.values(STATUS_CODES), STATUS_NAMES)}.` }),
   form: csv('Form name(s), combined with OR.').optional(),
   author: csv('Author system id(s), combined with OR.').optional(),
   tags: csv('Tag(s), combined with AND.').optional(),
@@ -212,7 +216,7 @@ export type DocQuery = z.infer<typeof DocQuery>;
 export const DocResponse = z
   .object({
     respId: Hex24Id,
-    state: z.number().int().openapi({ description: 'The phase of the task (state code).' }),
+    state: z.number().int().openapi(namedEnum(STATE_NAMES)),
     step: z.number().int(),
     iteration: z.number().int(),
     assignee: UsrId,
@@ -232,12 +236,7 @@ const oneOf = <T extends readonly number[]>(values: T) =>
     .number()
     .int()
     .refine((n) => (values as readonly number[]).includes(n), `must be one of ${values.join(', ')}`)
-    .openapi({
-      type: 'integer',
-      enum: [...values],
-      description: namedCodes(values),
-      'x-enum-descriptions': values.map((code) => TASK_STATUS_NAMES[code]),
-    });
+    .openapi(namedEnum(TASK_STATUS_NAMES, values));
 
 export const ManageRequest = z
   .strictObject({

@@ -3,6 +3,7 @@
  * receive, and the delivery log. Deliveries are signed as the Standard Webhooks spec says.
  */
 import { z } from '@hono/zod-openapi';
+import { namedEnum, STATE_NAMES, STATUS_NAMES } from './codes';
 import { intParam } from './documents';
 import { Timestamp } from './ids';
 
@@ -65,8 +66,8 @@ export const WebhookPayload = z
         .number()
         .int()
         .openapi({ description: 'The document\u2019s `_meta._rev` after the event.' }),
-      state: z.number().int().optional(),
-      status: z.number().int().optional(),
+      state: z.number().int().openapi(namedEnum(STATE_NAMES)).optional(),
+      status: z.number().int().openapi(namedEnum(STATUS_NAMES)).optional(),
       step: z.number().int().optional(),
       iteration: z.number().int().optional(),
       taskId: z.string().optional().openapi({ description: 'The DocResponse\u2019s `respId`.' }),

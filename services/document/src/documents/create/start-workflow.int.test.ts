@@ -33,7 +33,7 @@ describe('create step: start the workflow (SQLite event store, workflow over the
     const started = await startWorkflow(store, workflow.calls, ctx, created, 100);
     assert.deepEqual(started, {
       doc: created,
-      xError: 'workflow action 100 (start approval) not applied: the workflow has started already',
+      xError: 'approval could not start: the workflow has started already',
     });
     assert.equal(workflow.asked.length, 1);
     assert.equal((await store.readStream(docFormStream(created.id))).length, 1);
@@ -70,7 +70,7 @@ describe('create step: start the workflow (SQLite event store, workflow over the
     const calls = { ...workflow.calls, factsWaitMs: 50 };
     const started = await startWorkflow(store, calls, ctx, created, 100);
     assert.equal(started.doc, created);
-    assert.match(started.xError ?? '', /^workflow action 100 \(start approval\) not applied: .*message bus/);
+    assert.match(started.xError ?? '', /^approval could not start: .*message bus/);
     assert.equal((await store.readStream(docFormStream(created.id))).length, 1);
   });
 });

@@ -2,13 +2,13 @@
  * The `X-Error` answer of a create (pure): the document was created, the workflow action asked with
  * it was not applied, and why. The create still answers 201.
  */
-import { taskStatusLabel } from '@docflow/contracts';
+import { actionRefused } from '@docflow/contracts';
 import { toProblemError } from '@docflow/kit/http';
 
 export const X_ERROR_HEADER = 'x-error';
 
-/** @example c.header(X_ERROR_HEADER, workflowNotApplied(1, err)); */
+/** @example c.header(X_ERROR_HEADER, workflowNotApplied(100, err)); // `approval could not start: …` */
 export function workflowNotApplied(taskstatus: number, err: unknown): string {
   const problem = toProblemError(err);
-  return `workflow action ${taskStatusLabel(taskstatus)} not applied: ${problem.detail ?? problem.title}`;
+  return actionRefused(taskstatus, problem.detail ?? problem.title);
 }
