@@ -7,7 +7,7 @@ import { accountByEmail } from './account-lookup';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
 import { CopyButton } from './copy';
 import { lineOf } from './json-lines';
-import { type Account, formatTime, ROLES } from './model';
+import { type Account, formatTime, ROLES, type StoredForm } from './model';
 import {
   Choice,
   ErrorBox,
@@ -333,34 +333,51 @@ export function FormsPage() {
   const [saved, setSaved] = useState('');
   const [loaded, setLoaded] = useState('');
   const [run, state] = useAction();
+  const forms = useLoad(() => get<StoredForm[]>('/api/admin/v1/forms'), 'admin-forms');
 
-  const load = (e: Event) => {
-    e.preventDefault();
+  const open = (formName: string) =>
     run(async () => {
       setIssues([]);
       setSaved('');
+      setName(formName);
       // `_meta` is the server's (revision, times): shown beside the editor, never sent back.
-      const { _meta, ...definition } = await get<{ _meta?: { _rev: number; _lastmodified: string } }>(
-        `/api/admin/v1/forms/${enc(name)}`,
-      );
-      setLoaded(_meta ? `Revision ${_meta._rev}, last changed ${formatTime(_meta._lastmodified)}.` : '');
+      const { _meta, ...definition } = await get<StoredForm>(`/api/admin/v1/forms/${enc(formName)}`);
+      setLoaded(`Revision ${_meta._rev}, last changed ${formatTime(_meta._lastmodified)}.`);
       setText(JSON.stringify(definition, null, 2));
     });
+  const load = (e: Event) => {
+    e.preventDefault();
+    open(name);
   };
   const save = () =>
     run(async () => {
       setSaved('');
-      let body: unknown;
+      let parsed: unknown;
       try {
-        body = JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch (err) {
         setIssues([{ message: `Not JSON: ${(err as Error).message}` }]);
         return;
       }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        setIssues([{ message: 'The definition must be a JSON object, { … }.' }]);
+        return;
+      }
+      // The name box names the form: it fills in a missing `name` and wins over a different one.
+      const named = name || String((parsed as { name?: unknown }).name ?? '');
+      if (!named) {
+        setIssues([{ message: 'Give the form a name (the Form name box, or "name" in the JSON).' }]);
+        return;
+      }
+      const body = { ...parsed, name: named };
+      setName(named);
       try {
-        const { headers } = await call('PUT', `/api/admin/v1/forms/${enc(name)}`, body);
+        const { headers } = await call('PUT', `/api/admin/v1/forms/${enc(named)}`, body);
         setIssues([]);
-        setSaved(`Saved form ${name}${headers.get('etag') ? ` (${headers.get('etag')})` : ''}.`);
+        setLoaded('');
+        setText(JSON.stringify(body, null, 2));
+        setSaved(`Saved form ${named}${headers.get('etag') ? ` (${headers.get('etag')})` : ''}.`);
+        forms.reload();
       } catch (err) {
         if (err instanceof ApiError && err.errors.length) {
           setIssues(err.errors.map((i) => ({ ...i, line: i.pointer ? lineOf(text, i.pointer) : undefined })));
@@ -384,9 +401,11 @@ export function FormsPage() {
           />
         </label>
         <datalist id="known-forms-admin">
-          <option value="memo" />
-          <option value="invoice" />
-          <option value="contract" />
+          {(forms.data ?? []).map((f) => (
+            <option key={f.name} value={f.name}>
+              {f.title}
+            </option>
+          ))}
         </datalist>
         <button type="submit" class="secondary" disabled={state.busy}>
           Open
@@ -399,6 +418,22 @@ export function FormsPage() {
           Start a new one
         </button>
       </form>
+      {forms.data?.length ? (
+        <nav aria-label="Existing forms">
+          <ul class="form-list">
+            {forms.data.map((f) => (
+              <li key={f.name}>
+                <button type="button" class="secondary" disabled={state.busy} onClick={() => open(f.name)}>
+                  Edit {f.name}
+                </button>{' '}
+                <span class="muted">{f.title}</span>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : (
+        <ErrorBox error={forms.error} />
+      )}
       <div class="field">
         <label for="form-json">Definition (JSON)</label>
         {loaded ? <small class="hint">{loaded}</small> : null}
@@ -424,7 +459,7 @@ export function FormsPage() {
         ) : null}
       </div>
       <div class="actions">
-        <button type="button" disabled={state.busy || !name || !text} onClick={save}>
+        <button type="button" disabled={state.busy || !text} onClick={save}>
           Save form
         </button>
       </div>

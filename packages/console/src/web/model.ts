@@ -19,6 +19,10 @@ export type DocumentActions = Schemas['DocumentActions'];
 /** `GET /api/v2/me`: who is signed in and what they may do. */
 export type Me = Schemas['Me'];
 export type HistoryEntry = Schemas['HistoryEntry'];
+/** A form as `GET /api/v2/forms` lists it: its name, title and fields. */
+export type FormSummary = Schemas['FormSummary'];
+/** A form as the admin API reads and saves it. */
+export type StoredForm = Schemas['StoredForm'];
 /** An account; `apiKey` only in the answer that created a service account. */
 export type Account = Schemas['CreatedAccount'];
 

@@ -9,26 +9,35 @@ export const textToTable = (text: string) =>
     .filter((line) => line.length)
     .map((line) => line.split('\t'));
 
-/** Inputs for every field (strings as text, tables as tab-separated lines) and the tags. */
+/** Inputs for every field (strings as text, tables as tab-separated lines), each with its error if any. */
 export function ValuesEditor({
   values,
   onChange,
   idPrefix,
+  errors = {},
 }: {
   values: Record<string, TagValue>;
   onChange: (next: Record<string, TagValue>) => void;
   idPrefix: string;
+  /** Tag → why the server refused its value. */
+  errors?: Record<string, string>;
 }) {
   return (
     <div class="editor-grid">
       {Object.entries(values).map(([tag, value]) => {
         const id = `${idPrefix}-${tag}`;
+        const error = errors[tag];
+        const described = [typeof value === 'string' ? '' : `${id}-hint`, error ? `${id}-error` : '']
+          .filter(Boolean)
+          .join(' ');
         return (
           <div class="field" key={tag}>
             <label for={id}>{tag}</label>
             {typeof value === 'string' ? (
               <input
                 id={id}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={described || undefined}
                 value={value}
                 onInput={(e) => onChange({ ...values, [tag]: (e.target as HTMLInputElement).value })}
               />
@@ -37,7 +46,8 @@ export function ValuesEditor({
                 id={id}
                 rows={3}
                 value={tableToText(value)}
-                aria-describedby={`${id}-hint`}
+                aria-describedby={described || undefined}
+                aria-invalid={error ? true : undefined}
                 onInput={(e) =>
                   onChange({ ...values, [tag]: textToTable((e.target as HTMLTextAreaElement).value) })
                 }
@@ -48,6 +58,11 @@ export function ValuesEditor({
                 A table: one row per line, cells separated by tabs.
               </small>
             )}
+            {error ? (
+              <small id={`${id}-error`} class="field-error">
+                {error}
+              </small>
+            ) : null}
           </div>
         );
       })}

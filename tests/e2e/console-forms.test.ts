@@ -1,0 +1,208 @@
+/**
+ * Forms in the web console (issue 33), in Debian's Chromium driven by playwright-core against a fresh
+ * embedded instance: New document lists the forms of `GET /api/v2/forms` and renders the chosen form's
+ * own fields (a string as a text input, a table as tab-separated lines), is blank again after Create,
+ * asks before the same values make a second document, and shows a refused value beside its input; the
+ * Forms page lists the forms of `GET /api/admin/v1/forms` to edit, its name box names the form, and a
+ * participant that is nobody's account is shown at its place in the JSON.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { createPerson } from '../support/documents';
+import { type Api, apiClient } from '../support/http';
+import { REPO_ROOT } from '../support/process';
+import { startEmbedded, type Target } from '../support/targets';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const SHOTS = join(REPO_ROOT, '.artifacts/e2e');
+const skip = existsSync(CHROMIUM)
+  ? undefined
+  : `${CHROMIUM} is missing: run infra/local/install-chromium.sh (pnpm test does)`;
+
+const ORDER = {
+  name: 'order',
+  title: 'Purchase order',
+  formsystype: 9,
+  tags: { subject: 'string', note: 'string', lines: 'table' },
+};
+const PAGE_WIDTH = 'document.documentElement.scrollWidth';
+
+describe('web console: forms', { skip, timeout: 300_000 }, () => {
+  let target: Target;
+  let api: Api;
+  let browser: Browser;
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    [target, browser] = await Promise.all([
+      startEmbedded(),
+      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+    ]);
+    api = apiClient(target.baseUrl);
+    await createPerson(api, target.adminKey, 'alice@example.com');
+    const put = await api('PUT', `/api/admin/v1/forms/${ORDER.name}`, { key: target.adminKey, body: ORDER });
+    assert.equal(put.status, 201, put.text);
+  });
+  after(async () => {
+    await browser?.close();
+    await target?.stop();
+  });
+
+  async function signedIn(runAs = '', options: BrowserContextOptions = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+    context.setDefaultTimeout(60_000);
+    const page = await context.newPage();
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(`${target.baseUrl}/console`);
+    const form = page.getByRole('form', { name: 'Sign in with an API key' });
+    await form.getByLabel('API key').fill(target.adminKey);
+    if (runAs) await form.getByLabel('Run as (optional)').fill(runAs);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    return page;
+  }
+
+  async function shot(page: Page, name: string) {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    assert.deepEqual(pageErrors.splice(0), [], 'uncaught errors in the page');
+  }
+
+  const createdId = async (page: Page, not = '') => {
+    const created = page.getByRole('status').filter({ hasText: 'Created' });
+    await created.filter({ hasNotText: not || '\u0000' }).waitFor();
+    return ((await created.getByRole('link').textContent()) ?? '').trim();
+  };
+
+  it("an author creates a document from the form's own fields; the page is blank after; a repeat asks first", async () => {
+    const page = await signedIn('alice@example.com');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New document' }).click();
+    const choice = page.getByLabel('Form', { exact: true });
+    await choice.locator('option', { hasText: 'Purchase order (order)' }).waitFor({ state: 'attached' });
+    await choice.selectOption('order');
+    const form = page.getByRole('form', { name: 'New document' });
+    const subject = form.getByLabel('subject', { exact: true });
+    const lines = form.getByLabel('lines', { exact: true });
+    assert.equal(await subject.evaluate((el) => el.tagName), 'INPUT');
+    assert.equal(await lines.evaluate((el) => el.tagName), 'TEXTAREA', 'a table tag is a table input');
+    assert.equal(await form.getByLabel('note', { exact: true }).count(), 1);
+
+    await subject.fill('Twelve chairs');
+    await lines.fill('chair\t12\ndesk\t1');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const first = await createdId(page);
+    const read = await api('GET', `/api/v2/docForm/${first}`, { key: target.adminKey });
+    assert.deepEqual(read.body.valuesByTags, {
+      subject: 'Twelve chairs',
+      lines: [
+        ['chair', '12'],
+        ['desk', '1'],
+      ],
+    });
+    assert.equal(read.body.form, 'order');
+    assert.equal(await subject.inputValue(), '', 'blank after Create');
+    assert.equal(await lines.inputValue(), '');
+    await shot(page, 'forms-1-created-from-fields');
+
+    // The same values again: a warning first, and only a second click creates a second document.
+    await subject.fill('Twelve chairs');
+    await lines.fill('chair\t12\ndesk\t1');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const warning = page.getByRole('alert').filter({ hasText: 'same values as' });
+    await warning.waitFor();
+    assert.match((await warning.textContent()) ?? '', new RegExp(first));
+    await shot(page, 'forms-2-duplicate-warning');
+    await form.getByRole('button', { name: 'Create again' }).click();
+    const second = await createdId(page, first);
+    assert.notEqual(second, first);
+    const mine = await api('GET', '/api/v2/docForm/view/all?form=order', { key: target.adminKey });
+    assert.equal(mine.body.length, 2, 'two documents, made knowingly');
+    await page.context().close();
+  });
+
+  it('a value the server refuses is shown beside its input', async () => {
+    const page = await signedIn('alice@example.com');
+    await page.goto(`${target.baseUrl}/console#/new`);
+    await page.getByLabel('Form', { exact: true }).selectOption('order');
+    const form = page.getByRole('form', { name: 'New document' });
+    // The form changes while the page is open: `note` becomes a table, the page still offers text.
+    const redefined = await api('PUT', `/api/admin/v1/forms/${ORDER.name}`, {
+      key: target.adminKey,
+      body: { ...ORDER, tags: { ...ORDER.tags, note: 'table' } },
+    });
+    assert.equal(redefined.status, 200, redefined.text);
+    await form.getByLabel('note', { exact: true }).fill('call first');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const note = form.getByLabel('note', { exact: true });
+    await form.locator('#new-note-error').waitFor();
+    assert.equal(await note.getAttribute('aria-invalid'), 'true');
+    assert.match((await form.locator('#new-note-error').textContent()) ?? '', /tag note holds a table/);
+    assert.equal(await form.getByLabel('subject', { exact: true }).getAttribute('aria-invalid'), null);
+    await shot(page, 'forms-3-error-in-place');
+    const restored = await api('PUT', `/api/admin/v1/forms/${ORDER.name}`, {
+      key: target.adminKey,
+      body: ORDER,
+    });
+    assert.equal(restored.status, 200, restored.text);
+    await page.context().close();
+  });
+
+  it('at 375 px the form fields fit the page', async () => {
+    const page = await signedIn('alice@example.com', { viewport: { width: 375, height: 800 } });
+    await page.goto(`${target.baseUrl}/console#/new`);
+    await page.getByLabel('Form', { exact: true }).selectOption('order');
+    await page.getByRole('form', { name: 'New document' }).getByLabel('lines', { exact: true }).waitFor();
+    assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow');
+    await shot(page, 'forms-4-new-document-375');
+    await page.context().close();
+  });
+
+  it('the Forms page lists the forms to edit; its name box names the form; an unknown participant is shown in place', async () => {
+    const page = await signedIn();
+    await page.goto(`${target.baseUrl}/console#/admin/forms`);
+    const existing = page.getByRole('navigation', { name: 'Existing forms' });
+    await existing.getByRole('button', { name: 'Edit order' }).click();
+    const editor = page.getByLabel('Definition (JSON)');
+    await page.getByText(/^Revision \d+, last changed/).waitFor();
+    const definition = JSON.parse(await editor.inputValue());
+    assert.equal(definition.name, 'order');
+    assert.equal(await page.getByLabel('Form name').inputValue(), 'order');
+
+    // A copy under the name in the box, its JSON without `name`.
+    const { name: _dropped, ...unnamed } = definition;
+    await page.getByLabel('Form name').fill('order-copy');
+    await editor.fill(JSON.stringify({ ...unnamed, title: 'Order copy' }, null, 2));
+    await page.getByRole('button', { name: 'Save form' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved form order-copy' }).waitFor();
+    const copy = await api('GET', '/api/admin/v1/forms/order-copy', { key: target.adminKey });
+    assert.deepEqual([copy.status, copy.body.name, copy.body.title], [200, 'order-copy', 'Order copy']);
+    await existing.getByRole('button', { name: 'Edit order-copy' }).waitFor();
+
+    // A participant who is nobody's account: 422, shown at its place in the JSON.
+    const workflow = { approval: { stages: [{ participants: ['nobody@example.com'] }] } };
+    await editor.fill(JSON.stringify({ ...unnamed, title: 'Order copy', workflow }, null, 2));
+    await page.getByRole('button', { name: 'Save form' }).click();
+    const issues = page.locator('#form-json-issues');
+    await issues.waitFor();
+    assert.match(
+      (await issues.textContent()) ?? '',
+      /line \d+: body\.workflow\.approval\.stages\.0\.participants\.0/,
+    );
+    assert.equal(await editor.getAttribute('aria-invalid'), 'true');
+    await shot(page, 'forms-5-editor-participant-in-place');
+    const unchanged = await api('GET', '/api/admin/v1/forms/order-copy', { key: target.adminKey });
+    assert.equal(unchanged.body.workflow, undefined, 'nothing saved');
+    await page.context().close();
+  });
+});
