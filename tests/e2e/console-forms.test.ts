@@ -4,7 +4,8 @@
  * own fields (a string as a text input, a table as tab-separated lines), is blank again after Create,
  * asks before the same values make a second document, and shows a refused value beside its input; the
  * Forms page lists the forms of `GET /api/admin/v1/forms` to edit, its name box names the form, and a
- * participant that is nobody's account is shown at its place in the JSON.
+ * participant that is nobody's account is shown at its place in the JSON; a form's fields are inputs
+ * (a name and a kind each) kept in step with its JSON.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -203,6 +204,33 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     await shot(page, 'forms-5-editor-participant-in-place');
     const unchanged = await api('GET', '/api/admin/v1/forms/order-copy', { key: target.adminKey });
     assert.equal(unchanged.body.workflow, undefined, 'nothing saved');
+    await page.context().close();
+  });
+  it("the Forms page edits a form's fields as inputs, kept in step with the JSON", async () => {
+    const page = await signedIn();
+    await page.goto(`${target.baseUrl}/console#/admin/forms`);
+    await page
+      .getByRole('navigation', { name: 'Existing forms' })
+      .getByRole('button', { name: 'Edit order-copy' })
+      .click();
+    const fields = page.getByRole('group', { name: 'Fields' });
+    assert.equal(await fields.getByLabel('Name of field 2').inputValue(), 'note');
+    assert.equal(await fields.getByLabel('Kind of field 3').inputValue(), 'table');
+    await fields.getByRole('button', { name: 'Remove field note' }).click();
+    await fields.getByRole('button', { name: 'Add a field' }).click();
+    await fields.getByLabel('Name of field 3').fill('total');
+    const editor = page.getByLabel('Definition (JSON)');
+    assert.deepEqual(JSON.parse(await editor.inputValue()).tags, {
+      subject: 'string',
+      lines: 'table',
+      total: 'string',
+    });
+    await fields.getByLabel('Kind of field 1').selectOption('table');
+    await page.getByRole('button', { name: 'Save form' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved form order-copy' }).waitFor();
+    await shot(page, 'forms-6-fields-as-inputs');
+    const saved = await api('GET', '/api/admin/v1/forms/order-copy', { key: target.adminKey });
+    assert.deepEqual(saved.body.tags, { subject: 'table', lines: 'table', total: 'string' });
     await page.context().close();
   });
 });

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { accountByEmail } from './account-lookup';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
 import { CopyButton } from './copy';
+import { FormFieldsEditor } from './form-fields-editor';
 import { lineOf } from './json-lines';
 import { type Account, formatTime, ROLES, type StoredForm } from './model';
 import {
@@ -434,6 +435,7 @@ export function FormsPage() {
       ) : (
         <ErrorBox error={forms.error} />
       )}
+      {text ? <FormFieldsEditor text={text} onText={setText} /> : null}
       <div class="field">
         <label for="form-json">Definition (JSON)</label>
         {loaded ? <small class="hint">{loaded}</small> : null}
