@@ -8,28 +8,16 @@
  * (a name and a kind each) kept in step with its JSON.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
 import { createPerson } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
-import { REPO_ROOT } from '../support/process';
 import { startEmbedded, type Target } from '../support/targets';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SHOTS = join(REPO_ROOT, '.artifacts/e2e');
-const skip = existsSync(CHROMIUM)
-  ? undefined
-  : `${CHROMIUM} is missing: run infra/local/install-chromium.sh (pnpm test does)`;
+const skip = chromiumSkipReason();
 
 const ORDER = {
   name: 'order',
@@ -47,10 +35,7 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([
-      startEmbedded(),
-      chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-    ]);
+    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
     api = apiClient(target.baseUrl);
     await createPerson(api, target.adminKey, 'alice@example.com');
     const put = await api('PUT', `/api/admin/v1/forms/${ORDER.name}`, { key: target.adminKey, body: ORDER });
