@@ -16,6 +16,13 @@ type FetchHandler = (request: Request, env?: unknown) => Response | Promise<Resp
 
 /** How often idle keep-alive connections are closed while the server drains. */
 const IDLE_SWEEP_MS = 50;
+/**
+ * How long the server keeps an idle keep-alive connection: longer than the services' HTTP client
+ * keeps one (service-client.ts, CLIENT_IDLE_MS), so that the client, not the server, closes it. A
+ * server closing first races a request the client sends on it at that moment: a reset, and a 503 for
+ * a request that cannot be sent again (a POST). Below the server's 60 s headers time-out.
+ */
+export const SERVER_KEEP_ALIVE_MS = 30_000;
 
 export function startServer(
   fetchHandler: FetchHandler,
@@ -50,6 +57,7 @@ export function startServer(
           }),
       });
     }) as HttpServer;
+    server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
     server.on('connection', (socket: Socket) => {
       open.add(socket);
       socket.once('close', () => open.delete(socket));

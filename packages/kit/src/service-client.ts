@@ -67,7 +67,14 @@ export function inProcessClient(fetchHandler: FetchHandler): ServiceClient {
   };
 }
 
-const agent = new HttpAgent({ keepAlive: true });
+/**
+ * How long a kept-alive connection may wait idle in the pool before the client closes it: shorter than
+ * the services keep one (serve.ts, SERVER_KEEP_ALIVE_MS), so that a request is never sent on a
+ * connection the server is closing. (The agent's time-out closes only idle pooled sockets; on a
+ * socket in use it is an event nobody listens to.)
+ */
+const CLIENT_IDLE_MS = 10_000;
+const agent = new HttpAgent({ keepAlive: true, timeout: CLIENT_IDLE_MS });
 
 const BODYLESS = new Set([204, 304]);
 /** Methods sent again once when a kept-alive connection turns out closed: they change nothing. */
