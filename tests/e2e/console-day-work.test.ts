@@ -9,10 +9,16 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
+import {
+  chromiumSkipReason,
+  launchChromium,
+  newConsolePage,
+  SHOTS,
+  screenshot,
+  signInWithKey,
+} from '../support/chromium';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { startEmbedded, type Target } from '../support/targets';
@@ -84,23 +90,12 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
 
   /** A new browser context signed in with the admin key (and `runAs`), at `options`' viewport. */
   async function signedIn(runAs = '', options: BrowserContextOptions = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-    context.setDefaultTimeout(60_000);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(`${target.baseUrl}/console`);
-    const form = page.getByRole('form', { name: 'Sign in with an API key' });
-    await form.getByLabel('API key').fill(target.adminKey);
-    if (runAs) await form.getByLabel('Run as (optional)').fill(runAs);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    const page = await newConsolePage(browser, pageErrors, options);
+    await signInWithKey(page, target.baseUrl, target.adminKey, runAs);
     return page;
   }
 
-  async function shot(page: Page, name: string) {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-    assert.deepEqual(pageErrors.splice(0), [], 'uncaught errors in the page');
-  }
+  const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
 
   /** The main pages, each with what shows it has loaded (the document's table, the inbox's row…). */
   const MAIN_PAGES = (): [string, string, (p: Page) => Promise<void>][] => [

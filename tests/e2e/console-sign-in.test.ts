@@ -7,10 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
+import { chromiumSkipReason, launchChromium, newConsolePage, SHOTS, screenshot } from '../support/chromium';
 import { createDoc, createPerson } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { SESSION_COOKIE } from '../support/sign-in';
@@ -66,10 +65,7 @@ describe('web console: a person signs in with e-mail and password', { skip, time
 
   /** A new browser context (its own cookies and session storage), signed in as `name` with the password. */
   async function signedIn(name: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    context.setDefaultTimeout(60_000);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
+    const page = await newConsolePage(browser, pageErrors);
     await page.goto(`${target.baseUrl}/console`);
     const form = page.getByRole('form', { name: 'Sign in with e-mail and password' });
     await form.getByLabel('E-mail').fill(`${name}@example.com`);
@@ -79,10 +75,7 @@ describe('web console: a person signs in with e-mail and password', { skip, time
     return page;
   }
 
-  async function shot(page: Page, name: string) {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-    assert.deepEqual(pageErrors.splice(0), [], 'uncaught errors in the page');
-  }
+  const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
 
   const menu = (page: Page) =>
     page.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();

@@ -7,10 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
+import { chromiumSkipReason, launchChromium, SHOTS, screenshot } from '../support/chromium';
 import { createDoc, createPerson } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { keycloakIssuer, keycloakSkipReason, realmClient } from '../support/keycloak';
@@ -82,10 +81,7 @@ describe('web console: a person signs in through Keycloak and out again', { skip
     await target?.stop();
   });
 
-  async function shot(name: string) {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-    assert.deepEqual(pageErrors.splice(0), [], 'uncaught errors in the page');
-  }
+  const shot = (name: string) => screenshot(page, name, pageErrors);
 
   /** From the console's sign-in page to Keycloak's own login form. */
   async function toKeycloakLogin() {

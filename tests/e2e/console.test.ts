@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { drawPageEncoded } from '@docflow/recognition';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { chromiumSkipReason, launchChromium, SHOTS } from '../support/chromium';
+import {
+  chromiumSkipReason,
+  launchChromium,
+  newConsolePage,
+  SHOTS,
+  screenshot,
+  signInWithKey,
+} from '../support/chromium';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { startEmbedded, type Target } from '../support/targets';
@@ -120,25 +127,13 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
 
   /** A new browser context (its own session storage), signed in with `key` and optional run-as. */
   async function signedIn(key: string, runAs = ''): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    // Generous: the whole test command runs suites side by side on a small machine.
-    context.setDefaultTimeout(60_000);
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    await page.goto(`${target.baseUrl}/console`);
-    const form = page.getByRole('form', { name: 'Sign in with an API key' });
-    await form.getByLabel('API key').fill(key);
-    if (runAs) await form.getByLabel('Run as (optional)').fill(runAs);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+    const page = await newConsolePage(browser, pageErrors);
+    await signInWithKey(page, target.baseUrl, key, runAs);
     return page;
   }
 
   /** Saves the flow's last screen; a flow whose page threw any error fails here. */
-  async function shot(page: Page, name: string) {
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-    assert.deepEqual(pageErrors.splice(0), [], 'uncaught errors in the page');
-  }
+  const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
 
   it('a wrong key is refused with the problem\u2019s title, not a blank page', async () => {
     const page = await browser.newPage();

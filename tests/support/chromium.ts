@@ -2,9 +2,10 @@
  * Debian's Chromium for the browser tests, driven by playwright-core (no browser download): where it
  * is, the flags it runs with here, where screenshots go, and why a suite skips without it.
  */
+import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { REPO_ROOT } from './process';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -27,4 +28,36 @@ export const chromiumSkipReason = (): string | undefined =>
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A page of a new browser context (1280×900 unless `options` say otherwise) whose uncaught errors are
+ * collected into `errors`. Its time-outs are generous: the test command runs suites side by side.
+ */
+export async function newConsolePage(
+  browser: Browser,
+  errors: string[],
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  context.setDefaultTimeout(60_000);
+  const page = await context.newPage();
+  page.on('pageerror', (err) => errors.push(err.message));
+  return page;
+}
+
+/** Opens the console and signs in on its API-key form (as `runAs` when given), until the menu shows. */
+export async function signInWithKey(page: Page, baseUrl: string, key: string, runAs = ''): Promise<void> {
+  await page.goto(`${baseUrl}/console`);
+  const form = page.getByRole('form', { name: 'Sign in with an API key' });
+  await form.getByLabel('API key').fill(key);
+  if (runAs) await form.getByLabel('Run as (optional)').fill(runAs);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Main' }).waitFor();
+}
+
+/** Saves a flow's screen under SHOTS; a flow whose page threw any error since the last one fails here. */
+export async function screenshot(page: Page, name: string, errors: string[]): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  assert.deepEqual(errors.splice(0), [], 'uncaught errors in the page');
 }
