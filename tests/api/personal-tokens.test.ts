@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createDoc } from '../support/documents';
 import { type Api, type ApiResponse, apiClient } from '../support/http';
-import { signIn, untilStatus, withCookie } from '../support/sign-in';
+import { createPersonWithPassword, signIn, untilStatus, withCookie } from '../support/sign-in';
 import { type Target, targets } from '../support/targets';
 
 const PASSWORD = 'Token-Test-Password-Nowhere-4d1e';
@@ -27,17 +27,8 @@ for (const factory of targets({ gatewayInstances: 2 })) {
     const ids: Record<string, string> = {};
 
     async function person(name: string, roles: string[] = []) {
-      const res = await api('POST', '/api/admin/v1/accounts', {
-        key: admin,
-        body: { kind: 'person', email: `${name}@example.com`, name_first: name, name_last: 'Tester', roles },
-      });
-      assert.equal(res.status, 201, res.text);
-      ids[name] = res.body._id_sys;
-      const pwd = await api('POST', '/api/v2/person', {
-        key: admin,
-        body: { _id_sys: ids[name], pwd: PASSWORD },
-      });
-      assert.equal(pwd.status, 200, pwd.text);
+      ids[name] = await createPersonWithPassword(api, admin, name, PASSWORD, roles);
+      return ids[name];
     }
 
     /** The signed-in person's cookie client at `baseUrl`. */

@@ -6,7 +6,14 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { type Api, type ApiResponse, apiClient } from '../support/http';
-import { SESSION_COOKIE, sessionCookieOf, signIn, untilStatus, withCookie } from '../support/sign-in';
+import {
+  createPersonWithPassword,
+  SESSION_COOKIE,
+  sessionCookieOf,
+  signIn,
+  untilStatus,
+  withCookie,
+} from '../support/sign-in';
 import { type Target, targets } from '../support/targets';
 
 const PASSWORD = 'Sign-In-Password-Not-Anywhere-7f3a';
@@ -35,16 +42,8 @@ for (const factory of targets({ gatewayInstances: 2 })) {
     const ids: Record<string, string> = {};
 
     async function person(name: string, roles: string[] = []) {
-      const res = await api('POST', '/api/admin/v1/accounts', {
-        key: admin,
-        body: { kind: 'person', email: `${name}@example.com`, name_first: name, name_last: 'Tester', roles },
-      });
-      assert.equal(res.status, 201, res.text);
-      const id = res.body._id_sys as string;
-      const pwd = await api('POST', '/api/v2/person', { key: admin, body: { _id_sys: id, pwd: PASSWORD } });
-      assert.equal(pwd.status, 200, pwd.text);
-      ids[name] = id;
-      return id;
+      ids[name] = await createPersonWithPassword(api, admin, name, PASSWORD, roles);
+      return ids[name];
     }
 
     /** Signs `name` in at `baseUrl` and remembers the token, for the scan for secrets. */

@@ -43,3 +43,22 @@ export async function untilStatus(
   }
   return res;
 }
+
+/** A person `<name>@example.com` (named `<name> Tester`, with `roles`) who signs in with `password`: its id. */
+export async function createPersonWithPassword(
+  api: Api,
+  adminKey: string,
+  name: string,
+  password: string,
+  roles: string[] = [],
+): Promise<string> {
+  const res = await api('POST', '/api/admin/v1/accounts', {
+    key: adminKey,
+    body: { kind: 'person', email: `${name}@example.com`, name_first: name, name_last: 'Tester', roles },
+  });
+  assert.equal(res.status, 201, res.text);
+  const id = res.body._id_sys as string;
+  const pwd = await api('POST', '/api/v2/person', { key: adminKey, body: { _id_sys: id, pwd: password } });
+  assert.equal(pwd.status, 200, pwd.text);
+  return id;
+}
