@@ -12,6 +12,7 @@ export * from './identity-events';
 export * from './ids';
 export * from './internal';
 export * from './internal-route';
+export * from './layout';
 export * from './me';
 export * from './ocr-languages';
 export * from './oidc';
