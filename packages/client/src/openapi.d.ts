@@ -1326,6 +1326,10 @@ export interface components {
                 recoForm: components["schemas"]["RecoForm"];
                 recoFormConfidence: number;
             };
+            /** @description Extension: per recognised value, its confidence (0–100) and where on which page it was read. Absent on parts recognised before per-field confidence existed. */
+            fieldsByTags?: {
+                [key: string]: components["schemas"]["RecognizedField"];
+            };
             /**
              * @description The attachment the part was recognised in (extension).
              * @example 65a1f0c2b3d4e5f601234567
@@ -1338,6 +1342,20 @@ export interface components {
             id: string;
             name: string;
         };
+        RecognizedField: {
+            confidence: number;
+            raw?: string;
+            pageIdx?: number;
+            box?: components["schemas"]["Box"];
+            label?: string;
+        };
+        /** @description [left, top, right, bottom] as fractions of the page width and height. */
+        Box: [
+            number,
+            number,
+            number,
+            number
+        ];
         /** @description `embed=actions`: what the caller may do now. */
         DocumentActions: {
             /** @description Task statuses of POST docResponse that would change the workflow now. */
@@ -1449,6 +1467,10 @@ export interface components {
                 recoResult?: {
                     recoForm: components["schemas"]["RecoForm"];
                     recoFormConfidence: number;
+                };
+                /** @description Extension: per recognised value, its confidence (0–100) and where on which page it was read. Absent on parts recognised before per-field confidence existed. */
+                fieldsByTags?: {
+                    [key: string]: components["schemas"]["RecognizedField"];
                 };
                 /**
                  * @description The attachment the part was recognised in (extension).

@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { ValuesByTags } from './documents';
 import { Hex24Id } from './ids';
+import { RecognizedField } from './layout';
 
 export const RecoForm = z
   .object({ form: z.null(), id: z.string(), name: z.string() })
@@ -19,6 +20,8 @@ export const RecognizedPart = z.object({
   /** `recoFormConfidence`, percent. */
   confidence: z.number().min(0).max(100),
   valuesByTags: ValuesByTags,
+  /** How each value of `valuesByTags` was found (extension, issue 34); absent on parts recognised before it. */
+  fieldsByTags: z.record(z.string(), RecognizedField).optional(),
 });
 export type RecognizedPart = z.infer<typeof RecognizedPart>;
 
@@ -31,6 +34,14 @@ export const RecoData = z
     recoForm: RecoForm,
     valuesByTags: ValuesByTags,
     recoResult: z.object({ recoForm: RecoForm, recoFormConfidence: z.number() }),
+    fieldsByTags: z
+      .record(z.string(), RecognizedField)
+      .optional()
+      .openapi({
+        description:
+          'Extension: per recognised value, its confidence (0\u2013100) and where on which page it was read. ' +
+          'Absent on parts recognised before per-field confidence existed.',
+      }),
     fileId: Hex24Id.openapi({ description: 'The attachment the part was recognised in (extension).' }),
   })
   .openapi('RecoData');

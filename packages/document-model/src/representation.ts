@@ -38,6 +38,7 @@ export function toRecoData(s: DocState): RecoData[] {
     recoForm: e.recoForm,
     valuesByTags: e.valuesByTags,
     recoResult: { recoForm: e.recoForm, recoFormConfidence: e.confidence },
+    ...(e.fieldsByTags ? { fieldsByTags: e.fieldsByTags } : {}),
     fileId: e.fileId,
   }));
 }
