@@ -1,5 +1,7 @@
 /** Form definitions (DESIGN.md, "Forms"): tags, workflow phases, recognition forms. */
 import { z } from '@hono/zod-openapi';
+import { escalationProblem, StageDeadline } from './deadlines';
+import { Participant } from './participant';
 import { Meta } from './person';
 import { userPatternProblem } from './user-pattern';
 
@@ -12,10 +14,12 @@ export const FormName = z
 export const TagKind = z.enum(['string', 'table']);
 export const TAG_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
-/** A participant: a `usr-` id or an e-mail address. */
-export const Participant = z.string().trim().min(3).max(254);
+export { Participant };
 
-export const Stage = z.strictObject({ participants: z.array(Participant).min(1).max(100) });
+export const Stage = z.strictObject({
+  participants: z.array(Participant).min(1).max(100),
+  deadline: StageDeadline.optional(),
+});
 
 export const PHASES = ['approval', 'sign', 'execution', 'archive', 'repository'] as const;
 export const Phase = z.enum(PHASES);
@@ -92,6 +96,15 @@ export const FormDefinition = RecordedFormDefinition.superRefine((form, ctx) => 
         path: ['workflow', phase, 'next'],
         message: `names the phase ${next}, which is not configured`,
       });
+    for (const [i, stage] of (form.workflow?.[phase]?.stages ?? []).entries()) {
+      const problem = escalationProblem(phase, stage.deadline?.escalation);
+      if (problem)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['workflow', phase, 'stages', i, 'deadline', 'escalation'],
+          message: problem,
+        });
+    }
   }
 }).openapi('FormDefinition');
 export type FormDefinition = z.infer<typeof FormDefinition>;

@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { namedEnum, STATE_NAMES, STATUS_NAMES } from './codes';
+import { EscalationAction } from './deadlines';
 import { intParam } from './documents';
 import { Timestamp } from './ids';
 
@@ -12,6 +13,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'document.state_changed',
   'task.opened',
   'task.answered',
+  'task.due_soon',
+  'task.overdue',
+  'task.escalated',
   'recognition.done',
 ] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
@@ -72,6 +76,10 @@ export const WebhookPayload = z
       iteration: z.number().int().optional(),
       taskId: z.string().optional().openapi({ description: 'The DocResponse\u2019s `respId`.' }),
       taskstatus: z.number().int().optional(),
+      dueAt: Timestamp.optional().openapi({
+        description: 'task.due_soon, task.overdue: when the task is due.',
+      }),
+      escalation: EscalationAction.optional().openapi({ description: 'task.escalated: what the form did.' }),
       fileId: z.string().optional(),
       recognized: z.boolean().optional(),
     }),

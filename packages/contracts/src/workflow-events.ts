@@ -6,6 +6,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { RESPONSE_TASK_STATUS } from './codes';
+import { EscalationAction } from './deadlines';
 import { WorkflowConfig } from './forms';
 import { Hex24Id, Timestamp, UsrId } from './ids';
 
@@ -40,7 +41,17 @@ export const WorkflowEvents = {
     dueDate: Timestamp.optional(),
     at,
   }),
-  StageStarted: z.object({ step, at }),
+  /**
+   * With a stage deadline in the form: when its tasks are due, when the reminder goes out, and the
+   * escalation contacts resolved to `usr-` ids as the stage started.
+   */
+  StageStarted: z.object({
+    step,
+    dueAt: Timestamp.optional(),
+    remindAt: Timestamp.optional(),
+    escalateTo: z.array(UsrId).optional(),
+    at,
+  }),
   TaskOpened: z.object({ respId: Hex24Id, phase: WorkPhase, step, iteration, assignee: UsrId, at }),
   TaskAnswered: z.object({
     respId: Hex24Id,
@@ -50,11 +61,28 @@ export const WorkflowEvents = {
     answeredBy: UsrId,
     /** The assignee, when their deputy answered. */
     onBehalfOf: UsrId.optional(),
+    /** Answered by the stage's escalation (autoAnswer), not by a person: `answeredBy` is the assignee. */
+    automatic: z.literal(true).optional(),
     at,
   }),
   TasksCancelled: z.object({
     respIds: z.array(Hex24Id).min(1),
-    reason: z.enum(['declined', 'cancelled', 'restarted', 'blocked', 'deleted']),
+    reason: z.enum(['declined', 'cancelled', 'restarted', 'blocked', 'deleted', 'escalated']),
+    at,
+  }),
+  // The scheduler's facts (issue 36): the stage's deadline rule acting, never a person.
+  /** The reminder: the stage's open tasks are due at `dueAt`. */
+  TasksDueSoon: z.object({ step, iteration, respIds: z.array(Hex24Id).min(1), dueAt: Timestamp, at }),
+  /** The deadline passed with these tasks open. */
+  TasksOverdue: z.object({ step, iteration, respIds: z.array(Hex24Id).min(1), dueAt: Timestamp, at }),
+  /** The form's escalation acted on the overdue tasks: `to` the contacts, `reason` in words. */
+  TasksEscalated: z.object({
+    step,
+    iteration,
+    respIds: z.array(Hex24Id).min(1),
+    action: EscalationAction,
+    to: z.array(UsrId),
+    reason: z.string(),
     at,
   }),
   PhaseCompleted: z.object({ phase: WorkPhase, iteration, at }),

@@ -5,6 +5,7 @@ export {
   initialWorkflow,
   isDeleted,
   openTasks,
+  type StageTimer,
   type Task,
   type WorkflowState,
 } from './workflow';

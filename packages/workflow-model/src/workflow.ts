@@ -29,6 +29,16 @@ export interface Task {
   onBehalfOf?: string;
 }
 
+/** The current stage's deadline (StageStarted) and how far the scheduler acted on it. */
+export interface StageTimer {
+  step: number;
+  dueAt: string;
+  remindAt?: string;
+  escalateTo: string[];
+  reminded: boolean;
+  overdue: boolean;
+}
+
 export interface WorkflowState {
   registered: boolean;
   docId: string;
@@ -49,6 +59,8 @@ export interface WorkflowState {
   dueDate: string;
   /** Every task ever opened, by respId, in the order they were opened. */
   tasks: Record<string, Task>;
+  /** The deadline of the stage the phase is at; null when the form gives it none. */
+  timer: StageTimer | null;
   lastModified: string;
 }
 
@@ -66,6 +78,7 @@ export const initialWorkflow: WorkflowState = {
   stages: [],
   dueDate: '',
   tasks: {},
+  timer: null,
   lastModified: '',
 };
 
@@ -106,8 +119,17 @@ function apply(state: WorkflowState, event: WorkflowEvent): WorkflowState {
         dueDate: dueDate ?? '',
       };
     }
-    case 'StageStarted':
-      return { ...state, step: event.data.step };
+    case 'StageStarted': {
+      const { step, dueAt, remindAt, escalateTo = [] } = event.data;
+      const timer = dueAt ? { step, dueAt, remindAt, escalateTo, reminded: false, overdue: false } : null;
+      return { ...state, step, timer };
+    }
+    case 'TasksDueSoon':
+      return state.timer ? { ...state, timer: { ...state.timer, reminded: true } } : state;
+    case 'TasksOverdue':
+      return state.timer ? { ...state, timer: { ...state.timer, reminded: true, overdue: true } } : state;
+    case 'TasksEscalated':
+      return state;
     case 'TaskOpened': {
       const { respId, phase, step, iteration, assignee, at } = event.data;
       const task: Task = {

@@ -5,6 +5,7 @@
  */
 import {
   ANSWER_TASK_STATUSES,
+  ANSWERS_OF_PHASE,
   CREATE_TASK_STATUSES,
   type DeputiesOf,
   isEnabledDeputy,
@@ -25,6 +26,7 @@ import {
 } from '@docflow/contracts';
 import { foldWorkflow, isDeleted, openTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
 import { canManage, type ManagePrincipal } from './access';
+import { stageDue } from './deadlines';
 
 const DAY_MS = 86_400_000;
 const M = MANAGEMENT_TASK_STATUS;
@@ -42,9 +44,16 @@ export interface DecisionInputs {
   participants: ParticipantIds;
 }
 
-/** Participants of a form's workflow that the caller must resolve to `usr-` ids (the e-mails). */
+/**
+ * Participants and escalation contacts of a form's workflow that the caller must resolve to `usr-` ids
+ * (the e-mails).
+ */
 export function participantsToResolve(workflow: WorkflowConfig): string[] {
-  const all = WORK_PHASES.flatMap((p) => workflow[p]?.stages.flatMap((s) => s.participants) ?? []);
+  const all = WORK_PHASES.flatMap(
+    (p) =>
+      workflow[p]?.stages.flatMap((s) => [...s.participants, ...(s.deadline?.escalation?.contacts ?? [])]) ??
+      [],
+  );
   return [...new Set(all.filter((p) => !USR_ID_PATTERN.test(p)))];
 }
 
@@ -144,7 +153,7 @@ function startPhase(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): 
     dueDays === undefined ? undefined : new Date(Date.parse(c.at) + dueDays * DAY_MS).toISOString();
   return [
     { type: 'PhaseStarted', data: { phase, iteration, stages, ...(dueDate ? { dueDate } : {}), at: c.at } },
-    ...startStage(phase, iteration, 1, stages[0] ?? [], c),
+    ...startStage(state.workflow, phase, iteration, 1, stages[0] ?? [], c),
   ];
 }
 
@@ -156,14 +165,22 @@ function resolveParticipant(participant: string, phase: WorkPhase, ids: Particip
 }
 
 function startStage(
+  workflow: WorkflowConfig,
   phase: WorkPhase,
   iteration: number,
   step: number,
   assignees: readonly string[],
   c: DecisionInputs,
 ): WorkflowEvent[] {
+  const deadline = workflow[phase]?.stages[step - 1]?.deadline;
+  const contacts = deadline?.escalation?.contacts ?? [];
+  const escalateTo = [...new Set(contacts.map((p) => resolveParticipant(p, phase, c.participants)))];
+  const due = stageDue(deadline, c.at);
   return [
-    { type: 'StageStarted', data: { step, at: c.at } },
+    {
+      type: 'StageStarted',
+      data: { step, ...due, ...(due.dueAt && escalateTo.length ? { escalateTo } : {}), at: c.at },
+    },
     ...assignees.map(
       (assignee): WorkflowEvent => ({
         type: 'TaskOpened',
@@ -175,7 +192,7 @@ function startStage(
 
 type CancelReason = Extract<WorkflowEvent, { type: 'TasksCancelled' }>['data']['reason'];
 
-function cancelOpen(
+export function cancelOpen(
   state: WorkflowState,
   reason: CancelReason,
   at: string,
@@ -255,11 +272,7 @@ export interface AnswerTask extends DecisionInputs {
 }
 
 /** The answers each phase's tasks take. */
-export const ANSWERS_BY_PHASE: Record<WorkPhase, readonly ResponseTaskStatus[]> = {
-  approval: [R.approve, R.approveWithEdits, R.decline],
-  sign: [R.sign, R.decline],
-  execution: [R.executionDone],
-};
+export const ANSWERS_BY_PHASE: Record<WorkPhase, readonly ResponseTaskStatus[]> = ANSWERS_OF_PHASE;
 
 const RESPONSE_STATUSES: readonly number[] = Object.values(R);
 
@@ -283,7 +296,7 @@ export function decideAnswer(cmd: AnswerTask, state: WorkflowState): WorkflowEve
   if (task.state === 'cancelled') throw rejections.notApplicable(`docResponse ${task.respId} was cancelled`);
   if (state.status === 'suspended') throw rejections.notApplicable('the workflow is suspended');
 
-  const answered: WorkflowEvent = {
+  const answered: TaskAnswered = {
     type: 'TaskAnswered',
     data: {
       respId: task.respId,
@@ -294,18 +307,34 @@ export function decideAnswer(cmd: AnswerTask, state: WorkflowState): WorkflowEve
       at: cmd.at,
     },
   };
+  return withConsequences(state, task, answered, cmd);
+}
+
+type TaskAnswered = Extract<WorkflowEvent, { type: 'TaskAnswered' }>;
+
+/**
+ * An answer to an open `task` and what it brings about on `state`: a decline ends the phase, the
+ * stage's last answer starts the next stage or completes the phase.
+ */
+export function withConsequences(
+  state: WorkflowState,
+  task: Task,
+  answered: TaskAnswered,
+  c: DecisionInputs,
+): WorkflowEvent[] {
   const { phase, iteration } = task;
-  if (taskstatus === R.decline)
+  if (answered.data.taskstatus === R.decline)
     return [
       answered,
-      ...cancelOpen(state, 'declined', cmd.at, task.respId),
-      { type: 'PhaseDeclined', data: { phase, iteration, respId: task.respId, at: cmd.at } },
+      ...cancelOpen(state, 'declined', c.at, task.respId),
+      { type: 'PhaseDeclined', data: { phase, iteration, respId: task.respId, at: c.at } },
     ];
   // Every open task belongs to the current stage: whatever leaves a stage closes its tasks.
   if (openTasks(state).some((t) => t.respId !== task.respId)) return [answered];
   const nextStage = state.stages[state.step];
-  if (nextStage) return [answered, ...startStage(phase, iteration, state.step + 1, nextStage, cmd)];
-  return [answered, ...completePhase(state, phase, cmd)];
+  if (nextStage)
+    return [answered, ...startStage(state.workflow, phase, iteration, state.step + 1, nextStage, c)];
+  return [answered, ...completePhase(state, phase, c)];
 }
 
 /** The assignee answering returns undefined; their enabled deputy returns the assignee; else forbidden. */
