@@ -65,6 +65,7 @@ export function namedIds(entries: readonly SummaryEntry[]): string[] {
         ids.add(w.data.answeredBy);
         if (w.data.onBehalfOf) ids.add(w.data.onBehalfOf);
       }
+      if (w.type === 'TasksEscalated') for (const id of w.data.to) ids.add(id);
     }
   }
   return [...ids];
@@ -216,6 +217,10 @@ function workflowSentences(
     switch (e.type) {
       case 'TaskAnswered': {
         answer = answerVerb(e.data.taskstatus);
+        if (e.data.automatic) {
+          acts.push(`${nameOf(e.data.answeredBy)}'s task was ${answer} automatically`);
+          break;
+        }
         const deputy = e.data.onBehalfOf ? `, deputy of ${nameOf(e.data.onBehalfOf)},` : '';
         const comment = e.data.content ? ` with the comment ${quoted(e.data.content)}` : '';
         acts.push(`${who}${deputy} ${answer}${comment}`);
@@ -234,6 +239,11 @@ function workflowSentences(
           `${e.data.respIds.length} open task${e.data.respIds.length === 1 ? '' : 's'} cancelled (${e.data.reason})`,
         );
         break;
+      case 'TasksDueSoon':
+      case 'TasksOverdue':
+      case 'TasksEscalated':
+        acts.push(deadlineSentence(e, nameOf));
+        break;
       default: {
         const move = MOVES[e.type];
         if (move) acts.push(`${who} ${move}`);
@@ -241,4 +251,30 @@ function workflowSentences(
     }
   }
   return { acts, after: waiting.length ? [`Waiting for ${listed(waiting)}`] : [], answer };
+}
+
+const tasks = (n: number) => `${n} open task${n === 1 ? '' : 's'}`;
+const ESCALATIONS = {
+  notify: 'escalated to',
+  reassign: 'reassigned to',
+  addParticipants: 'escalated by adding',
+  autoAnswer: 'escalated',
+} as const;
+
+/** A stage deadline's fact (issue 36): the reminder, the deadline passing, the escalation and why. */
+function deadlineSentence(
+  e: Extract<WorkflowEvent, { type: 'TasksDueSoon' | 'TasksOverdue' | 'TasksEscalated' }>,
+  nameOf: NameOf,
+): string {
+  const n = e.data.respIds.length;
+  switch (e.type) {
+    case 'TasksDueSoon':
+      return `Reminder: ${tasks(n)} of step ${e.data.step} due by ${e.data.dueAt}`;
+    case 'TasksOverdue':
+      return `${tasks(n)} of step ${e.data.step} overdue since ${e.data.dueAt}`;
+    case 'TasksEscalated': {
+      const to = e.data.to.length ? ` ${listed(e.data.to.map(nameOf))}` : '';
+      return `${tasks(n)} ${ESCALATIONS[e.data.action]}${to} (${e.data.reason})`;
+    }
+  }
 }

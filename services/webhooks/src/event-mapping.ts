@@ -59,6 +59,22 @@ function workflowEvents(data: Record<string, unknown>): WorkflowEvent[] {
   });
 }
 
+type DeadlineEvent = Extract<WorkflowEvent, { type: 'TasksDueSoon' | 'TasksOverdue' | 'TasksEscalated' }>;
+const DEADLINE_EVENTS: Record<DeadlineEvent['type'], WebhookEventType> = {
+  TasksDueSoon: 'task.due_soon',
+  TasksOverdue: 'task.overdue',
+  TasksEscalated: 'task.escalated',
+};
+
+const isDeadlineEvent = (e: WorkflowEvent): e is DeadlineEvent => e.type in DEADLINE_EVENTS;
+
+/** One webhook event per task a stage deadline's fact concerns (ids only, never the contacts). */
+function deadlineEvents(e: DeadlineEvent): [WebhookEventType, Partial<WebhookPayload['data']>][] {
+  const { step, iteration, respIds } = e.data;
+  const extra = e.type === 'TasksEscalated' ? { escalation: e.data.action } : { dueAt: e.data.dueAt };
+  return respIds.map((taskId) => [DEADLINE_EVENTS[e.type], { taskId, step, iteration, ...extra }]);
+}
+
 /**
  * The webhook events one bus message makes, in order, and the document's facts after it. Within a
  * workflow batch a task event comes after the state change that led to it (`task.answered`,
@@ -122,6 +138,9 @@ export function mapDocumentEvent(
           reportPosition();
           const { respId, taskstatus } = event.data;
           emit('task.answered', state, { taskId: respId, taskstatus });
+        } else if (isDeadlineEvent(event)) {
+          reportPosition();
+          for (const [type, extra] of deadlineEvents(event)) emit(type, state, extra);
         }
       }
       reportPosition();
