@@ -28,7 +28,7 @@ import { inProcessClient, serviceReadiness } from '@docflow/kit/http';
 import type { RunnableService } from '@docflow/kit/runner';
 import { createRecognitionService } from '@docflow/recognition';
 import { createWebhooksService } from '@docflow/webhooks';
-import { createWorkflowService } from '@docflow/workflow';
+import { createWorkflowService, schedulerSettings } from '@docflow/workflow';
 import type { EmbeddedConfig } from './config';
 
 const READ_MODEL_WAIT_MS = 10_000;
@@ -88,7 +88,11 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     document: inProcessClient((request, env) => document.app.fetch(request, env)),
   });
   const identityClient = inProcessClient(identity.app.fetch);
-  const workflow = createWorkflowService({ ...engines('workflow'), identity: identityClient });
+  const workflow = createWorkflowService({
+    ...engines('workflow'),
+    identity: identityClient,
+    ...schedulerSettings(config),
+  });
   const clients = {
     identity: identityClient,
     files: inProcessClient(files.app.fetch),

@@ -32,11 +32,13 @@ import {
   type ParticipantIds,
   participantsToResolve,
 } from './businessLogic';
+import type { Clock } from './scheduler/clock';
 
 export interface WorkflowApiDeps {
   store: EventStore;
   identity: ServiceClient;
   internalToken: string;
+  clock: Clock;
 }
 
 export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
@@ -82,7 +84,7 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
   serveInternal(app, workflowCommandRoute, async (c, { params: { docId }, body }) => {
     const { registration, command, expectedRevision } = body;
     const stream = workflowStream(docId);
-    const now = new Date();
+    const now = deps.clock.now();
     let assignees: string[] = [];
     if (command.kind === 'answer') {
       const { state } = await loadAggregate(store, stream, workflowAggregate);
@@ -112,7 +114,7 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
   serveInternal(app, workflowActionsRoute, async (c, { params: { docId }, body: { registration } }) => {
     const { state } = await loadAggregate(store, workflowStream(docId), workflowAggregate);
     const assignees = openTasks(state).map((t) => t.assignee);
-    const ctx = await commandContext(c, registration.workflow, assignees, new Date());
+    const ctx = await commandContext(c, registration.workflow, assignees, deps.clock.now());
     return allowedActions({ docId, ...registration, at: ctx.at }, ctx, state);
   });
 

@@ -1,1 +1,2 @@
+export { SchedulerEnv, schedulerSettings } from './scheduler/config';
 export { createWorkflowService, type WorkflowService, type WorkflowServiceDeps } from './service';

@@ -3,9 +3,10 @@ import { DistributedEnv } from '@docflow/kit/engines';
 import { httpClient } from '@docflow/kit/http';
 import { runDistributedService } from '@docflow/kit/runner';
 import { z } from 'zod';
+import { SchedulerEnv, schedulerSettings } from './scheduler/config';
 import { createWorkflowService } from './service';
 
-const WorkflowEnv = DistributedEnv.extend({ IDENTITY_URL: z.url() });
+const WorkflowEnv = DistributedEnv.extend({ IDENTITY_URL: z.url() }).extend(SchedulerEnv.shape);
 
 await runDistributedService('workflow', WorkflowEnv, (config, log, engines) =>
   createWorkflowService({
@@ -14,5 +15,6 @@ await runDistributedService('workflow', WorkflowEnv, (config, log, engines) =>
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     identity: httpClient(config.IDENTITY_URL),
+    ...schedulerSettings(config),
   }),
 );

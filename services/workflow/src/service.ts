@@ -9,9 +9,15 @@ import {
 } from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { workflowApi } from './api';
+import { type Clock, systemClock } from './scheduler/clock';
+import { startScheduler } from './scheduler/scheduler';
 
 export interface WorkflowServiceDeps extends ServiceBaseDeps {
   identity: ServiceClient;
+  /** The time commands and stage deadlines go by (default the system's). */
+  clock?: Clock;
+  /** How often the scheduler looks for due deadlines (default 1000 ms). */
+  schedulerPollMs?: number;
 }
 
 export interface WorkflowService {
@@ -25,8 +31,10 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   // by one road"): the document service records them as one change.
   const store = markAppends(deps.store, workflowStream(''));
   const app = createServiceApp(deps, { guarded: [INTERNAL_PATHS] });
-  app.route('/', workflowApi({ store, identity: deps.identity, internalToken: deps.internalToken }));
+  const clock = deps.clock ?? systemClock;
+  app.route('/', workflowApi({ store, identity: deps.identity, internalToken: deps.internalToken, clock }));
   let relay: Subscription | undefined;
+  let scheduler: Subscription | undefined;
   return {
     app,
     async start() {
@@ -35,8 +43,16 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         topic: topicsOf(deps.namespace).workflow,
         wholeAppends: true,
       });
+      scheduler ??= startScheduler({
+        store,
+        lease: deps.serviceLease,
+        clock,
+        pollMs: deps.schedulerPollMs ?? 1000,
+        log: deps.log,
+      });
     },
     async stop() {
+      await scheduler?.stop();
       await relay?.stop();
     },
   };
