@@ -15,16 +15,23 @@ import {
 import { internalClient, problems } from '@docflow/kit/http';
 import type { CallContext, IdentityCalls } from './identity-calls';
 
-/** Every participant of `workflow`, with where it stands (JSON pointer of the request body). */
+/**
+ * Every participant and escalation contact of `workflow`, with where it stands (JSON pointer of the
+ * request body).
+ */
 function participantsOf(workflow: WorkflowConfig): { ref: string; pointer: string }[] {
   return WORK_PHASES.flatMap(
     (phase) =>
-      workflow[phase]?.stages.flatMap((stage, s) =>
-        stage.participants.map((ref, p) => ({
-          ref,
-          pointer: `body.workflow.${phase}.stages.${s}.participants.${p}`,
-        })),
-      ) ?? [],
+      workflow[phase]?.stages.flatMap((stage, s) => {
+        const at = `body.workflow.${phase}.stages.${s}`;
+        return [
+          ...stage.participants.map((ref, p) => ({ ref, pointer: `${at}.participants.${p}` })),
+          ...(stage.deadline?.escalation?.contacts ?? []).map((ref, c) => ({
+            ref,
+            pointer: `${at}.deadline.escalation.contacts.${c}`,
+          })),
+        ];
+      }) ?? [],
   );
 }
 
@@ -42,15 +49,26 @@ async function resolve(
   return accounts;
 }
 
-/** `workflow` with each participant replaced by `idOf` it, each stage without repeats. */
+/** `workflow` with each participant and contact replaced by `idOf` it, each stage without repeats. */
 function mapParticipants(workflow: WorkflowConfig, idOf: (ref: string) => string): WorkflowConfig {
   const mapped: WorkflowConfig = { ...workflow };
+  const ids = (refs: readonly string[]) => [...new Set(refs.map(idOf))];
   for (const phase of WORK_PHASES) {
     const config = workflow[phase];
     if (config)
       mapped[phase] = {
         ...config,
-        stages: config.stages.map((s) => ({ participants: [...new Set(s.participants.map(idOf))] })),
+        stages: config.stages.map((s) => {
+          const escalation = s.deadline?.escalation;
+          const contacts = escalation?.contacts;
+          return {
+            ...s,
+            participants: ids(s.participants),
+            ...(s.deadline && escalation && contacts
+              ? { deadline: { ...s.deadline, escalation: { ...escalation, contacts: ids(contacts) } } }
+              : {}),
+          };
+        }),
       };
   }
   return mapped;
