@@ -986,7 +986,7 @@ export interface components {
             /** @example wh_65a1f0c2b3d4e5f601234567 */
             id: string;
             url: string;
-            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done")[];
+            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done")[];
             description?: string;
             /**
              * Format: date-time
@@ -1000,14 +1000,14 @@ export interface components {
              * @description http(s) URL the events are POSTed to.
              */
             url: string;
-            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done")[];
+            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done")[];
             description?: string;
         };
         WebhookDelivery: {
             /** @description The `webhook-id` header: the same on every attempt. */
             webhookId: string;
             /** @enum {string} */
-            eventType: "document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done";
+            eventType: "document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done";
             documentId: string;
             /**
              * @description `failed`: given up after the last retry.
@@ -1136,6 +1136,20 @@ export interface components {
                 approval?: {
                     stages: {
                         participants: string[];
+                        deadline?: {
+                            /** @example P2D */
+                            within: string;
+                            workingDays?: boolean;
+                            /** @example P2D */
+                            remindBefore?: string;
+                            escalation?: {
+                                /** @enum {string} */
+                                action: "notify" | "reassign" | "addParticipants" | "autoAnswer";
+                                contacts?: string[];
+                                /** @enum {number} */
+                                answer?: 2;
+                            };
+                        };
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1143,6 +1157,20 @@ export interface components {
                 sign?: {
                     stages: {
                         participants: string[];
+                        deadline?: {
+                            /** @example P2D */
+                            within: string;
+                            workingDays?: boolean;
+                            /** @example P2D */
+                            remindBefore?: string;
+                            escalation?: {
+                                /** @enum {string} */
+                                action: "notify" | "reassign" | "addParticipants" | "autoAnswer";
+                                contacts?: string[];
+                                /** @enum {number} */
+                                answer?: 2;
+                            };
+                        };
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1150,6 +1178,20 @@ export interface components {
                 execution?: {
                     stages: {
                         participants: string[];
+                        deadline?: {
+                            /** @example P2D */
+                            within: string;
+                            workingDays?: boolean;
+                            /** @example P2D */
+                            remindBefore?: string;
+                            escalation?: {
+                                /** @enum {string} */
+                                action: "notify" | "reassign" | "addParticipants" | "autoAnswer";
+                                contacts?: string[];
+                                /** @enum {number} */
+                                answer?: 2;
+                            };
+                        };
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1183,6 +1225,20 @@ export interface components {
                 approval?: {
                     stages: {
                         participants: string[];
+                        deadline?: {
+                            /** @example P2D */
+                            within: string;
+                            workingDays?: boolean;
+                            /** @example P2D */
+                            remindBefore?: string;
+                            escalation?: {
+                                /** @enum {string} */
+                                action: "notify" | "reassign" | "addParticipants" | "autoAnswer";
+                                contacts?: string[];
+                                /** @enum {number} */
+                                answer?: 2;
+                            };
+                        };
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1190,6 +1246,20 @@ export interface components {
                 sign?: {
                     stages: {
                         participants: string[];
+                        deadline?: {
+                            /** @example P2D */
+                            within: string;
+                            workingDays?: boolean;
+                            /** @example P2D */
+                            remindBefore?: string;
+                            escalation?: {
+                                /** @enum {string} */
+                                action: "notify" | "reassign" | "addParticipants" | "autoAnswer";
+                                contacts?: string[];
+                                /** @enum {number} */
+                                answer?: 2;
+                            };
+                        };
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1197,6 +1267,20 @@ export interface components {
                 execution?: {
                     stages: {
                         participants: string[];
+                        deadline?: {
+                            /** @example P2D */
+                            within: string;
+                            workingDays?: boolean;
+                            /** @example P2D */
+                            remindBefore?: string;
+                            escalation?: {
+                                /** @enum {string} */
+                                action: "notify" | "reassign" | "addParticipants" | "autoAnswer";
+                                contacts?: string[];
+                                /** @enum {number} */
+                                answer?: 2;
+                            };
+                        };
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
