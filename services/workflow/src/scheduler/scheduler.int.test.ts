@@ -48,8 +48,24 @@ async function until(cond: () => Promise<boolean>, timeoutMs = 20_000): Promise<
   }
 }
 
+/**
+ * Approves after silence into a second stage whose escalation contact is an address no account held
+ * when the document was created: that stage cannot start, so the escalation cannot act.
+ */
+const STUCK: WorkflowConfig = {
+  approval: {
+    stages: [
+      { participants: [ALICE], deadline: { within: 'P2D', escalation: { action: 'autoAnswer', answer: 2 } } },
+      {
+        participants: [BOSS],
+        deadline: { within: 'P2D', escalation: { action: 'notify', contacts: ['nobody@example.com'] } },
+      },
+    ],
+  },
+};
+
 /** A document in approval since `at`, its stage due two days later. */
-async function startedDocument(store: EventStore, at: Date): Promise<string> {
+async function startedDocument(store: EventStore, at: Date, workflow = WORKFLOW): Promise<string> {
   const docId = newHexId();
   const meta = { correlationId: randomUUID(), timestamp: at.toISOString() };
   const ctx = {
@@ -59,7 +75,7 @@ async function startedDocument(store: EventStore, at: Date): Promise<string> {
     deputiesOf: {},
     principal: { subject: AUTHOR, roles: [], isServiceAccount: false },
   };
-  const registration = { docId, form: 'memo', author: AUTHOR, workflow: WORKFLOW, at: ctx.at };
+  const registration = { docId, form: 'memo', author: AUTHOR, workflow, at: ctx.at };
   await executeCommand(
     store,
     workflowStream(docId),
@@ -132,6 +148,25 @@ describe('stage deadline scheduler', () => {
     'SQLite: fires the reminder and the deadline once each, across a restart and with two schedulers',
     scenario(() => ({ store: sqlite, close: async () => {} })),
   );
+
+  it('a workflow whose escalation cannot act holds up no other, and is tried again later', async () => {
+    const clock = manualClock(START);
+    const scheduler = startScheduler({ store: sqlite, clock, pollMs: 20, log });
+    try {
+      const stuck = await startedDocument(sqlite, START, STUCK);
+      const fine = await startedDocument(sqlite, START);
+      clock.advance(49 * HOUR);
+      await until(async () => (await typesOf(sqlite, fine)).includes('TasksEscalated'));
+      assert.deepEqual(await typesOf(sqlite, stuck), [
+        'WorkflowRegistered',
+        'PhaseStarted',
+        'StageStarted',
+        'TaskOpened',
+      ]);
+    } finally {
+      await scheduler.stop();
+    }
+  });
 
   const url = process.env.POSTGRES_URL;
   const required = process.env.DOCFLOW_ENGINES_REQUIRED === '1';

@@ -18,6 +18,8 @@ import { decideTimers, nextTimerAt } from '../escalation';
 import type { Clock } from './clock';
 
 export const SCHEDULER_LEASE = 'workflow-scheduler';
+/** How long after a failed decision the scheduler tries that workflow again (by its clock). */
+const RETRY_MS = 60_000;
 
 export interface SchedulerOptions {
   store: EventStore;
@@ -81,7 +83,13 @@ function schedulerWork({ store, clock, pollMs, log }: SchedulerOptions): Subscri
     const now = clock.now();
     for (const [docId, at] of due) {
       if (stopping.signal.aborted) return;
-      if (at <= now.getTime()) await fire(docId, now);
+      if (at > now.getTime()) continue;
+      await fire(docId, now).catch((error: unknown) => {
+        // One workflow that cannot move (its next stage names an unknown account, the store is down)
+        // holds up no other: it is tried again a while later.
+        log.warn({ docId, err: error }, 'stage deadline could not act; tried again later');
+        due.set(docId, now.getTime() + RETRY_MS);
+      });
     }
   }
 
