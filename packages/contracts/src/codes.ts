@@ -111,13 +111,25 @@ const MOVE_FAILED: Readonly<Record<keyof typeof MANAGEMENT_TASK_STATUS, string>>
   block: 'the document could not be blocked',
   delete: 'the document could not be deleted',
 };
+/** What failed, in words, when a participant's answer was refused: `the document could not be signed: …`. */
+const ANSWER_FAILED: Readonly<Record<keyof typeof RESPONSE_TASK_STATUS, string>> = {
+  approve: 'the document could not be approved',
+  approveWithEdits: 'the document could not be approved with edits',
+  decline: 'the document could not be declined',
+  executionDone: 'the execution could not be reported done',
+  sign: 'the document could not be signed',
+};
+const TASK_STATUS = { ...MANAGEMENT_TASK_STATUS, ...RESPONSE_TASK_STATUS };
 const MOVE_FAILED_BY_CODE: Readonly<Record<number, string>> = Object.fromEntries(
-  Object.entries(MOVE_FAILED).map(([name, text]) => [
-    MANAGEMENT_TASK_STATUS[name as keyof typeof MOVE_FAILED],
+  Object.entries({ ...MOVE_FAILED, ...ANSWER_FAILED }).map(([name, text]) => [
+    TASK_STATUS[name as keyof typeof TASK_STATUS],
     text,
   ]),
 );
 
-/** `approval could not start: not your task`: a refused workflow action named in words. */
+/** `approval could not start: not your task`: a refused workflow action or answer named in words. */
 export const actionRefused = (code: number, why: string): string =>
   `${MOVE_FAILED_BY_CODE[code] ?? `${TASK_STATUS_NAMES[code] ?? `action ${code}`} could not be applied`}: ${why}`;
+
+/** `in progress`: a document's status as messages name it. */
+export const statusWords = (status: DocStatus): string => words(status);

@@ -6,15 +6,20 @@
 import {
   ANSWER_TASK_STATUSES,
   ANSWERS_OF_PHASE,
+  actionRefused,
   CREATE_TASK_STATUSES,
   type DeputiesOf,
   isEnabledDeputy,
   MANAGE_TASK_STATUSES,
   MANAGEMENT_TASK_STATUS,
   type ManagementTaskStatus,
+  namedCodes,
   RESPONSE_TASK_STATUS,
+  Rejection,
   type ResponseTaskStatus,
   rejections,
+  statusWords,
+  taskStatusLabel,
   USR_ID_PATTERN,
   WORK_PHASES,
   type WorkflowActions,
@@ -82,11 +87,27 @@ export interface ManageWorkflow extends DecisionInputs {
 }
 
 export function decideManage(cmd: ManageWorkflow, state: WorkflowState): WorkflowEvent[] {
-  requireLive(state);
-  const move = managementMove(cmd.taskstatus);
-  if (!canManage(cmd.principal, state, cmd.taskstatus))
-    throw rejections.forbidden(`taskstatus ${cmd.taskstatus} on this document is not allowed to the caller`);
-  return move(state, cmd);
+  return namingAction(cmd.taskstatus, () => {
+    requireLive(state);
+    const move = managementMove(cmd.taskstatus);
+    if (!canManage(cmd.principal, state, cmd.taskstatus))
+      throw rejections.forbidden('the caller may not do this on this document');
+    return move(state, cmd);
+  });
+}
+
+/**
+ * A refusal of `decide` told with the action it refused (`approval could not start: …`), so that no
+ * caller reads a bare code. The create's actions are not told here: the document service names them
+ * in `X-Error`, together with a workflow service that did not answer.
+ */
+function namingAction(taskstatus: number, decide: () => WorkflowEvent[]): WorkflowEvent[] {
+  try {
+    return decide();
+  } catch (error) {
+    if (!(error instanceof Rejection)) throw error;
+    throw new Rejection(error.kind, actionRefused(taskstatus, error.message), error.errors);
+  }
 }
 
 /** An action of the create request: the same move, allowed to whoever may create the document. */
@@ -97,7 +118,9 @@ export interface CreateAction extends DecisionInputs {
 export function decideCreateAction(cmd: CreateAction, state: WorkflowState): WorkflowEvent[] {
   requireLive(state);
   if (!(CREATE_TASK_STATUSES as readonly number[]).includes(cmd.taskstatus))
-    throw rejections.invalid(`taskstatus ${cmd.taskstatus} is not one of ${CREATE_TASK_STATUSES.join(', ')}`);
+    throw rejections.invalid(
+      `taskstatus ${taskStatusLabel(cmd.taskstatus)} cannot be asked with a create; it takes ${namedCodes(CREATE_TASK_STATUSES)}`,
+    );
   return managementMove(cmd.taskstatus)(state, cmd);
 }
 
@@ -119,7 +142,10 @@ const MOVES: Record<ManagementTaskStatus, Move> = {
 
 function managementMove(taskstatus: number): Move {
   const move = MOVES[taskstatus as ManagementTaskStatus];
-  if (!move) throw rejections.invalid(`taskstatus ${taskstatus} is not one of 100–108, 110, 111`);
+  if (!move)
+    throw rejections.invalid(
+      `taskstatus ${taskStatusLabel(taskstatus)} is no workflow move; the moves are ${namedCodes(MANAGE_TASK_STATUSES)}`,
+    );
   return (state, inputs) => {
     if (state.status === 'blocked' && taskstatus !== M.delete)
       throw rejections.notApplicable('the document is blocked: only delete (111) is accepted');
@@ -136,7 +162,7 @@ function startIdle(state: WorkflowState, phase: WorkPhase, c: DecisionInputs): W
     throw rejections.notApplicable(`the document is in the ${state.phase}; no phase starts from there`);
   if (isRunning(state))
     throw rejections.notApplicable(
-      `the ${state.phase} phase is ${state.status}: cancel (103) or restart (104) it first`,
+      `the ${state.phase} phase is ${statusWords(state.status)}: cancel (103) or restart (104) it first`,
     );
   return startPhase(state, phase, c);
 }
@@ -206,18 +232,23 @@ export function cancelOpen(
 
 function suspend(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
   if (state.status !== 'inProgress')
-    throw rejections.notApplicable(`only a workflow in progress can be suspended; it is ${state.status}`);
+    throw rejections.notApplicable(
+      `only a workflow in progress can be suspended; it is ${statusWords(state.status)}`,
+    );
   return [{ type: 'WorkflowSuspended', data: { at: c.at } }];
 }
 
 function resume(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
   if (state.status !== 'suspended')
-    throw rejections.notApplicable(`only a suspended workflow can be resumed; it is ${state.status}`);
+    throw rejections.notApplicable(
+      `only a suspended workflow can be resumed; it is ${statusWords(state.status)}`,
+    );
   return [{ type: 'WorkflowResumed', data: { at: c.at } }];
 }
 
 function cancel(state: WorkflowState, c: DecisionInputs): WorkflowEvent[] {
-  if (!isRunning(state)) throw rejections.notApplicable(`no workflow is running; it is ${state.status}`);
+  if (!isRunning(state))
+    throw rejections.notApplicable(`no workflow is running; it is ${statusWords(state.status)}`);
   return [...cancelOpen(state, 'cancelled', c.at), { type: 'WorkflowCancelled', data: { at: c.at } }];
 }
 
@@ -238,7 +269,9 @@ function moveTo(state: WorkflowState, place: 'archive' | 'repository', at: strin
   if (state.phase === place) throw rejections.notApplicable(`the document is in the ${place} already`);
   if (state.phase === 'repository') throw rejections.notApplicable('the document is in the repository');
   if (isRunning(state))
-    throw rejections.notApplicable(`the ${state.phase} phase is ${state.status}: cancel (103) it first`);
+    throw rejections.notApplicable(
+      `the ${state.phase} phase is ${statusWords(state.status)}: cancel (103) it first`,
+    );
   const iteration = (state.starts[place] ?? 0) + 1;
   return [
     place === 'archive'
@@ -277,9 +310,15 @@ export const ANSWERS_BY_PHASE: Record<WorkPhase, readonly ResponseTaskStatus[]> 
 const RESPONSE_STATUSES: readonly number[] = Object.values(R);
 
 export function decideAnswer(cmd: AnswerTask, state: WorkflowState): WorkflowEvent[] {
+  return namingAction(cmd.taskstatus, () => answer(cmd, state));
+}
+
+function answer(cmd: AnswerTask, state: WorkflowState): WorkflowEvent[] {
   requireLive(state);
   if (!RESPONSE_STATUSES.includes(cmd.taskstatus))
-    throw rejections.invalid(`taskstatus ${cmd.taskstatus} is not one of ${RESPONSE_STATUSES.join(', ')}`);
+    throw rejections.invalid(
+      `taskstatus ${taskStatusLabel(cmd.taskstatus)} is no answer; the answers are ${namedCodes(RESPONSE_STATUSES)}`,
+    );
   const task = state.tasks[cmd.respId];
   if (!task) throw rejections.notFound(`no docResponse ${cmd.respId} on this document`);
   const onBehalfOf = answeringFor(task, cmd.caller, cmd.deputiesOf);
@@ -288,7 +327,7 @@ export function decideAnswer(cmd: AnswerTask, state: WorkflowState): WorkflowEve
   // task; notApplicable is kept for a valid answer that the current state refuses (a retry later might not).
   if (!ANSWERS_BY_PHASE[task.phase].includes(taskstatus))
     throw rejections.invalid(
-      `taskstatus ${taskstatus} does not answer a ${task.phase} task (it takes ${ANSWERS_BY_PHASE[task.phase].join(', ')})`,
+      `taskstatus ${taskStatusLabel(taskstatus)} does not answer a task of the ${task.phase} phase (it takes ${namedCodes(ANSWERS_BY_PHASE[task.phase])})`,
     );
   if (state.status === 'blocked') throw rejections.notApplicable('the document is blocked');
   if (task.state === 'answered')
