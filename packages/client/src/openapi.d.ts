@@ -1310,6 +1310,27 @@ export interface components {
                 [key: string]: "string" | "table";
             };
         };
+        ListedDocForm: components["schemas"]["DocForm"] & {
+            names?: components["schemas"]["PeopleNames"];
+        };
+        ValuesByTags: {
+            [key: string]: components["schemas"]["TagValue"];
+        };
+        TagValue: string | string[][];
+        FileEntry: {
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            id: string;
+            fileName: string;
+        };
+        /**
+         * @description `embed=names`: the display name of each account the document names (author, assignees, who answered), by `usr-` id: a person’s first and last name (`[erased]` after an erasure), a service account’s name.
+         * @example {
+         *       "usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703": "Alice Example"
+         *     }
+         */
+        PeopleNames: {
+            [key: string]: string;
+        };
         DocForm: {
             /** @example 65a1f0c2b3d4e5f601234567 */
             _id: string;
@@ -1355,15 +1376,6 @@ export interface components {
              * @example Budget 2027
              */
             title?: string;
-        };
-        ValuesByTags: {
-            [key: string]: components["schemas"]["TagValue"];
-        };
-        TagValue: string | string[][];
-        FileEntry: {
-            /** @example 65a1f0c2b3d4e5f601234567 */
-            id: string;
-            fileName: string;
         };
         /** @description The document (`DocFormEmbedded`), or with `fields` the selection of it (`DocFormSelection`). */
         DocFormRead: components["schemas"]["DocFormEmbedded"] | components["schemas"]["DocFormSelection"];
@@ -1457,15 +1469,6 @@ export interface components {
             history: boolean;
             verify: boolean;
             export: boolean;
-        };
-        /**
-         * @description `embed=names`: the display name of each account the document names (author, assignees, who answered), by `usr-` id: a person’s first and last name (`[erased]` after an erasure), a service account’s name.
-         * @example {
-         *       "usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703": "Alice Example"
-         *     }
-         */
-        PeopleNames: {
-            [key: string]: string;
         };
         DocFormSelection: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -4541,6 +4544,8 @@ export interface operations {
                 tags?: string;
                 /** @description Full-text search (extension): the documents whose values, tags, attachment names or recognised attachment text hold every word of q (the last word also as a prefix), case and accents ignored; every other character separates words and has no meaning. Listed best match first (BM25), ties in the view’s order; the other parameters filter as without q. A q without a letter or digit is 400. */
                 q?: string;
+                /** @description `names`: each listed document names the accounts it names, as `embed=names` of a read does. Comma-separated, at most 100 values. */
+                embed?: "names";
             };
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
@@ -4561,7 +4566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DocForm"][];
+                    "application/json": components["schemas"]["ListedDocForm"][];
                 };
             };
             /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */

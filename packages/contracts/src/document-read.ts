@@ -45,6 +45,9 @@ export const PeopleNames = z.record(z.string(), z.string()).openapi('PeopleNames
   example: { 'usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703': 'Alice Example' },
 });
 
+/** A document of a view's page: with `embed=names`, the names of the accounts it names. */
+export const ListedDocForm = DocForm.extend({ names: PeopleNames.optional() }).openapi('ListedDocForm');
+
 /** The document whole, with the entities `embed` adds. */
 export const DocFormEmbedded = DocForm.extend({
   docResponse: DocResponse.nullable()

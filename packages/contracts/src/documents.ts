@@ -183,6 +183,10 @@ export const ViewQuery = z.object({
         'every other character separates words and has no meaning. Listed best match first (BM25), ties ' +
         'in the view\u2019s order; the other parameters filter as without q. A q without a letter or digit is 400.',
     }),
+  embed: csv('`names`: each listed document names the accounts it names, as `embed=names` of a read does.')
+    .pipe(z.array(z.enum(['names'])))
+    .optional()
+    .openapi({ type: 'string', enum: ['names'] }),
 });
 export type ViewQuery = z.infer<typeof ViewQuery>;
 

@@ -69,7 +69,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
     '/',
     formsApi(store, { identity: deps.identity, internalToken: deps.internalToken }, formCatalog),
   );
-  app.route('/', viewsApi(views, projection));
+  app.route('/', viewsApi(views, projection, { identity: deps.identity, internalToken: deps.internalToken }));
   app.route('/', liveAttachmentsApi(db, views, projection));
   app.route('/', pendingRecognitionApi(store, db, views, projection));
   app.route('/', documentPositionApi(store));

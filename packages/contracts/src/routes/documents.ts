@@ -1,7 +1,7 @@
 /** Document routes of the contract (v2 only), declared once for validation and the OpenAPI document. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { AuditVerdict } from '../audit';
-import { DocFormRead } from '../document-read';
+import { DocFormRead, ListedDocForm } from '../document-read';
 import {
   AnswerRequest,
   CreateDocQuery,
@@ -239,7 +239,7 @@ export const viewRoute = createRoute({
         'svc-total-count': { schema: { type: 'integer' } },
         'svc-total-count-relation': { schema: { type: 'string', enum: ['eq', 'gte'] } },
       },
-      content: { 'application/json': { schema: z.array(DocForm) } },
+      content: { 'application/json': { schema: z.array(ListedDocForm) } },
       links: documentLinks('/0'),
     },
     ...problemsFor(400, 401, 403, 429, 503),
