@@ -13,16 +13,11 @@ import {
   type TagValue,
   type Task,
 } from './model';
+import { Person } from './person';
 import { RecognitionSection } from './recognition';
 import { type TaskLine, tasksOf } from './tasks';
 import { ErrorBox, Loading, Section, useAction, useLoad, ValueView } from './ui';
 import { ValuesEditor } from './values-editor';
-
-/** An account by the name the document read gave it (`embed=names`; a service account too), else its id. */
-function Person({ id, names }: { id: string; names: Doc['names'] }) {
-  const name = names?.[id];
-  return name ? <span title={id}>{name}</span> : <code>{id}</code>;
-}
 
 export function WorkflowSummary({ doc }: { doc: Doc }) {
   return (

@@ -14,6 +14,10 @@ export type TagValue = Schemas['TagValue'];
 /** A document as `GET …?embed=docResponse,recoData,actions` answers it. */
 export type Doc = Schemas['DocFormEmbedded'];
 export type Task = NonNullable<Doc['docResponse']>;
+/** A document of a view's page as `?embed=names` lists it. */
+export type ListedDoc = Schemas['ListedDocForm'];
+/** `embed=names`: each named account's display name by its `usr-` id. */
+export type PeopleNames = Schemas['PeopleNames'];
 export type RecoData = Schemas['RecoData'];
 export type DocumentActions = Schemas['DocumentActions'];
 /** `GET /api/v2/me`: who is signed in and what they may do. */

@@ -3,7 +3,8 @@
  * `GET /api/v2/docForm/view/all?q=`, best match first, each with a snippet whose matched words are marked.
  */
 import { call } from './api';
-import { type Doc, phaseName, statusName } from './model';
+import { type ListedDoc, phaseName, statusName } from './model';
+import { Person } from './person';
 import { snippetOf } from './snippet';
 import { docLink, ErrorBox, go, Loading, Pager, type Route, useLoad } from './ui';
 
@@ -28,7 +29,7 @@ export function SearchBox({ initial }: { initial: string }) {
   );
 }
 
-function Snippet({ doc, q }: { doc: Doc; q: string }) {
+function Snippet({ doc, q }: { doc: ListedDoc; q: string }) {
   const parts = snippetOf(doc, q);
   if (!parts.length) return null;
   return <p class="snippet">{parts.map((p, i) => (p.match ? <mark key={i}>{p.text}</mark> : p.text))}</p>;
@@ -40,7 +41,10 @@ export function SearchPage({ route }: { route: Route }) {
   const params = new URLSearchParams({ q, first: String(first), pageSize: String(PAGE_SIZE) });
   const found = useLoad(async () => {
     if (!q) return { docs: [], total: 0, atLeast: false };
-    const { body, headers } = await call<Doc[]>('GET', `/api/v2/docForm/view/all?${params}`);
+    const { body, headers } = await call<ListedDoc[]>(
+      'GET',
+      `/api/v2/docForm/view/all?${params}&embed=names`,
+    );
     return {
       docs: body,
       total: Number(headers.get('svc-total-count') ?? body.length),
@@ -75,7 +79,8 @@ export function SearchPage({ route }: { route: Route }) {
                     </span>
                     <span class="muted">
                       {' '}
-                      — {phaseName(doc.state)}, {statusName(doc.status)}
+                      — by <Person id={doc.author} names={doc.names} />, {phaseName(doc.state)},{' '}
+                      {statusName(doc.status)}
                     </span>
                   </a>
                   <Snippet doc={doc} q={q} />

@@ -1,7 +1,17 @@
 /** The inbox (open tasks, overdue first) and the document views with filters and paging. */
 import { accountByEmail } from './account-lookup';
 import { ApiError, call, enc } from './api';
-import { byUrgency, type Doc, formatTime, isOverdue, PHASES, phaseName, STATUSES, statusName } from './model';
+import {
+  byUrgency,
+  formatTime,
+  isOverdue,
+  type ListedDoc,
+  PHASES,
+  phaseName,
+  STATUSES,
+  statusName,
+} from './model';
+import { Person } from './person';
 import {
   Choice,
   docLink,
@@ -24,7 +34,7 @@ function DueDate({ datedue }: { datedue: string }) {
   );
 }
 
-function DocTable({ docs, caption }: { docs: Doc[]; caption: string }) {
+function DocTable({ docs, caption }: { docs: ListedDoc[]; caption: string }) {
   return (
     <table class="list">
       <caption>{caption}</caption>
@@ -32,6 +42,7 @@ function DocTable({ docs, caption }: { docs: Doc[]; caption: string }) {
         <tr>
           <th scope="col">Document</th>
           <th scope="col">Form</th>
+          <th scope="col">Author</th>
           <th scope="col">Phase</th>
           <th scope="col">Status</th>
           <th scope="col">Due</th>
@@ -53,6 +64,9 @@ function DocTable({ docs, caption }: { docs: Doc[]; caption: string }) {
             </td>
             <td>{doc.form}</td>
             <td>
+              <Person id={doc.author} names={doc.names} />
+            </td>
+            <td>
               {phaseName(doc.state)}
               {doc.step ? ` · stage ${doc.step}` : ''}
             </td>
@@ -69,7 +83,7 @@ function DocTable({ docs, caption }: { docs: Doc[]; caption: string }) {
 
 export function InboxPage() {
   const inbox = useLoad(async () => {
-    const { body } = await call<Doc[]>('GET', '/api/v2/docForm/view/inbox?pageSize=100');
+    const { body } = await call<ListedDoc[]>('GET', '/api/v2/docForm/view/inbox?pageSize=100&embed=names');
     return [...body].sort(byUrgency);
   }, 'inbox');
   const overdue = inbox.data?.filter((d) => isOverdue(d.datedue)).length ?? 0;
@@ -134,7 +148,10 @@ export function ViewsPage({ route }: { route: Route }) {
   const params = new URLSearchParams({ first: String(first), pageSize: String(pageSize) });
   for (const f of FILTERS) if (q.get(f)) params.set(f, q.get(f)!);
   const list = useLoad(async () => {
-    const { body, headers } = await call<Doc[]>('GET', `/api/v2/docForm/view/${enc(viewId)}?${params}`);
+    const { body, headers } = await call<ListedDoc[]>(
+      'GET',
+      `/api/v2/docForm/view/${enc(viewId)}?${params}&embed=names`,
+    );
     return { docs: body, total: Number(headers.get('svc-total-count') ?? body.length) };
   }, `${viewId}?${params}`);
   const navigate = (next: URLSearchParams) => go(`/views/${viewId}?${next}`);
