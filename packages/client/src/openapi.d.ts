@@ -164,7 +164,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List accounts (persons and service accounts), oldest or newest first, or look one up by e-mail
+         * List accounts (persons and service accounts), oldest or newest first, or find them by e-mail or name
          * @description Each account as `GET /api/admin/v1/accounts/{id}` shows it (an erased one with its personal fields as `"[erased]"`). An account created or changed before the request is listed as it is now.
          */
         get: operations["listAccounts"];
@@ -2240,6 +2240,8 @@ export interface operations {
                 order?: "oldest" | "newest";
                 /** @description Only the account holding this exact address (case ignored), found through a keyed hash of the address, never a clear-text index; an erased account is not found by its old address. */
                 email?: string;
+                /** @description Only the accounts a word of whose name (first or last, case and accents ignored) starts with this, newest first; matched in memory against the decrypted names of the newest 2,000 accounts (no index holds a name), `svc-total-count-relation: gte` when older ones were not read. Not with `email`. */
+                name?: string;
             };
             header?: never;
             path?: never;
@@ -2251,6 +2253,8 @@ export interface operations {
             200: {
                 headers: {
                     "svc-total-count"?: number;
+                    /** @description `gte` when a `name` lookup did not read the older accounts. */
+                    "svc-total-count-relation"?: "eq" | "gte";
                     [name: string]: unknown;
                 };
                 content: {

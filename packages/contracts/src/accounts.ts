@@ -66,5 +66,17 @@ export const AccountListQuery = z.object({
       'Only the account holding this exact address (case ignored), found through a keyed hash of the ' +
       'address, never a clear-text index; an erased account is not found by its old address.',
   }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({
+      description:
+        'Only the accounts a word of whose name (first or last, case and accents ignored) starts with this, ' +
+        'newest first; matched in memory against the decrypted names of the newest 2,000 accounts (no index ' +
+        'holds a name), `svc-total-count-relation: gte` when older ones were not read. Not with `email`.',
+    }),
 });
 export type AccountListQuery = z.infer<typeof AccountListQuery>;

@@ -21,6 +21,7 @@ import { parseWith, problems, readJson, type ServiceEnv, serveInternal } from '@
 import { Hono } from 'hono';
 import { type AccountAggregate, type AccountState, accountStream } from './account';
 import { accountPageByEmail } from './account-by-email';
+import { accountPageByName } from './account-by-name';
 import type { AccountList } from './account-list';
 import { accountsPage } from './accounts-page';
 import { decideChangeAccount, decideEraseAccount, decideUpdatePerson } from './businessLogic';
@@ -99,6 +100,8 @@ export function identityApi(
 
   app.get('/api/admin/v1/accounts', async (c) => {
     const query = parseWith('query', AccountListQuery, c.req.query());
+    if (query.email !== undefined && query.name !== undefined)
+      throw problems.badRequest('look an account up by email or by name, not both');
     if (query.email !== undefined) {
       const { total, accounts } = await accountPageByEmail(store, keys, loadAccount, query);
       c.header('svc-total-count', String(total));
@@ -107,6 +110,12 @@ export function identityApi(
     // Read-your-writes: an account created or changed before this request is listed as it is now.
     if (!(await accountList.caughtUp(LIST_CATCH_UP_MS)))
       c.var.log.warn('account list lags behind the event store');
+    if (query.name !== undefined) {
+      const { total, atLeast, accounts } = await accountPageByName(accountList, loadAccount, query);
+      c.header('svc-total-count', String(total));
+      c.header('svc-total-count-relation', atLeast ? 'gte' : 'eq');
+      return c.json(accounts.map(toAccount));
+    }
     const { total, ids } = accountList.page(query);
     const accounts = await Promise.all(ids.map(loadAccount));
     c.header('svc-total-count', String(total));

@@ -35,7 +35,8 @@ export const listAccountsRoute = createRoute({
   method: 'get',
   path: '/api/admin/v1/accounts',
   tags: ['admin'],
-  summary: 'List accounts (persons and service accounts), oldest or newest first, or look one up by e-mail',
+  summary:
+    'List accounts (persons and service accounts), oldest or newest first, or find them by e-mail or name',
   description:
     'Each account as `GET /api/admin/v1/accounts/{id}` shows it (an erased one with its personal ' +
     'fields as `"[erased]"`). An account created or changed before the request is listed as it is now.',
@@ -43,7 +44,13 @@ export const listAccountsRoute = createRoute({
   responses: {
     200: {
       description: 'The page of accounts; `svc-total-count` is the number matching before paging.',
-      headers: { 'svc-total-count': { schema: { type: 'integer' } } },
+      headers: {
+        'svc-total-count': { schema: { type: 'integer' } },
+        'svc-total-count-relation': {
+          schema: { type: 'string', enum: ['eq', 'gte'] },
+          description: '`gte` when a `name` lookup did not read the older accounts.',
+        },
+      },
       content: { 'application/json': { schema: z.array(Account) } },
     },
     ...problemsFor(400, 401, 403, 429, 503),
