@@ -1,7 +1,7 @@
 /**
  * Forms in the web console (issue 33), in Debian's Chromium driven by playwright-core against a fresh
  * embedded instance: New document lists the forms of `GET /api/v2/forms` and renders the chosen form's
- * own fields (a string as a text input, a table as tab-separated lines), is blank again after Create,
+ * own fields (a string as a text input, a table as a grid of cells), is blank again after Create,
  * asks before the same values make a second document, and shows a refused value beside its input; the
  * Forms page lists the forms of `GET /api/admin/v1/forms` to edit, its name box names the form, and a
  * participant that is nobody's account is shown at its place in the JSON; a form's fields are inputs
@@ -60,6 +60,17 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
 
   const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
 
+  /** Fills a table field's grid (empty before) with `rows`, through its Add buttons and cell inputs. */
+  async function fillTable(page: Page, tag: string, rows: string[][]) {
+    const table = page.getByRole('group', { name: tag, exact: true });
+    for (const _ of rows) await table.getByRole('button', { name: `Add a row to ${tag}` }).click();
+    for (const _ of rows[0]!.slice(1))
+      await table.getByRole('button', { name: `Add a column to ${tag}` }).click();
+    for (const [r, row] of rows.entries())
+      for (const [c, cell] of row.entries())
+        await table.getByLabel(`${tag} row ${r + 1} column ${c + 1}`, { exact: true }).fill(cell);
+  }
+
   const createdId = async (page: Page, not = '') => {
     const created = page.getByRole('status').filter({ hasText: 'Created' });
     await created.filter({ hasNotText: not || '\u0000' }).waitFor();
@@ -74,13 +85,16 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     await choice.selectOption('order');
     const form = page.getByRole('form', { name: 'New document' });
     const subject = form.getByLabel('subject', { exact: true });
-    const lines = form.getByLabel('lines', { exact: true });
+    const lines = form.getByRole('group', { name: 'lines', exact: true });
     assert.equal(await subject.evaluate((el) => el.tagName), 'INPUT');
-    assert.equal(await lines.evaluate((el) => el.tagName), 'TEXTAREA', 'a table tag is a table input');
+    assert.equal(await lines.evaluate((el) => el.tagName), 'FIELDSET', 'a table tag is a grid of cells');
     assert.equal(await form.getByLabel('note', { exact: true }).count(), 1);
 
     await subject.fill('Twelve chairs');
-    await lines.fill('chair\t12\ndesk\t1');
+    await fillTable(page, 'lines', [
+      ['chair', '12'],
+      ['desk', '1'],
+    ]);
     await form.getByRole('button', { name: 'Create' }).click();
     const first = await createdId(page);
     const read = await api('GET', `/api/v2/docForm/${first}`, { key: target.adminKey });
@@ -93,12 +107,15 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     });
     assert.equal(read.body.form, 'order');
     assert.equal(await subject.inputValue(), '', 'blank after Create');
-    assert.equal(await lines.inputValue(), '');
+    assert.equal(await lines.getByRole('textbox').count(), 0, 'no rows after Create');
     await shot(page, 'forms-1-created-from-fields');
 
     // The same values again: a warning first, and only a second click creates a second document.
     await subject.fill('Twelve chairs');
-    await lines.fill('chair\t12\ndesk\t1');
+    await fillTable(page, 'lines', [
+      ['chair', '12'],
+      ['desk', '1'],
+    ]);
     await form.getByRole('button', { name: 'Create' }).click();
     const warning = page.getByRole('alert').filter({ hasText: 'same values as' });
     await warning.waitFor();
@@ -143,7 +160,7 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     const page = await signedIn('alice@example.com', { viewport: { width: 375, height: 800 } });
     await page.goto(`${target.baseUrl}/console#/new`);
     await page.getByLabel('Form', { exact: true }).selectOption('order');
-    await page.getByRole('form', { name: 'New document' }).getByLabel('lines', { exact: true }).waitFor();
+    await page.getByRole('form', { name: 'New document' }).getByRole('group', { name: 'lines' }).waitFor();
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow');
     await shot(page, 'forms-4-new-document-375');
     await page.context().close();

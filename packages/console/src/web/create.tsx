@@ -25,9 +25,16 @@ const blankValues = (form: FormSummary | undefined): Record<string, TagValue> =>
     Object.entries(form?.tags ?? {}).map(([tag, kind]) => [tag, kind === 'table' ? [] : '']),
   );
 
-/** The values worth sending: a field left empty is left out. */
+/** The values worth sending: a table's empty rows and a field left empty are left out. */
 const filled = (values: Record<string, TagValue>) =>
-  Object.fromEntries(Object.entries(values).filter(([, v]) => (typeof v === 'string' ? v !== '' : v.length)));
+  Object.fromEntries(
+    Object.entries(values)
+      .map(([tag, v]): [string, TagValue] => [
+        tag,
+        typeof v === 'string' ? v : v.filter((row) => row.some((cell) => cell !== '')),
+      ])
+      .filter(([, v]) => (typeof v === 'string' ? v !== '' : v.length)),
+  );
 
 export function CreatePage() {
   const forms = useLoad(() => get<FormSummary[]>('/api/v2/forms'), 'forms');

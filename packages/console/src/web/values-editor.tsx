@@ -1,15 +1,8 @@
 /** The editor of a document's values, shared by the document's edit and the recognition's answer. */
 import type { TagValue } from './model';
+import { TableEditor } from './table-editor';
 
-/** A table value as tab-separated lines, and back. */
-export const tableToText = (rows: string[][]) => rows.map((r) => r.join('\t')).join('\n');
-export const textToTable = (text: string) =>
-  text
-    .split('\n')
-    .filter((line) => line.length)
-    .map((line) => line.split('\t'));
-
-/** Inputs for every field (strings as text, tables as tab-separated lines), each with its error if any. */
+/** Inputs for every field (strings as text, tables as a grid of cells), each with its error if any. */
 export function ValuesEditor({
   values,
   onChange,
@@ -27,36 +20,29 @@ export function ValuesEditor({
       {Object.entries(values).map(([tag, value]) => {
         const id = `${idPrefix}-${tag}`;
         const error = errors[tag];
-        const described = [typeof value === 'string' ? '' : `${id}-hint`, error ? `${id}-error` : '']
-          .filter(Boolean)
-          .join(' ');
+        const described = error ? `${id}-error` : undefined;
         return (
           <div class="field" key={tag}>
-            <label for={id}>{tag}</label>
             {typeof value === 'string' ? (
-              <input
-                id={id}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={described || undefined}
-                value={value}
-                onInput={(e) => onChange({ ...values, [tag]: (e.target as HTMLInputElement).value })}
-              />
+              <>
+                <label for={id}>{tag}</label>
+                <input
+                  id={id}
+                  aria-invalid={error ? true : undefined}
+                  aria-describedby={described}
+                  value={value}
+                  onInput={(e) => onChange({ ...values, [tag]: (e.target as HTMLInputElement).value })}
+                />
+              </>
             ) : (
-              <textarea
+              <TableEditor
                 id={id}
-                rows={3}
-                value={tableToText(value)}
-                aria-describedby={described || undefined}
-                aria-invalid={error ? true : undefined}
-                onInput={(e) =>
-                  onChange({ ...values, [tag]: textToTable((e.target as HTMLTextAreaElement).value) })
-                }
+                label={tag}
+                rows={value}
+                describedBy={described}
+                invalid={Boolean(error)}
+                onChange={(rows) => onChange({ ...values, [tag]: rows })}
               />
-            )}
-            {typeof value === 'string' ? null : (
-              <small id={`${id}-hint`} class="hint">
-                A table: one row per line, cells separated by tabs.
-              </small>
             )}
             {error ? (
               <small id={`${id}-error`} class="field-error">
