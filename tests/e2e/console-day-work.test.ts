@@ -133,10 +133,10 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
     const page = await signedIn();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
     const open = page.getByRole('form', { name: 'Open an account' });
-    await open.getByLabel('E-mail or account id').fill('ALICE@example.com');
+    await open.getByLabel('Name, e-mail or account id').fill('ALICE@example.com');
     await open.getByRole('button', { name: 'Open' }).click();
     await page.getByRole('article', { name: 'Account alice@example.com' }).waitFor();
-    await open.getByLabel('E-mail or account id').fill('erin@example.com');
+    await open.getByLabel('Name, e-mail or account id').fill('erin@example.com');
     await open.getByRole('button', { name: 'Open' }).click();
     const refused = page.getByRole('alert').filter({ hasText: 'No account holds this e-mail' });
     await refused.waitFor();

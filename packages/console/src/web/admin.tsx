@@ -3,12 +3,14 @@
  * forms (JSON).
  */
 import { useState } from 'preact/hooks';
-import { accountByEmail } from './account-lookup';
+import { accountNamed } from './account-lookup';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
 import { CopyButton } from './copy';
 import { FormFieldsEditor } from './form-fields-editor';
+import { FormWorkflowEditor } from './form-workflow-editor';
 import { lineOf } from './json-lines';
 import { type Account, formatTime, ROLES, type StoredForm } from './model';
+import { PersonPicker } from './person-picker';
 import {
   Choice,
   ErrorBox,
@@ -260,12 +262,7 @@ export function AccountsPage({ route }: { route: Route }) {
   const onLookup = (e: Event) => {
     e.preventDefault();
     const who = String(new FormData(e.currentTarget as HTMLFormElement).get('who') ?? '').trim();
-    lookup(async () => {
-      if (!who.includes('@')) return put(await get<Account>(`/api/admin/v1/accounts/${enc(who)}`));
-      const found = await accountByEmail(who);
-      if (!found) throw new ApiError(404, 'No account holds this e-mail', who);
-      put(found);
-    });
+    lookup(async () => put(await accountNamed(who)));
   };
 
   return (
@@ -307,10 +304,10 @@ export function AccountsPage({ route }: { route: Route }) {
         <div>
           <Section title="Open an account" id="open-account">
             <form class="row" onSubmit={onLookup} aria-label="Open an account">
-              <label>
-                E-mail or account id
-                <input name="who" required placeholder="bob@example.com or usr-…" />
-              </label>
+              <div class="field">
+                <label for="open-who">Name, e-mail or account id</label>
+                <PersonPicker id="open-who" name="who" label="the account to open" required />
+              </div>
               <button type="submit" class="secondary" disabled={looking.busy}>
                 Open
               </button>
@@ -436,6 +433,7 @@ export function FormsPage() {
         <ErrorBox error={forms.error} />
       )}
       {text ? <FormFieldsEditor text={text} onText={setText} /> : null}
+      {text ? <FormWorkflowEditor text={text} onText={setText} issues={issues} /> : null}
       <div class="field">
         <label for="form-json">Definition (JSON)</label>
         {loaded ? <small class="hint">{loaded}</small> : null}

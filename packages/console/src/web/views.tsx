@@ -1,5 +1,5 @@
 /** The inbox (open tasks, overdue first) and the document views with filters and paging. */
-import { accountByEmail } from './account-lookup';
+import { accountNamed } from './account-lookup';
 import { ApiError, call, enc } from './api';
 import {
   byUrgency,
@@ -12,6 +12,7 @@ import {
   statusName,
 } from './model';
 import { Person } from './person';
+import { PersonPicker } from './person-picker';
 import {
   Choice,
   docLink,
@@ -113,22 +114,23 @@ const PHASE_OPTIONS = PHASES.map(([name, code]) => [code, name] as const);
 const STATUS_OPTIONS = STATUSES.map(([name, code]) => [code, name] as const);
 const FILTERS = ['state', 'status', 'step', 'iteration', 'form', 'author', 'tags'] as const;
 /**
- * The author filter's ids: each entry an id as typed, or an e-mail looked up exactly (administrators
- * only; an unknown or erased address is said so, never an empty list).
+ * The author filter's ids: each entry an id, an e-mail or a name's first letters, looked up
+ * (administrators only; an entry that names nobody, or several, is said so, never an empty list).
  */
 async function authorIds(entries: string): Promise<string> {
   const ids: string[] = [];
   for (const entry of entries.split(',').map((s) => s.trim())) {
-    if (!entry.includes('@')) {
-      if (entry) ids.push(entry);
+    if (!entry) continue;
+    // An id is taken as it is: anyone may filter by one, no lookup needed.
+    if (entry.startsWith('usr-')) {
+      ids.push(entry);
       continue;
     }
-    const account = await accountByEmail(entry).catch((err: unknown) => {
+    const account = await accountNamed(entry).catch((err: unknown) => {
       if (err instanceof ApiError && err.status === 403)
-        throw new ApiError(403, 'Only administrators can look people up by e-mail', 'give their usr- id');
+        throw new ApiError(403, 'Only administrators can look people up', 'give their usr- id');
       throw err;
     });
-    if (!account) throw new ApiError(404, 'No account holds this e-mail', entry);
     ids.push(account._id_sys);
   }
   return ids.join(',');
@@ -211,10 +213,17 @@ export function ViewsPage({ route }: { route: Route }) {
           Form(s)
           <input name="form" placeholder="invoice,memo" defaultValue={q.get('form') ?? ''} />
         </label>
-        <label>
-          Author(s), e-mail or id
-          <input name="author" placeholder="bob@example.com, usr-…" defaultValue={q.get('author') ?? ''} />
-        </label>
+        <div class="field">
+          <label for="filter-author">Author(s): name, e-mail or id</label>
+          <PersonPicker
+            id="filter-author"
+            name="author"
+            label="the author filter"
+            several
+            initial={q.get('author') ?? ''}
+            placeholder="Bob, bob@example.com, usr-…"
+          />
+        </div>
         <label>
           Tags (all of)
           <input name="tags" placeholder="urgent,audit" defaultValue={q.get('tags') ?? ''} />

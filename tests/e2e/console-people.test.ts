@@ -1,0 +1,263 @@
+/**
+ * People by name in the web console (issue 33), in Debian's Chromium driven by playwright-core against
+ * a fresh embedded instance: in the Forms page's workflow editor an administrator picks an approval
+ * participant by the first letters of her name (saved as her account), and a participant who is
+ * nobody's account is shown beside its input; an author then creates a document from the form's own
+ * fields, a table filled in its grid, and the approval starts with that participant; the lists
+ * (views, the participant's inbox) show the author by name; an account is opened by name. At 1280 and
+ * 375 px, with screenshots, and axe-core finds no serious or critical violation on these pages.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import {
+  chromiumSkipReason,
+  launchChromium,
+  newConsolePage,
+  SHOTS,
+  screenshot,
+  signInWithKey,
+} from '../support/chromium';
+import { type Api, apiClient } from '../support/http';
+import { startEmbedded, type Target } from '../support/targets';
+
+const skip = chromiumSkipReason();
+/** axe-core's browser build, injected into the page as a script (no network). */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+const FORM = {
+  name: 'purchase',
+  title: 'Purchase request',
+  formsystype: 9,
+  tags: { subject: 'string', lines: 'table' },
+  titleField: 'subject',
+};
+const PAGE_WIDTH = 'document.documentElement.scrollWidth';
+const PEOPLE = [
+  ['alice@example.com', 'Alice', 'Author'],
+  ['beatrix@example.com', 'Beatrix', 'Approver'],
+  ['bert@example.com', 'Bert', 'Other'],
+] as const;
+
+describe('web console: people by name', { skip, timeout: 300_000 }, () => {
+  let target: Target;
+  let api: Api;
+  let browser: Browser;
+  const ids: Record<string, string> = {};
+  const pageErrors: string[] = [];
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
+    api = apiClient(target.baseUrl);
+    for (const [email, name_first, name_last] of PEOPLE) {
+      const res = await api('POST', '/api/admin/v1/accounts', {
+        key: target.adminKey,
+        body: { kind: 'person', email, name_first, name_last, roles: [] },
+      });
+      assert.equal(res.status, 201, res.text);
+      ids[email] = res.body._id_sys;
+    }
+    const put = await api('PUT', `/api/admin/v1/forms/${FORM.name}`, { key: target.adminKey, body: FORM });
+    assert.equal(put.status, 201, put.text);
+  });
+  after(async () => {
+    await browser?.close();
+    await target?.stop();
+  });
+
+  async function signedIn(runAs = '', options: BrowserContextOptions = {}): Promise<Page> {
+    const page = await newConsolePage(browser, pageErrors, options);
+    await signInWithKey(page, target.baseUrl, target.adminKey, runAs);
+    return page;
+  }
+  const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
+
+  async function openForm(page: Page) {
+    await page.goto(`${target.baseUrl}/console#/admin/forms`);
+    await page
+      .getByRole('navigation', { name: 'Existing forms' })
+      .getByRole('button', { name: `Edit ${FORM.name}`, exact: true })
+      .click();
+    await page.getByText(/^Revision \d+, last changed/).waitFor();
+    return page.getByRole('group', { name: 'Workflow', exact: true });
+  }
+
+  it('an administrator picks an approval participant by name; an unknown one is shown at its input', async () => {
+    const page = await signedIn();
+    const workflow = await openForm(page);
+    await workflow.getByRole('button', { name: 'Add the approval phase' }).click();
+    const first = workflow.getByLabel('Participant 1 of approval stage 1', { exact: true });
+    await first.fill('be');
+    const found = workflow.getByRole('list', { name: 'People for Participant 1 of approval stage 1' });
+    // Both people whose name starts so, nobody else (not Alice).
+    await found.getByRole('button').nth(1).waitFor();
+    assert.deepEqual(await found.getByRole('button').allInnerTexts(), [
+      'Bert Other <bert@example.com>',
+      'Beatrix Approver <beatrix@example.com>',
+    ]);
+    await first.fill('beat');
+    await found.getByRole('button').filter({ hasText: 'Bert' }).waitFor({ state: 'detached' });
+    await shot(page, 'people-1-participant-by-name');
+    await found.getByRole('button', { name: 'Beatrix Approver <beatrix@example.com>' }).click();
+    assert.equal(await first.inputValue(), 'beatrix@example.com');
+
+    // A second participant nobody is: refused when saved, the message beside that input.
+    await workflow.getByRole('button', { name: 'Add a participant to approval stage 1' }).click();
+    const second = workflow.getByLabel('Participant 2 of approval stage 1', { exact: true });
+    await second.fill('nobody@example.com');
+    await page.getByRole('button', { name: 'Save form' }).click();
+    const error = page.locator('#wf-approval-0-1-error');
+    await error.waitFor();
+    assert.match((await error.textContent()) ?? '', /no account nobody@example\.com/);
+    assert.equal(await second.getAttribute('aria-invalid'), 'true');
+    assert.equal(await first.getAttribute('aria-invalid'), null);
+    await shot(page, 'people-2-unknown-participant-in-place');
+    const unsaved = await api('GET', `/api/admin/v1/forms/${FORM.name}`, { key: target.adminKey });
+    assert.equal(unsaved.body.workflow, undefined, 'nothing saved');
+
+    await workflow.getByRole('button', { name: 'Remove participant 2 of approval stage 1' }).click();
+    await workflow.getByLabel('Days until due (empty: no due date)').fill('5');
+    await page.getByRole('button', { name: 'Save form' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved form ${FORM.name}` })
+      .waitFor();
+    const saved = await api('GET', `/api/admin/v1/forms/${FORM.name}`, { key: target.adminKey });
+    assert.deepEqual(saved.body.workflow, {
+      approval: { stages: [{ participants: [ids['beatrix@example.com']] }] },
+      dueDays: 5,
+    });
+
+    // Opened again, the saved id is named beside its box.
+    const reopened = await openForm(page);
+    await reopened.getByText('Beatrix Approver <beatrix@example.com>').waitFor();
+    await page.context().close();
+  });
+
+  it("an author creates a document from the form's own fields, a table in its grid; lists name the author", async () => {
+    const page = await signedIn('alice@example.com');
+    await page.goto(`${target.baseUrl}/console#/new`);
+    await page.getByLabel('Form', { exact: true }).selectOption(FORM.name);
+    const form = page.getByRole('form', { name: 'New document' });
+    await form.getByLabel('subject', { exact: true }).fill('Two desks');
+    const lines = form.getByRole('group', { name: 'lines', exact: true });
+    await lines.getByRole('button', { name: 'Add a row to lines' }).click();
+    await lines.getByRole('button', { name: 'Add a column to lines' }).click();
+    await lines.getByRole('button', { name: 'Add a row to lines' }).click();
+    await lines.getByLabel('lines row 1 column 1', { exact: true }).fill('desk');
+    await lines.getByLabel('lines row 1 column 2', { exact: true }).fill('2');
+    await lines.getByLabel('lines row 2 column 1', { exact: true }).fill('lamp');
+    await lines.getByLabel('lines row 2 column 2', { exact: true }).fill('1');
+    await lines.getByRole('button', { name: 'Add a row to lines' }).click(); // left empty: not sent
+    await form.getByLabel('Workflow').selectOption('100');
+    await shot(page, 'people-3-new-document-table-grid');
+    await form.getByRole('button', { name: 'Create' }).click();
+    const created = page.getByRole('status').filter({ hasText: 'Created' });
+    await created.waitFor();
+    assert.doesNotMatch((await created.textContent()) ?? '', /failed/);
+    const id = ((await created.getByRole('link').textContent()) ?? '').trim();
+    const read = await api('GET', `/api/v2/docForm/${id}?embed=names`, { key: target.adminKey });
+    assert.deepEqual(read.body.valuesByTags, {
+      subject: 'Two desks',
+      lines: [
+        ['desk', '2'],
+        ['lamp', '1'],
+      ],
+    });
+    assert.equal(read.body.names[ids['beatrix@example.com']!], 'Beatrix Approver', 'the picked approver');
+
+    await page.goto(`${target.baseUrl}/console#/views/mydocs`);
+    const row = page.getByRole('row').filter({ hasText: 'Two desks' });
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? '', /Alice Author/);
+    assert.doesNotMatch((await row.textContent()) ?? '', /usr-/);
+    await shot(page, 'people-4-list-author-by-name');
+    await page.context().close();
+
+    // The approver's inbox names the author too; a click anywhere on the row opens the document.
+    const inbox = await signedIn('beatrix@example.com');
+    const task = inbox.getByRole('row').filter({ hasText: 'Two desks' });
+    await task.waitFor();
+    assert.match((await task.textContent()) ?? '', /Alice Author/);
+    await task.getByText('Alice Author').click();
+    await inbox.getByRole('heading', { level: 1 }).filter({ hasText: 'Two desks' }).waitFor();
+    await inbox.context().close();
+  });
+
+  it('the author filter and the account lookup take a name', async () => {
+    const page = await signedIn();
+    await page.goto(`${target.baseUrl}/console#/views/all`);
+    const filters = page.getByRole('form', { name: 'View and filters' });
+    const author = filters.getByLabel('Author(s): name, e-mail or id');
+    await author.fill('ali');
+    await filters.getByRole('button', { name: 'Alice Author <alice@example.com>' }).click();
+    assert.equal(await author.inputValue(), 'alice@example.com');
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(new RegExp(`author=${ids['alice@example.com']}`));
+    await page.getByRole('row').filter({ hasText: 'Two desks' }).waitFor();
+
+    await page.goto(`${target.baseUrl}/console#/admin/accounts`);
+    const open = page.getByRole('form', { name: 'Open an account' });
+    await open.getByLabel('Name, e-mail or account id').fill('Beatrix');
+    await open.getByRole('button', { name: 'Open', exact: true }).click();
+    await page.getByRole('article', { name: 'Account beatrix@example.com' }).waitFor();
+    await shot(page, 'people-5-account-by-name');
+    await page.context().close();
+  });
+
+  it('at 375 px the workflow editor and the lists fit the page', async () => {
+    const page = await signedIn('', { viewport: { width: 375, height: 800 } });
+    const workflow = await openForm(page);
+    await workflow.getByLabel('Participant 1 of approval stage 1', { exact: true }).fill('be');
+    await workflow.getByRole('list', { name: 'People for Participant 1 of approval stage 1' }).waitFor();
+    assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow in the editor');
+    await shot(page, 'people-6-workflow-editor-375');
+    await page.goto(`${target.baseUrl}/console#/new`);
+    await page.getByLabel('Form', { exact: true }).selectOption(FORM.name);
+    const lines = page.getByRole('group', { name: 'lines', exact: true });
+    await lines.getByRole('button', { name: 'Add a row to lines' }).click();
+    await lines.getByRole('button', { name: 'Add a column to lines' }).click();
+    await lines.getByRole('button', { name: 'Add a column to lines' }).click();
+    assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow with a table grid');
+    await shot(page, 'people-7-table-grid-375');
+    await page.goto(`${target.baseUrl}/console#/views/all`);
+    await page.getByRole('row').filter({ hasText: 'Alice Author' }).waitFor();
+    assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow in the list');
+    await shot(page, 'people-8-list-375');
+    await page.context().close();
+  });
+
+  it('axe-core finds no serious or critical violation on the forms editor, New document and the list', async () => {
+    const found: string[] = [];
+    const page = await signedIn('', { bypassCSP: true });
+    async function check(name: string) {
+      await page.addScriptTag({ content: AXE });
+      const violations = await page.evaluate<{ id: string; impact: string; targets: string[] }[]>(
+        `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) =>
+          ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
+      );
+      for (const v of violations)
+        if (v.impact === 'serious' || v.impact === 'critical')
+          found.push(`${name}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`);
+    }
+    const workflow = await openForm(page);
+    await workflow.getByLabel('Participant 1 of approval stage 1', { exact: true }).fill('be');
+    await workflow.getByRole('list', { name: 'People for Participant 1 of approval stage 1' }).waitFor();
+    await check('forms');
+    await page.goto(`${target.baseUrl}/console#/new`);
+    await page.getByLabel('Form', { exact: true }).selectOption(FORM.name);
+    await page
+      .getByRole('group', { name: 'lines', exact: true })
+      .getByRole('button', { name: 'Add a row to lines' })
+      .click();
+    await check('new');
+    await page.goto(`${target.baseUrl}/console#/views/all`);
+    await page.getByRole('row').filter({ hasText: 'Alice Author' }).waitFor();
+    await check('views');
+    await page.context().close();
+    assert.deepEqual(found, []);
+  });
+});
