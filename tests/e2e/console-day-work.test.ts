@@ -145,7 +145,7 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
     // The views' author filter takes an e-mail and lists that person's documents.
     await page.goto(`${target.baseUrl}/console#/views/all`);
     const filters = page.getByRole('form', { name: 'View and filters' });
-    await filters.getByLabel('Author(s), e-mail or id').fill('alice@example.com');
+    await filters.getByLabel('Author(s): name, e-mail or id').fill('alice@example.com');
     await filters.getByRole('button', { name: 'Show' }).click();
     await page.waitForURL(`**author=${aliceId}**`);
     await page.getByRole('row').filter({ hasText: memoId }).waitFor();
