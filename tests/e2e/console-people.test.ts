@@ -4,7 +4,8 @@
  * participant by the first letters of her name (saved as her account), and a participant who is
  * nobody's account is shown beside its input; an author then creates a document from the form's own
  * fields, a table filled in its grid, and the approval starts with that participant; the lists
- * (views, the participant's inbox) show the author by name; an account is opened by name. At 1280 and
+ * (views, the participant's inbox) show the author by name; an account is opened by name; recognition
+ * rules are inputs with a refused pattern shown beside it. At 1280 and
  * 375 px, with screenshots, and axe-core finds no serious or critical violation on these pages.
  */
 import assert from 'node:assert/strict';
@@ -208,13 +209,52 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     await page.context().close();
   });
 
+  it('recognition rules are inputs; a pattern RE2 cannot run is shown beside it', async () => {
+    const page = await signedIn();
+    await openForm(page);
+    const rules = page.getByRole('group', { name: 'Recognition', exact: true });
+    await rules.getByRole('button', { name: 'Add a recognition form' }).click();
+    await rules.getByLabel('Name of recognition form 1').fill('Purchase request');
+    await rules
+      .getByLabel('Keywords of recognition form 1 (one a line)')
+      .fill('purchase request\nrequested by');
+    await rules.getByRole('button', { name: 'Add a field rule to recognition form 1' }).click();
+    const pattern = rules.getByLabel('Pattern of subject (its first group is the value)');
+    await pattern.fill('Subject:\\s*(?=\\w)(.+)');
+    await page.getByRole('button', { name: 'Save form' }).click();
+    const error = page.locator('#rf-0-field-0-pattern-error');
+    await error.waitFor();
+    assert.match((await error.textContent()) ?? '', /not supported by the RE2 engine/);
+    assert.equal(await pattern.getAttribute('aria-invalid'), 'true');
+    await shot(page, 'people-6-recognition-rule-in-place');
+
+    await pattern.fill('Subject:\\s*(.+)');
+    await page.getByRole('button', { name: 'Save form' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved form ${FORM.name}` })
+      .waitFor();
+    const saved = await api('GET', `/api/admin/v1/forms/${FORM.name}`, { key: target.adminKey });
+    assert.deepEqual(saved.body.recognition, {
+      forms: [
+        {
+          id: 'form1',
+          name: 'Purchase request',
+          match: ['purchase request', 'requested by'],
+          fields: { subject: 'Subject:\\s*(.+)' },
+        },
+      ],
+    });
+    await page.context().close();
+  });
+
   it('at 375 px the workflow editor and the lists fit the page', async () => {
     const page = await signedIn('', { viewport: { width: 375, height: 800 } });
     const workflow = await openForm(page);
     await workflow.getByLabel('Participant 1 of approval stage 1', { exact: true }).fill('be');
     await workflow.getByRole('list', { name: 'People for Participant 1 of approval stage 1' }).waitFor();
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow in the editor');
-    await shot(page, 'people-6-workflow-editor-375');
+    await shot(page, 'people-7-workflow-editor-375');
     await page.goto(`${target.baseUrl}/console#/new`);
     await page.getByLabel('Form', { exact: true }).selectOption(FORM.name);
     const lines = page.getByRole('group', { name: 'lines', exact: true });
@@ -222,11 +262,11 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     await lines.getByRole('button', { name: 'Add a column to lines' }).click();
     await lines.getByRole('button', { name: 'Add a column to lines' }).click();
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow with a table grid');
-    await shot(page, 'people-7-table-grid-375');
+    await shot(page, 'people-8-table-grid-375');
     await page.goto(`${target.baseUrl}/console#/views/all`);
     await page.getByRole('row').filter({ hasText: 'Alice Author' }).waitFor();
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow in the list');
-    await shot(page, 'people-8-list-375');
+    await shot(page, 'people-9-list-375');
     await page.context().close();
   });
 

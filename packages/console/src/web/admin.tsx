@@ -7,6 +7,7 @@ import { accountNamed } from './account-lookup';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
 import { CopyButton } from './copy';
 import { FormFieldsEditor } from './form-fields-editor';
+import { FormRecognitionEditor } from './form-recognition-editor';
 import { FormWorkflowEditor } from './form-workflow-editor';
 import { lineOf } from './json-lines';
 import { type Account, formatTime, ROLES, type StoredForm } from './model';
@@ -434,6 +435,7 @@ export function FormsPage() {
       )}
       {text ? <FormFieldsEditor text={text} onText={setText} /> : null}
       {text ? <FormWorkflowEditor text={text} onText={setText} issues={issues} /> : null}
+      {text ? <FormRecognitionEditor text={text} onText={setText} issues={issues} /> : null}
       <div class="field">
         <label for="form-json">Definition (JSON)</label>
         {loaded ? <small class="hint">{loaded}</small> : null}

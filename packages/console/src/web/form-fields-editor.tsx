@@ -3,21 +3,18 @@
  * the definition's JSON: the JSON stays the whole truth (workflow, recognition), this edits its tags.
  */
 
+import { parseDefinition } from './form-definition';
+
 const KINDS = ['string', 'table'] as const;
 
 type Tags = Record<string, string>;
 
 /** The definition's object and its tags, or undefined while the JSON is not an object with tags. */
 function parse(text: string): { definition: Record<string, unknown>; tags: Tags } | undefined {
-  try {
-    const definition = JSON.parse(text) as unknown;
-    if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) return undefined;
-    const tags = (definition as { tags?: unknown }).tags ?? {};
-    if (typeof tags !== 'object' || tags === null || Array.isArray(tags)) return undefined;
-    return { definition: definition as Record<string, unknown>, tags: tags as Tags };
-  } catch {
-    return undefined;
-  }
+  const definition = parseDefinition(text);
+  const tags = definition?.tags ?? {};
+  if (!definition || typeof tags !== 'object' || tags === null || Array.isArray(tags)) return undefined;
+  return { definition, tags: tags as Tags };
 }
 
 export function FormFieldsEditor({ text, onText }: { text: string; onText: (next: string) => void }) {
