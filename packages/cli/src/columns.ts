@@ -4,7 +4,7 @@ import type { components } from '@docflow/client';
 import { STATE_CODES, STATUS_CODES } from '@docflow/contracts/codes';
 import type { Column } from './output';
 
-type Doc = components['schemas']['DocForm'];
+type Doc = components['schemas']['ListedDocForm'];
 type Account = components['schemas']['Account'];
 type FormSummary = components['schemas']['FormSummary'];
 
@@ -32,7 +32,8 @@ export const DOCUMENT_COLUMNS: Column<Doc>[] = [
   ['subject', titleOf],
   ['state', (d) => stateName(d.state)],
   ['status', (d) => statusName(d.status)],
-  ['author', (d) => d.author],
+  // By name when the list embeds names (an erased person as `[erased]`), else by id.
+  ['author', (d) => d.names?.[d.author] ?? d.author],
   ['created', (d) => d.datecreated],
 ];
 export const DOCUMENT_FIELDS = { state: stateName, status: statusName };

@@ -40,6 +40,7 @@ export async function listDocuments(
   const authors = options.author?.length ? await accountIdsOf(client, options.author) : [];
   const filters: ViewQuery = {
     pageSize: options.pageSize,
+    embed: 'names',
     ...(q ? { q } : {}),
     ...(options.tags ? { tags: options.tags } : {}),
     ...(options.form ? { form: options.form } : {}),

@@ -1,12 +1,10 @@
 /**
  * A person named on the command line by `usr-` id or by e-mail, as the API names them: an id passes
  * as it is; an e-mail is looked up, first as the server resolves `svc-run-as` (one request, for an
- * active person), else in the account list (an administrator's, page by page).
+ * active person), else exactly in the account list (an administrator's, `?email=`).
  */
 import { type DocflowClient, DocflowProblem } from '@docflow/client';
 import { CliError, EXIT } from './exit-codes';
-
-const PAGE_SIZE = 100;
 
 export async function accountIdOf(client: DocflowClient, ref: string): Promise<string> {
   if (!ref.includes('@')) return ref;
@@ -17,15 +15,11 @@ export async function accountIdOf(client: DocflowClient, ref: string): Promise<s
     // 403: no active person has that address (or the caller cannot act for others).
     if (!(error instanceof DocflowProblem && error.status === 403)) throw error;
   }
-  const email = ref.toLowerCase();
-  for (let first = 0; ; first += PAGE_SIZE) {
-    const { data } = await client.api.GET('/api/admin/v1/accounts', {
-      params: { query: { first, pageSize: PAGE_SIZE } },
-    });
-    const found = data?.find((a) => a.email.toLowerCase() === email);
-    if (found) return found._id_sys;
-    if (!data || data.length < PAGE_SIZE) throw new CliError(EXIT.notFound, `no account ${ref}`);
-  }
+  // Exactly, through identity's keyed hash of the address (an administrator's lookup).
+  const { data } = await client.api.GET('/api/admin/v1/accounts', { params: { query: { email: ref } } });
+  const found = data?.[0];
+  if (!found) throw new CliError(EXIT.notFound, `no account ${ref}`);
+  return found._id_sys;
 }
 
 /** Each of `refs` as an id (the order kept). */
