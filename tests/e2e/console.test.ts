@@ -283,7 +283,10 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     );
     // The unfiltered list arrives only after the author chose a phase, and the page re-renders then:
     // the choice must survive that (a controlled select was set back to "any", and Show listed all).
-    const unfiltered = await holdResponses(page, /\/api\/v2\/docForm\/view\/mydocs\?first=0&pageSize=10$/);
+    const unfiltered = await holdResponses(
+      page,
+      /\/api\/v2\/docForm\/view\/mydocs\?first=0&pageSize=10&embed=names$/,
+    );
     await page.getByRole('link', { name: 'Views' }).click();
     const filters = page.getByRole('form', { name: 'View and filters' });
     await filters.getByLabel('Phase').selectOption({ label: 'approval' });
