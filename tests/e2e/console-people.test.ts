@@ -4,7 +4,8 @@
  * participant by the first letters of her name (saved as her account), and a participant who is
  * nobody's account is shown beside its input; an author then creates a document from the form's own
  * fields, a table filled in its grid, and the approval starts with that participant; the lists
- * (views, the participant's inbox) show the author by name; an account is opened by name; recognition
+ * (views, the participant's inbox) show the author by name; an account is opened and a deputy set
+ * by name; recognition
  * rules are inputs with a refused pattern shown beside it. At 1280 and
  * 375 px, with screenshots, and axe-core finds no serious or critical violation on these pages.
  */
@@ -188,7 +189,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     await inbox.context().close();
   });
 
-  it('the author filter and the account lookup take a name', async () => {
+  it('the author filter, the account lookup and a deputy take a name', async () => {
     const page = await signedIn();
     await page.goto(`${target.baseUrl}/console#/views/all`);
     const filters = page.getByRole('form', { name: 'View and filters' });
@@ -204,8 +205,20 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     const open = page.getByRole('form', { name: 'Open an account' });
     await open.getByLabel('Name, e-mail or account id').fill('Beatrix');
     await open.getByRole('button', { name: 'Open', exact: true }).click();
-    await page.getByRole('article', { name: 'Account beatrix@example.com' }).waitFor();
-    await shot(page, 'people-5-account-by-name');
+    const card = page.getByRole('article', { name: 'Account beatrix@example.com' });
+    await card.waitFor();
+
+    // Her deputy, picked by name on her card.
+    const deputy = card.getByRole('form', { name: 'Deputy of beatrix@example.com' });
+    await deputy.getByLabel('Deputy (name, e-mail or id; empty: none)').fill('ber');
+    await deputy.getByRole('button', { name: 'Bert Other <bert@example.com>' }).click();
+    await deputy.getByLabel('Stands in now').check();
+    await deputy.getByRole('button', { name: 'Save deputy' }).click();
+    await card.getByRole('status').filter({ hasText: 'Deputy saved.' }).waitFor();
+    const person = await api('GET', `/api/v2/person/${ids['beatrix@example.com']}`, { key: target.adminKey });
+    assert.deepEqual(person.body.deputy, { id: ids['bert@example.com'], enabled: 'true' });
+    await card.getByText('Bert Other <bert@example.com>').waitFor();
+    await shot(page, 'people-5-account-and-deputy-by-name');
     await page.context().close();
   });
 

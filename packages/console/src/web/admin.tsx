@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { accountNamed } from './account-lookup';
 import { ApiError, call, enc, type FieldIssue, get } from './api';
 import { CopyButton } from './copy';
+import { DeputyForm } from './deputy-form';
 import { FormFieldsEditor } from './form-fields-editor';
 import { FormRecognitionEditor } from './form-recognition-editor';
 import { FormWorkflowEditor } from './form-workflow-editor';
@@ -87,6 +88,10 @@ function AccountCard({ account, onChange }: { account: Account; onChange: (a: Ac
           />
           <CopyButton text={account.apiKey} label="Copy the API key" />
         </div>
+      ) : null}
+      {/* An erased person (its fields `[erased]`) stands in for nobody and has nobody stand in. */}
+      {account.kind === 'person' && account.email !== '[erased]' ? (
+        <DeputyForm personId={account._id_sys} email={account.email} />
       ) : null}
       <form onSubmit={saveRoles} aria-label={`Roles of ${account.email}`} key={account.roles.join()}>
         <RolesField name="roles" roles={account.roles} legend="Roles" />
