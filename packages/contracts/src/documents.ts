@@ -86,7 +86,9 @@ export type DocFormCreate = z.infer<typeof DocFormCreate>;
 
 export const CreateDocResponse = z.strictObject({
   taskstatus: z
-    .union(CREATE_TASK_STATUSES.map((n) => z.literal(n)) as [z.ZodLiteral<100>, ...z.ZodLiteral<number>[]])
+    .union(CREATE_TASK_STATUSES.map((n) => z.literal(n)) as [z.ZodLiteral<100>, ...z.ZodLiteral<number>[]], {
+      error: `must be one of ${namedCodes(CREATE_TASK_STATUSES)}`,
+    })
     .openapi({ description: namedCodes(CREATE_TASK_STATUSES) }),
 });
 
@@ -239,7 +241,7 @@ const oneOf = <T extends readonly number[]>(values: T) =>
   z
     .number()
     .int()
-    .refine((n) => (values as readonly number[]).includes(n), `must be one of ${values.join(', ')}`)
+    .refine((n) => (values as readonly number[]).includes(n), `must be one of ${namedCodes(values)}`)
     .openapi(namedEnum(TASK_STATUS_NAMES, values));
 
 export const ManageRequest = z
