@@ -2,7 +2,7 @@
  * People in the `docflow` command's lists (issue 33), against a fresh embedded instance: a documents
  * table names each author as people read them (`[erased]` after an erasure), never by id, and the
  * JSON carries the names too; an author filter takes the e-mail of a deactivated person (looked up
- * exactly, through identity's keyed hash).
+ * exactly, through identity's keyed hash); `accounts list --name` finds people by a name's start.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -67,6 +67,16 @@ describe('docflow lists name people', { timeout: 300_000 }, () => {
     const table = await run(['search', 'alice', '--output', 'table']);
     assert.equal(table.status, 0, table.stderr);
     assert.match(table.stdout, /^\S+ +named-memo +By alice +0 registration +1 draft +\[erased\] +/m);
+  });
+
+  it('accounts list --name finds people by the start of a name', async () => {
+    const found = answer(await run(['accounts', 'list', '--name', 'dorm']));
+    assert.deepEqual(
+      found.items.map((a: { _id_sys: string }) => a._id_sys),
+      [ids.dora],
+    );
+    const table = await run(['accounts', 'list', '--name', 'DOR', '--output', 'table']);
+    assert.match(table.stdout, /^usr-\S+ +person +dora@example\.com +dora Dormant +/m);
   });
 
   it("the author filter takes a deactivated person's e-mail", async () => {

@@ -22,6 +22,7 @@ export function accountsCommand(): Command {
     .addOption(
       new Option('--active <bool>', 'only active or only deactivated accounts').choices(['true', 'false']),
     )
+    .option('--name <prefix>', 'only people a word of whose name starts so (newest first)')
     .option('--first <n>', 'skip this many accounts', integer(0, 2147483646), 0)
     .option('--page-size <n>', 'accounts per request', integer(1, 100), 10)
     .option('--all', 'every page from --first on, not one')
@@ -31,6 +32,7 @@ export function accountsCommand(): Command {
         pageSize: options.pageSize,
         ...(options.kind ? { kind: options.kind } : {}),
         ...(options.active ? { active: options.active } : {}),
+        ...(options.name ? { name: options.name } : {}),
       };
       const listed = await collectPages(options.first, options.all === true, async (first) => {
         const { data, response } = await api.GET('/api/admin/v1/accounts', {
