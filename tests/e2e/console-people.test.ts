@@ -4,8 +4,8 @@
  * participant by the first letters of her name (saved as her account), and a participant who is
  * nobody's account is shown beside its input; an author then creates a document from the form's own
  * fields, a table filled in its grid, and the approval starts with that participant; the lists
- * (views, the participant's inbox) show the author by name; an account is opened and a deputy set
- * by name; recognition
+ * (views, the participant's inbox) show the author by name; an account is opened, a deputy set and
+ * the run-as person of a key's sign-in picked by name; recognition
  * rules are inputs with a refused pattern shown beside it. At 1280 and
  * 375 px, with screenshots, and axe-core finds no serious or critical violation on these pages.
  */
@@ -219,6 +219,19 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     assert.deepEqual(person.body.deputy, { id: ids['bert@example.com'], enabled: 'true' });
     await card.getByText('Bert Other <bert@example.com>').waitFor();
     await shot(page, 'people-5-account-and-deputy-by-name');
+    await page.context().close();
+  });
+
+  it('the sign-in form picks the run-as person by name with the key typed', async () => {
+    const page = await newConsolePage(browser, pageErrors);
+    await page.goto(`${target.baseUrl}/console`);
+    const form = page.getByRole('form', { name: 'Sign in with an API key' });
+    await form.getByLabel('API key').fill(target.adminKey);
+    await form.getByLabel('Run as (optional)').fill('beat');
+    await form.getByRole('button', { name: 'Beatrix Approver <beatrix@example.com>' }).click();
+    assert.equal(await form.getByLabel('Run as (optional)').inputValue(), 'beatrix@example.com');
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Signed in as Beatrix Approver').waitFor();
     await page.context().close();
   });
 

@@ -45,6 +45,8 @@ export interface PersonPickerProps {
   placeholder?: string;
   invalid?: boolean;
   describedBy?: string;
+  /** How people are looked up (default: as the signed-in caller). */
+  fetcher?: <T>(path: string) => Promise<T>;
 }
 
 export function PersonPicker(props: PersonPickerProps) {
@@ -52,6 +54,7 @@ export function PersonPicker(props: PersonPickerProps) {
   const text = props.value ?? own;
   const setText = (next: string) => (props.onChange ? props.onChange(next) : setOwn(next));
   const several = props.several === true;
+  const fetcher = props.fetcher ?? get;
   const [found, setFound] = useState<Account[]>([]);
   const [why, setWhy] = useState('');
   const [asked, setAsked] = useState('');
@@ -62,7 +65,7 @@ export function PersonPicker(props: PersonPickerProps) {
     let current = true;
     if (USR_ID.test(entry)) {
       setFound([]);
-      get<Account>(`/api/admin/v1/accounts/${enc(entry)}`).then(
+      fetcher<Account>(`/api/admin/v1/accounts/${enc(entry)}`).then(
         (a) => current && setWhy(`${a.name_first} ${a.name_last} <${a.email}>`),
         () => current && setWhy(''),
       );
@@ -76,7 +79,7 @@ export function PersonPicker(props: PersonPickerProps) {
       return;
     }
     const timer = setTimeout(() => {
-      get<Account[]>(
+      fetcher<Account[]>(
         `/api/admin/v1/accounts?name=${enc(entry)}&kind=person&active=true&pageSize=${SHOWN}&order=newest`,
       ).then(
         (people) => {

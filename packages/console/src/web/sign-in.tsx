@@ -4,8 +4,9 @@
  * signed in (`GET /api/v2/me`), from which the console shows only what that principal may do.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { call, get } from './api';
+import { call, get, getWithKey } from './api';
 import type { Me } from './model';
+import { PersonPicker } from './person-picker';
 import { loadProviders, type Provider } from './providers';
 import { clearSession, type Session, saveSession } from './session';
 import { ErrorBox, useAction } from './ui';
@@ -67,6 +68,8 @@ function PasswordForm({ onSignedIn }: { onSignedIn: (s: SignedIn) => void }) {
 
 function KeyForm({ onSignedIn }: { onSignedIn: (s: SignedIn) => void }) {
   const [run, state] = useAction();
+  /** The key typed so far: the run-as box looks people up with it (an administrator's key). */
+  const [key, setKey] = useState('');
   const submit = (e: Event) => {
     e.preventDefault();
     const session: Session = {
@@ -81,13 +84,28 @@ function KeyForm({ onSignedIn }: { onSignedIn: (s: SignedIn) => void }) {
       <h2>With an API key</h2>
       <div class="field">
         <label for="signin-key">API key</label>
-        <input id="signin-key" name="key" type="password" required autoComplete="off" />
+        <input
+          id="signin-key"
+          name="key"
+          type="password"
+          required
+          autoComplete="off"
+          onInput={(e) => setKey((e.target as HTMLInputElement).value)}
+        />
       </div>
       <div class="field">
         <label for="signin-runas">Run as (optional)</label>
-        <input id="signin-runas" name="runAs" autoComplete="off" aria-describedby="signin-runas-hint" />
+        <PersonPicker
+          id="signin-runas"
+          name="runAs"
+          label="Run as"
+          placeholder=""
+          describedBy="signin-runas-hint"
+          fetcher={<T,>(path: string) => getWithKey<T>(key, path)}
+        />
         <small id="signin-runas-hint" class="hint">
-          A person’s e-mail or usr- id, sent as <code>svc-run-as</code>.
+          A person’s e-mail or usr- id (or, with an administrator’s key, the first letters of their name),
+          sent as <code>svc-run-as</code>.
         </small>
       </div>
       <button type="submit" disabled={state.busy}>
