@@ -1,6 +1,7 @@
 /** Form definitions (DESIGN.md, "Forms"): tags, workflow phases, recognition forms. */
 import { z } from '@hono/zod-openapi';
 import { escalationProblem, StageDeadline } from './deadlines';
+import { fieldDeclarationProblem, fieldPattern, RecognitionField } from './field-declarations';
 import { Participant } from './participant';
 import { Meta } from './person';
 import { userPatternProblem } from './user-pattern';
@@ -46,8 +47,11 @@ export const RecognitionForm = z.strictObject({
   name: z.string().min(1).max(200),
   /** Keywords that identify the form on a page (case-insensitive). */
   match: z.array(z.string().min(1).max(200)).min(1).max(50),
-  /** Tag → RE2 regular expression whose first group is the value (case-insensitive; see user-pattern.ts). */
-  fields: z.record(z.string().regex(TAG_NAME_PATTERN), z.string().min(1).max(1000)).default({}),
+  /**
+   * Tag → RE2 regular expression whose first group is the value (case-insensitive; see user-pattern.ts),
+   * or a field declared by type and labels (field-declarations.ts).
+   */
+  fields: z.record(z.string().regex(TAG_NAME_PATTERN), RecognitionField).default({}),
 });
 
 /**
@@ -75,15 +79,17 @@ export const RecordedFormDefinition = z.strictObject({
 /** A form definition as `PUT /api/admin/v1/forms/{name}` accepts it. */
 export const FormDefinition = RecordedFormDefinition.superRefine((form, ctx) => {
   for (const [i, rf] of (form.recognition?.forms ?? []).entries()) {
-    for (const [tag, pattern] of Object.entries(rf.fields)) {
-      // Compiled as recognition runs it: a table tag reads every line (multiline).
-      const problem = userPatternProblem(pattern, { multiline: form.tags[tag] === 'table' });
+    for (const [tag, field] of Object.entries(rf.fields)) {
+      const path = ['recognition', 'forms', i, 'fields', tag];
+      const declared = fieldDeclarationProblem(field);
+      if (declared) ctx.addIssue({ code: 'custom', path, message: declared });
+      const pattern = typeof field === 'string' ? field : field.pattern;
+      if (pattern === undefined) continue;
+      // Compiled as recognition runs it: a table tag read by a pattern reads every line (multiline).
+      const multiline = form.tags[tag] === 'table' && fieldPattern(field) !== undefined;
+      const problem = userPatternProblem(pattern, { multiline });
       if (problem)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['recognition', 'forms', i, 'fields', tag],
-          message: `not supported by the RE2 engine: ${problem}`,
-        });
+        ctx.addIssue({ code: 'custom', path, message: `not supported by the RE2 engine: ${problem}` });
     }
   }
   if (form.titleField !== undefined && form.tags[form.titleField] !== 'string')

@@ -8,6 +8,7 @@ export * from './document-events';
 export * from './document-read';
 export * from './documents';
 export * from './envelope';
+export * from './field-declarations';
 export * from './forms';
 export * from './identity-events';
 export * from './ids';

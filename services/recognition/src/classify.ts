@@ -11,7 +11,7 @@
  * an unrecognised page ends a part and belongs to none. A part's confidence is the mean over its pages
  * of score × text confidence / 100 (text confidence: 100 for a text layer, tesseract's for OCR).
  */
-import type { RecognitionForm } from '@docflow/contracts';
+import { fieldPattern, type RecognitionForm } from '@docflow/contracts';
 import type { z } from 'zod';
 import { runSteps, type Steps } from './pattern-steps';
 import { fieldMatches, hasKeyword } from './patterns';
@@ -130,7 +130,7 @@ function* scorePageSteps(text: string, form: RecoFormDef): Steps<FormScore> {
     if (hasKeyword(text, keyword)) keywordsFound++;
     yield;
   }
-  const patterns = Object.values(form.fields);
+  const patterns = Object.values(form.fields).flatMap((f) => fieldPattern(f) ?? []);
   let fieldsFound = 0;
   for (const pattern of patterns) {
     if (fieldMatches(text, pattern)) fieldsFound++;

@@ -1,6 +1,6 @@
 /**
- * The values of a recognised part: each field of its recognition form applied to the part's pages
- * (DESIGN.md, "Forms"). Pure.
+ * The values of a recognised part: each pattern field of its recognition form applied to the part's
+ * pages (DESIGN.md, "Forms"). Pure.
  *
  * - A tag whose kind in the form is `string` (or that the form does not list) gets the first group of
  *   the first match, trimmed; the pattern is case-insensitive. Pages are searched in order, each on its
@@ -11,7 +11,7 @@
  *   "2 Widget 10.00" lines.
  * - A tag whose pattern finds nothing (or whose first group is empty) is left out, never set to ''.
  */
-import type { TagKind, ValuesByTags } from '@docflow/contracts';
+import { fieldPattern, type TagKind, type ValuesByTags } from '@docflow/contracts';
 import type { z } from 'zod';
 import type { RecoFormDef } from './classify';
 import { runSteps, type Steps } from './pattern-steps';
@@ -40,7 +40,10 @@ export function* extractValuesSteps(
   tagKinds: TagKinds = {},
 ): Steps<ValuesByTags> {
   const values: ValuesByTags = {};
-  for (const [tag, source] of Object.entries(recoForm.fields)) {
+  for (const [tag, field] of Object.entries(recoForm.fields)) {
+    // Fields declared by type are read by the layout extractor (extract-fields.ts).
+    const source = fieldPattern(field);
+    if (source === undefined) continue;
     if (tagKinds[tag] === 'table') {
       const rows = yield* tableRows(source, pages);
       if (rows.length > 0) values[tag] = rows;
