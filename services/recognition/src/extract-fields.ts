@@ -1,0 +1,196 @@
+/**
+ * The values of a recognised part, pattern fields and fields declared by type alike, each with how it
+ * was found (`fieldsByTags`: confidence, raw text, page, box, label). Pure.
+ *
+ * - Pattern fields (a string, or `type: 'pattern'`) run as before (extract.ts); their confidence is the
+ *   part's text confidence.
+ * - A typed field: the best value of its type beside one of its labels (proximity.ts); else what the
+ *   type finds unlabelled (unlabelled.ts: currency, IBAN, VAT id, party); else its `pattern`, the group
+ *   normalised by the type. Numeric dates are read month first when the part says so (date.ts).
+ * - A `table` field: line items by column alignment (table.ts).
+ * - Cross-checks then raise or lower the confidences (cross-checks.ts).
+ * A field that finds nothing is left out of both maps.
+ */
+import type {
+  FieldDeclaration,
+  PageLayout,
+  RecognizedField,
+  TagKind,
+  ValuesByTags,
+} from '@docflow/contracts';
+import type { z } from 'zod';
+import type { RecoFormDef } from './classify';
+import { crossCheckFactors } from './cross-checks';
+import { extractValuesSteps } from './extract';
+import { fieldConfidence, recognizedField } from './field-confidence';
+import { findByType, type ScalarType } from './fields/by-type';
+import { dominantCurrency, findCurrencies } from './fields/currency';
+import { type DateHints, monthFirstHint } from './fields/date';
+import { findLabelHits, type LabelHit } from './labels';
+import { type TextLine, textLines } from './layout-text';
+import type { Steps } from './pattern-steps';
+import { firstMatch } from './patterns';
+import { type Candidate, valueNearLabel } from './proximity';
+import { findTable } from './table';
+import { unlabelledValue } from './unlabelled';
+
+export interface PartPage {
+  /** The page's text as patterns read it. */
+  text: string;
+  layout: PageLayout;
+  /** Text confidence, 0–100. */
+  confidence: number;
+}
+
+export interface ExtractedPart {
+  valuesByTags: ValuesByTags;
+  fieldsByTags: Record<string, RecognizedField>;
+}
+
+type TagKinds = Readonly<Record<string, z.infer<typeof TagKind>>>;
+type Declared = FieldDeclaration & { type: ScalarType };
+
+/** A `pattern` of a typed field, read where no label finds a value, is that much less sure. */
+const PATTERN_FALLBACK = 0.7;
+
+/** extractPart in steps (one per field or pattern run: pattern-steps.ts). */
+export function* extractPartSteps(
+  recoForm: RecoFormDef,
+  pages: readonly PartPage[],
+  tagKinds: TagKinds = {},
+): Steps<ExtractedPart> {
+  const valuesByTags = yield* extractValuesSteps(
+    recoForm,
+    pages.map((p) => p.text),
+    tagKinds,
+  );
+  const textConfidence = pages.reduce((sum, p) => sum + p.confidence, 0) / Math.max(1, pages.length);
+  const fieldsByTags: Record<string, RecognizedField> = {};
+  for (const tag of Object.keys(valuesByTags))
+    fieldsByTags[tag] = { confidence: fieldConfidence(textConfidence, 1) };
+
+  const lines = pages.map((p) => textLines(p.layout));
+  const scalars = scalarFields(recoForm);
+  const hits = findLabelHits(lines.flat(), labelsOf(scalars));
+  const hints = dateHints(lines);
+  const found: Record<string, Candidate> = {};
+  for (const [tag, field] of scalars) {
+    const candidate =
+      bestLabelled(tag, field, lines, hits, hints) ??
+      unlabelledValue(field.type, lines, recoForm.match) ??
+      (field.pattern ? yield* patternValue(field, pages, hints) : undefined);
+    if (candidate) found[tag] = candidate;
+    yield;
+  }
+
+  const tables: Record<string, { rows: string[][]; candidate: Candidate }> = {};
+  let itemsSum: number | undefined;
+  for (const [tag, field] of Object.entries(recoForm.fields)) {
+    if (typeof field === 'string' || field.type !== 'table' || !field.columns) continue;
+    const stopLabels = scalars.flatMap(([, f]) => f.labels ?? []);
+    const table = findTable(lines, field.columns, stopLabels);
+    if (table) {
+      tables[tag] = table;
+      if (tag === 'items') itemsSum = table.amountSum;
+    }
+    yield;
+  }
+
+  const factors = crossCheckFactors({
+    amounts: Object.fromEntries(['total', 'subtotal', 'tax'].map((t) => [t, found[t]?.value])),
+    itemsSum,
+    ibans: Object.fromEntries(
+      scalars.filter(([t, f]) => f.type === 'iban' && found[t]).map(([t]) => [t, found[t]!.value]),
+    ),
+  });
+  for (const [tag, candidate] of Object.entries(found)) {
+    valuesByTags[tag] = candidate.value;
+    fieldsByTags[tag] = recognizedField(candidate, factors[tag]);
+  }
+  for (const [tag, { rows, candidate }] of Object.entries(tables)) {
+    valuesByTags[tag] = rows;
+    fieldsByTags[tag] = recognizedField(candidate, factors[tag]);
+  }
+  return { valuesByTags, fieldsByTags };
+}
+
+/**
+ * How well each typed field of a form is evidenced on one page, 0–1 (its best labelled value's
+ * quality; a table: 1 when found): the field evidence of classification (classify.ts).
+ */
+export function typedFieldEvidence(recoForm: RecoFormDef, layout: PageLayout): number[] {
+  const lines = [textLines(layout)];
+  const scalars = scalarFields(recoForm);
+  const hits = findLabelHits(lines[0]!, labelsOf(scalars));
+  const hints = dateHints(lines);
+  const evidence = scalars.map(([tag, field]) => bestLabelled(tag, field, lines, hits, hints)?.quality ?? 0);
+  const stopLabels = scalars.flatMap(([, f]) => f.labels ?? []);
+  for (const field of Object.values(recoForm.fields))
+    if (typeof field !== 'string' && field.type === 'table' && field.columns)
+      evidence.push(findTable(lines, field.columns, stopLabels) ? 1 : 0);
+  return evidence;
+}
+
+function scalarFields(recoForm: RecoFormDef): Array<[string, Declared]> {
+  return Object.entries(recoForm.fields).flatMap(([tag, f]) =>
+    typeof f === 'string' || f.type === 'pattern' || f.type === 'table' ? [] : [[tag, f as Declared]],
+  );
+}
+
+function labelsOf(scalars: ReadonlyArray<[string, Declared]>): Record<string, string[]> {
+  return Object.fromEntries(scalars.map(([tag, f]) => [tag, f.labels ?? []]));
+}
+
+function bestLabelled(
+  tag: string,
+  field: Declared,
+  lines: readonly (readonly TextLine[])[],
+  hits: readonly LabelHit[],
+  hints: DateHints,
+): Candidate | undefined {
+  let best: Candidate | undefined;
+  for (const hit of hits) {
+    if (hit.field !== tag) continue;
+    const page = lines.find((p) => p[0]?.pageIdx === hit.line.pageIdx)!;
+    const c = valueNearLabel(
+      hit,
+      page,
+      hits.filter((h) => h.line.pageIdx === hit.line.pageIdx),
+      (text) => findByType(field.type, text, hints),
+    );
+    if (c && (!best || c.quality > best.quality)) best = c;
+  }
+  return best;
+}
+
+function* patternValue(
+  field: Declared,
+  pages: readonly PartPage[],
+  hints: DateHints,
+): Steps<Candidate | undefined> {
+  for (const page of pages) {
+    const group = firstMatch(page.text, field.pattern!)?.[1]?.trim();
+    yield;
+    const [m] = group ? findByType(field.type, group, hints) : [];
+    if (m)
+      return {
+        value: m.value,
+        raw: group!.slice(m.start, m.end),
+        pageIdx: page.layout.pageIdx,
+        quality: m.quality * PATTERN_FALLBACK,
+        wordConfidence: page.confidence,
+        order: [page.layout.pageIdx, 0, 0],
+      };
+  }
+  return undefined;
+}
+
+/** Numeric dates month first when the part's own dates say so, or when it is in US dollars. */
+function dateHints(lines: readonly (readonly TextLine[])[]): DateHints {
+  const text = lines
+    .flat()
+    .map((l) => l.text)
+    .join('\n');
+  const usd = dominantCurrency(findCurrencies(text))?.value === 'USD';
+  return { monthFirst: monthFirstHint(text, usd) };
+}

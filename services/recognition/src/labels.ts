@@ -1,0 +1,66 @@
+/**
+ * Where the label words of each field stand on a page: whole words or phrases, case- and
+ * accent-insensitive (`Rechnungs-Nr.`, `N° de facture`, `Factuurnummer:`). Pure.
+ *
+ * A label inside a longer label of another field on the same line is not that field's (`total` in
+ * `Total VAT` is the tax's label, `invoice` in `Invoice date` the date's), so similar labels do not
+ * steal each other's values.
+ */
+import { fold } from './fields/value-match';
+import type { TextLine } from './layout-text';
+
+export interface LabelHit {
+  field: string;
+  line: TextLine;
+  /** Character range in the line's text. */
+  start: number;
+  end: number;
+  /** The label as read on the page. */
+  label: string;
+  /** Position of the label in the field's list: the first ones are the surest. */
+  rank: number;
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+/** Every label hit of every field on the lines, shadowed hits left out; in reading order. */
+export function findLabelHits(
+  lines: readonly TextLine[],
+  labelsByField: Readonly<Record<string, readonly string[]>>,
+): LabelHit[] {
+  const hits: LabelHit[] = [];
+  for (const line of lines) {
+    const folded = foldKeepingLength(line.text);
+    const onLine: LabelHit[] = [];
+    for (const [field, labels] of Object.entries(labelsByField))
+      for (const [rank, label] of labels.entries()) {
+        const needle = foldKeepingLength(label.trim().replace(/\s+/g, ' '));
+        for (let at = folded.indexOf(needle); at >= 0 && needle; at = folded.indexOf(needle, at + 1)) {
+          const end = at + needle.length;
+          const boundedLeft = !WORD.test(folded[at - 1] ?? '') || !WORD.test(needle[0]!);
+          const boundedRight = !WORD.test(folded[end] ?? '') || !WORD.test(needle.at(-1)!);
+          if (boundedLeft && boundedRight)
+            onLine.push({ field, line, start: at, end, label: line.text.slice(at, end), rank });
+        }
+      }
+    hits.push(...onLine.filter((h) => !shadowed(h, onLine)));
+  }
+  return hits;
+}
+
+/** Inside a longer hit: of another field (its label), or of the same field (one hit of the two). */
+function shadowed(hit: LabelHit, onLine: readonly LabelHit[]): boolean {
+  return onLine.some(
+    (o) =>
+      o !== hit &&
+      o.start <= hit.start &&
+      o.end >= hit.end &&
+      (o.end - o.start > hit.end - hit.start || (o.field === hit.field && o.rank < hit.rank)),
+  );
+}
+
+/** fold() where it keeps the length (offsets must stay those of the text), else lower case. */
+function foldKeepingLength(text: string): string {
+  const folded = fold(text);
+  return folded.length === text.length ? folded : text.toLowerCase();
+}

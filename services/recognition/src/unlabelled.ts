@@ -1,0 +1,76 @@
+/**
+ * Values a field finds with no label beside them, by what they are: the currency the part is written
+ * in (its most frequent sign or code), the first IBAN (valid ones first) or VAT id, and for a party the
+ * letterhead: the first line on the first page with a legal form, else its first line of words that
+ * names no keyword of the form. Each is less sure than a labelled value. Pure.
+ */
+import { dominantCurrency, findCurrencies } from './fields/currency';
+import { findIbans } from './fields/iban';
+import { findParty, hasLegalForm } from './fields/party';
+import type { ValueMatch } from './fields/value-match';
+import { fold } from './fields/value-match';
+import { findVatIds } from './fields/vat-id';
+import { type TextLine, unionBox, wordConfidence, wordsIn } from './layout-text';
+import type { Candidate } from './proximity';
+
+/** How sure an unlabelled value is, before its own type quality. */
+const SURENESS = { currency: 0.8, iban: 0.9, vatId: 0.7, partyWithLegalForm: 0.6, party: 0.35 };
+/** The letterhead: the top of the first page. */
+const LETTERHEAD_LINES = 8;
+
+export function unlabelledValue(
+  type: string,
+  pages: readonly (readonly TextLine[])[],
+  keywords: readonly string[],
+): Candidate | undefined {
+  const lines = pages.flat();
+  switch (type) {
+    case 'currency': {
+      const all = lines.flatMap((line) => findCurrencies(line.text).map((m) => ({ m, line })));
+      const best = dominantCurrency(all.map((a) => a.m));
+      const at = all.find((a) => a.m === best);
+      return at && candidate(at.line, at.m, SURENESS.currency);
+    }
+    case 'iban': {
+      const all = lines.flatMap((line) => findIbans(line.text).map((m) => ({ m, line })));
+      const at = all.find((a) => a.m.quality === 1) ?? all[0];
+      return at && candidate(at.line, at.m, SURENESS.iban);
+    }
+    case 'vatId':
+      for (const line of lines) {
+        const [m] = findVatIds(line.text);
+        if (m) return candidate(line, m, SURENESS.vatId);
+      }
+      return undefined;
+    case 'party':
+      return letterhead(pages[0] ?? [], keywords);
+    default:
+      return undefined;
+  }
+}
+
+function letterhead(page: readonly TextLine[], keywords: readonly string[]): Candidate | undefined {
+  const top = page.slice(0, LETTERHEAD_LINES);
+  const legal = top.find((l) => hasLegalForm(l.text));
+  if (legal) {
+    const [m] = findParty(legal.text);
+    if (m) return candidate(legal, m, SURENESS.partyWithLegalForm);
+  }
+  const folded = keywords.map(fold);
+  const named = top.find((l) => /\p{L}{3}/u.test(l.text) && !folded.some((k) => fold(l.text).includes(k)));
+  const [m] = named ? findParty(named.text) : [];
+  return named && m ? candidate(named, m, SURENESS.party) : undefined;
+}
+
+function candidate(line: TextLine, m: ValueMatch, sureness: number): Candidate {
+  const words = wordsIn(line, m.start, m.end);
+  return {
+    value: m.value,
+    raw: line.text.slice(m.start, m.end),
+    pageIdx: line.pageIdx,
+    box: unionBox(words),
+    quality: m.quality * sureness,
+    wordConfidence: wordConfidence(words),
+    order: [line.pageIdx, line.lineIdx, m.start],
+  };
+}
