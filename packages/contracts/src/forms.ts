@@ -46,7 +46,19 @@ export const RecognitionForm = z.strictObject({
   id: z.string().min(1).max(64),
   name: z.string().min(1).max(200),
   /** Keywords that identify the form on a page (case-insensitive). */
-  match: z.array(z.string().min(1).max(200)).min(1).max(50),
+  match: z
+    .array(z.string().min(1).max(200))
+    .min(1)
+    .max(50)
+    .openapi({
+      description:
+        'Keywords that identify the form on a page: whole words or phrases, case-insensitive, in any ' +
+        'language. A page\u2019s keyword evidence is the number of distinct keywords found on it, full at ' +
+        'two (min(found, 2) / 2; with one keyword: found / 1), not their share of the list, so listing the ' +
+        'words of several languages does not lower a page\u2019s score. Field evidence likewise: the fields ' +
+        'found, weighed by how well (0\u20131), full at four. Score = 100 \u00d7 (0.75 \u00d7 keyword evidence + ' +
+        '0.25 \u00d7 field evidence); a page goes to the best form with a keyword on it and a score \u2265 50.',
+    }),
   /**
    * Tag → RE2 regular expression whose first group is the value (case-insensitive; see user-pattern.ts),
    * or a field declared by type and labels (field-declarations.ts).

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type ClassifiedPart, classifyPage, classifyPages, type PageText, scorePage } from './classify';
-import { RECO_FORMS } from './testing/invoice-form';
+import { PATTERN_FORMS } from './testing/pattern-forms';
 
+const RECO_FORMS = PATTERN_FORMS;
 const INVOICE = RECO_FORMS.find((f) => f.id === 'inv')!;
 const NOTE = RECO_FORMS.find((f) => f.id === 'dn')!;
 

@@ -4,7 +4,8 @@ import type { ValuesByTags } from '@docflow/contracts';
 import { ValuesByTags as ValuesByTagsSchema } from '@docflow/contracts';
 import type { RecoFormDef } from './classify';
 import { extractValues } from './extract';
-import { INVOICE_FORM, RECO_FORMS } from './testing/invoice-form';
+import { INVOICE_FORM } from './testing/invoice-form';
+import { PATTERN_FORMS as RECO_FORMS } from './testing/pattern-forms';
 
 const INVOICE = RECO_FORMS.find((f) => f.id === 'inv')!;
 const NOTE = RECO_FORMS.find((f) => f.id === 'dn')!;
