@@ -3,6 +3,7 @@
  * them; the recognition service's tests recognise pages of the sample `invoice`.
  */
 import type { FormDefinition } from './forms';
+import { INVOICE_FIELDS, INVOICE_KEYWORDS } from './sample-invoice';
 
 export const SAMPLE_FORMS: FormDefinition[] = [
   {
@@ -22,7 +23,19 @@ export const SAMPLE_FORMS: FormDefinition[] = [
     name: 'invoice',
     title: 'Incoming invoice',
     formsystype: 2,
-    tags: { invoiceNo: 'string', total: 'string', supplier: 'string', items: 'table' },
+    tags: {
+      invoiceNo: 'string',
+      total: 'string',
+      supplier: 'string',
+      items: 'table',
+      invoiceDate: 'string',
+      dueDate: 'string',
+      currency: 'string',
+      subtotal: 'string',
+      tax: 'string',
+      vatId: 'string',
+      iban: 'string',
+    },
     titleField: 'invoiceNo',
     workflow: {
       approval: { stages: [{ participants: ['bob@example.com'] }], next: 'execution' },
@@ -34,11 +47,9 @@ export const SAMPLE_FORMS: FormDefinition[] = [
         {
           id: 'inv',
           name: 'Invoice',
-          match: ['invoice', 'total'],
-          fields: {
-            invoiceNo: 'Invoice\\s+(?:No|Number)\\.?:?\\s+(\\w[\\w-]*)',
-            total: 'Total:?\\s+([0-9][0-9.,]*)',
-          },
+          match: INVOICE_KEYWORDS,
+          // Prebuilt: any supplier's invoice, by field types and labels (sample-invoice.ts).
+          fields: INVOICE_FIELDS,
         },
         {
           id: 'dn',

@@ -139,11 +139,14 @@ describe('what a recognition records', () => {
     pageIdxEnd: 1,
     confidence: 90,
     valuesByTags: { total: '12' },
+    fieldsByTags: {
+      total: { confidence: 93.1, raw: '12,00', pageIdx: 1, box: [0.7, 0.8, 0.8, 0.82], label: 'Total' },
+    },
   };
   let ids = 0;
   const newId = () => `${++ids}`.padStart(24, '0');
 
-  it('a recognised file: FileRecognized with its page count, its text and its parts, each with a new _id', () => {
+  it('a recognised file: FileRecognized with its page count, its text and its parts (values and how each was found), each with a new _id', () => {
     const result = { ok: true as const, parts: [part, part], pageCount: 3, ocrPageCount: 1, text: 'Invoice' };
     assert.deepEqual(decideRecognized('f1', result, newId), {
       type: 'FileRecognized',

@@ -3,14 +3,20 @@
  * without a text layer (all pages when `idpFrpr`), classification, extraction. A file that cannot be
  * read, or OCR that cannot run, is a returned failure, never a throw.
  */
-import { type FormDefinition, RECOGNIZED_TEXT_MAX_CHARS, type ValuesByTags } from '@docflow/contracts';
+import {
+  type FormDefinition,
+  RECOGNIZED_TEXT_MAX_CHARS,
+  type RecognizedField,
+  type ValuesByTags,
+} from '@docflow/contracts';
 import { ProblemError, problems } from '@docflow/kit/http';
 import { TimeoutError } from '@docflow/timing';
 import { type ClassifyOptions, classifyPagesSteps, type PageText } from './classify';
-import { extractValuesSteps } from './extract';
+import { extractPartSteps } from './extract-fields';
 import { declaredFileKind, type FileKind, sniffFileKind } from './file-kind';
 import { declaredImageSize, MAX_IMAGE_PIXELS } from './image-header';
 import { resolveIdpLangs } from './languages';
+import { layoutFromText } from './layout-from-text';
 import { OcrImageError, OcrOverloadedError, type OcrPool, OcrUnavailableError } from './ocr-pool';
 import { PatternBudget } from './pattern-steps';
 import { patternText } from './patterns';
@@ -61,6 +67,8 @@ export interface RecoPart {
   /** `recoFormConfidence`, percent. */
   confidence: number;
   valuesByTags: ValuesByTags;
+  /** How each value was found: confidence, raw text, page, box, label. */
+  fieldsByTags: Record<string, RecognizedField>;
 }
 
 export type RecoFailureReason =
@@ -121,21 +129,23 @@ export async function recognizeFile(
     const recoForms = form.recognition?.forms ?? [];
     if (recoForms.length === 0) return { ok: true, parts: [], pageCount: 0, ocrPageCount: 0, text: '' };
     const bytes = await readAll(file.data, options.maxBytes ?? DEFAULT_MAX_BYTES);
-    const pages = (await pageTexts(bytes, file, pool, { ...options, deadline })).map((p) => ({
-      ...p,
-      text: patternText(p.text),
-    }));
+    const pages = (await pageTexts(bytes, file, pool, { ...options, deadline })).map((p, idx) => {
+      const text = patternText(p.text);
+      // Until the text layer and OCR hand over their own layouts, one is made from the text.
+      const layout = layoutFromText(text, idx, p.ocr ? 'ocr' : 'text-layer', p.confidence);
+      return { ...p, text, layout };
+    });
     const budget = new PatternBudget(options.patternBudgetMs ?? DEFAULT_PATTERN_BUDGET_MS);
     const parts: RecoPart[] = [];
     for (const part of await budget.run(classifyPagesSteps(pages, recoForms, options))) {
       const recoForm = recoForms.find((f) => f.id === part.recoFormId)!;
-      const partPages = pages.slice(part.pageIdxStart, part.pageIdxEnd + 1).map((p) => p.text);
+      const partPages = pages.slice(part.pageIdxStart, part.pageIdxEnd + 1);
       parts.push({
         recoForm: { form: null, id: recoForm.id, name: recoForm.name },
         pageIdxStart: part.pageIdxStart,
         pageIdxEnd: part.pageIdxEnd,
         confidence: part.confidence,
-        valuesByTags: await budget.run(extractValuesSteps(recoForm, partPages, form.tags)),
+        ...(await budget.run(extractPartSteps(recoForm, partPages, form.tags))),
       });
     }
     return {
