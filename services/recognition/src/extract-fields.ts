@@ -5,7 +5,8 @@
  * - Pattern fields (a string, or `type: 'pattern'`) run as before (extract.ts); their confidence is the
  *   part's text confidence.
  * - A typed field: the best value of its type beside one of its labels (proximity.ts); else what the
- *   type finds unlabelled (unlabelled.ts: currency, IBAN, VAT id, party); else its `pattern`, the group
+ *   type finds unlabelled (unlabelled.ts: currency, IBAN, VAT id, party, and the document's first date
+ *   for the form's first date field); else its `pattern`, the group
  *   normalised by the type. Numeric dates are read month first when the part says so (date.ts).
  * - A `table` field: line items by column alignment (table.ts).
  * - Cross-checks then raise or lower the confidences (cross-checks.ts).
@@ -74,11 +75,14 @@ export function* extractPartSteps(
   const hits = findLabelHits(lines.flat(), labelsOf(scalars));
   const hints = dateHints(lines);
   const found: Record<string, Candidate> = {};
+  const firstDate = scalars.find(([, f]) => f.type === 'date')?.[0];
   for (const [tag, field] of scalars) {
     const candidate =
       bestLabelled(tag, field, lines, hits, hints) ??
-      unlabelledValue(field.type, lines, recoForm.match) ??
-      (field.pattern ? yield* patternValue(field, pages, hints) : undefined);
+      (field.pattern ? yield* patternValue(field, pages, hints) : undefined) ??
+      (field.type !== 'date' || tag === firstDate
+        ? unlabelledValue(field.type, lines, recoForm.match, hints)
+        : undefined);
     if (candidate) found[tag] = candidate;
     yield;
   }

@@ -4,9 +4,10 @@
  * its column, the nearest first. Pure.
  *
  * Quality of a candidate, 0–1 = label rank × value type quality × position:
- * - rank: 1 for the field's first label, 0.02 less for each later one (at most 0.2 less);
+ * - rank: 1 for the field's first label, 0.005 less for each later one (at most 0.2 less);
  * - position: right on the line 1, in a line of the same row 0.95, below 0.9; × 0.92 for each word
- *   between the label and the value, × 0.85 for each line passed over below.
+ *   between the label and the value, × 0.5 for each other field's label between them, × 0.85 for
+ *   each line passed over below.
  */
 import type { Box } from '@docflow/contracts';
 import type { ValueMatch } from './fields/value-match';
@@ -33,9 +34,11 @@ export type Finder = (text: string) => ValueMatch[];
 const SAME_ROW = 0.95;
 const BELOW = 0.9;
 const PER_WORD_BETWEEN = 0.92;
+/** A value right of another field's label on the line is more likely that label's. */
+const PAST_OTHER_LABEL = 0.5;
 const PER_LINE_PASSED = 0.85;
 const LINES_BELOW = 3;
-const RANK_STEP = 0.02;
+const RANK_STEP = 0.005;
 const MAX_RANK_LOSS = 0.2;
 
 /** The best value near one label hit, or undefined. `page`: every line of the hit's page. */
@@ -60,20 +63,17 @@ export function valueNearLabel(
   return best;
 }
 
-/** Values after the label on its own line, up to the next label. */
+/** Values after the label on its own line; past another field's label, half as sure. */
 function rightOf(hit: LabelHit, hits: readonly LabelHit[], find: Finder): Candidate[] {
   const { line } = hit;
-  const stop = Math.min(
-    line.text.length,
-    ...hits.filter((h) => h.line === line && h.start >= hit.end).map((h) => h.start),
-  );
-  return candidatesIn(
-    line,
-    hit.end,
-    stop,
-    find,
-    (m) => PER_WORD_BETWEEN ** wordsBetween(line, hit.end, m.start),
-  ).map((c) => ({ ...c, label: hit.label }));
+  const others = hits.filter((h) => h.line === line && h.start >= hit.end && h.field !== hit.field);
+  const position = (m: ValueMatch) =>
+    PER_WORD_BETWEEN ** wordsBetween(line, hit.end, m.start) *
+    PAST_OTHER_LABEL ** others.filter((h) => h.end <= m.start).length;
+  return candidatesIn(line, hit.end, line.text.length, find, position).map((c) => ({
+    ...c,
+    label: hit.label,
+  }));
 }
 
 /** Lines of the same row right of the label's line (the next column), nearest first. */

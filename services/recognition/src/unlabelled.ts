@@ -1,10 +1,13 @@
 /**
  * Values a field finds with no label beside them, by what they are: the currency the part is written
- * in (its most frequent sign or code), the first IBAN (valid ones first) or VAT id, and for a party the
- * letterhead: the first line on the first page with a legal form, else its first line of words that
- * names no keyword of the form. Each is less sure than a labelled value. Pure.
+ * in (its most frequent sign or code), the first IBAN (valid ones first) or VAT id, for a date the first
+ * date of the first page (asked only for the form's first date field: the document's own date), and
+ * for a party the letterhead: the first line on the first page with a legal form, else its first line
+ * of words (no digits, no `key:`) that names no keyword of the form. Each is less sure than a labelled
+ * value. Pure.
  */
 import { dominantCurrency, findCurrencies } from './fields/currency';
+import { type DateHints, findDates } from './fields/date';
 import { findIbans } from './fields/iban';
 import { findParty, hasLegalForm } from './fields/party';
 import type { ValueMatch } from './fields/value-match';
@@ -14,7 +17,7 @@ import { type TextLine, unionBox, wordConfidence, wordsIn } from './layout-text'
 import type { Candidate } from './proximity';
 
 /** How sure an unlabelled value is, before its own type quality. */
-const SURENESS = { currency: 0.8, iban: 0.9, vatId: 0.7, partyWithLegalForm: 0.6, party: 0.35 };
+const SURENESS = { currency: 0.8, iban: 0.9, vatId: 0.7, date: 0.5, partyWithLegalForm: 0.6, party: 0.35 };
 /** The letterhead: the top of the first page. */
 const LETTERHEAD_LINES = 8;
 
@@ -22,9 +25,16 @@ export function unlabelledValue(
   type: string,
   pages: readonly (readonly TextLine[])[],
   keywords: readonly string[],
+  hints: DateHints = {},
 ): Candidate | undefined {
   const lines = pages.flat();
   switch (type) {
+    case 'date':
+      for (const line of pages[0] ?? []) {
+        const [m] = findDates(line.text, hints);
+        if (m) return candidate(line, m, SURENESS.date);
+      }
+      return undefined;
     case 'currency': {
       const all = lines.flatMap((line) => findCurrencies(line.text).map((m) => ({ m, line })));
       const best = dominantCurrency(all.map((a) => a.m));
@@ -57,7 +67,9 @@ function letterhead(page: readonly TextLine[], keywords: readonly string[]): Can
     if (m) return candidate(legal, m, SURENESS.partyWithLegalForm);
   }
   const folded = keywords.map(fold);
-  const named = top.find((l) => /\p{L}{3}/u.test(l.text) && !folded.some((k) => fold(l.text).includes(k)));
+  const named = top.find(
+    (l) => /\p{L}{3}/u.test(l.text) && !/[\d:]/.test(l.text) && !folded.some((k) => fold(l.text).includes(k)),
+  );
   const [m] = named ? findParty(named.text) : [];
   return named && m ? candidate(named, m, SURENESS.party) : undefined;
 }

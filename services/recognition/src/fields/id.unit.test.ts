@@ -30,6 +30,8 @@ describe('findText and findParty', () => {
     ['Widgets Ltd', 'Widgets Ltd'],
     ['Bäckerei Müller, Marktplatz 3', 'Bäckerei Müller'],
     [': 123', undefined],
+    ['Name: Lieferant GmbH', 'Lieferant GmbH'],
+    ['Nummer: 549910', undefined],
   ];
   for (const [text, name] of parties)
     it(`party: ${text} → ${name}`, () => assert.equal(findParty(text)[0]?.value, name));

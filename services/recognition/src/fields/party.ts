@@ -13,10 +13,20 @@ export function hasLegalForm(text: string): boolean {
   return LEGAL_FORM.test(text);
 }
 
-/** A name after a label: the rest of the line up to a comma that starts an address. */
+/** `Name:` before a name is part of no name. */
+const NAME_KEY = /^(?:name|nom|naam|nombre|firma|company|société|bedrijf|empresa)\s*:\s*/iu;
+
+/**
+ * A name after a label: the rest of the line up to a comma that starts an address. Another label's
+ * line (`Nummer: 549910`) is no name.
+ */
 export function findParty(text: string): ValueMatch[] {
-  const [rest] = findText(text);
-  if (!rest || !/\p{L}{2}/u.test(rest.value)) return [];
+  const [line] = findText(text);
+  const key = line && NAME_KEY.exec(line.value);
+  const rest = key
+    ? { ...line, value: line.value.slice(key[0].length), start: line.start + key[0].length }
+    : line;
+  if (!rest || !/\p{L}{2}/u.test(rest.value) || rest.value.includes(':')) return [];
   const legal = LEGAL_FORM.exec(rest.value);
   // `ACME GmbH, Hauptstrasse 1`: the name ends with its legal form.
   const value = legal ? rest.value.slice(0, legal.index + legal[0].length) : rest.value.split(/,\s/)[0]!;
