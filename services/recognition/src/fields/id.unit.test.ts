@@ -18,6 +18,7 @@ describe('findIds: the first token with a digit', () => {
   for (const [text, id] of cases) it(`${text} → ${id}`, () => assert.equal(findIds(text)[0]?.value, id));
 
   it('a whole date is an unsure id', () => assert.ok(findIds('03.08.2024')[0]!.quality < 0.5));
+  it('a code in parentheses is an unsure id', () => assert.ok(findIds('(389) 31.10.2018')[0]!.quality < 1));
 });
 
 describe('findText and findParty', () => {
