@@ -1202,16 +1202,33 @@ export interface components {
                 forms: {
                     id: string;
                     name: string;
+                    /** @description Keywords that identify the form on a page: whole words or phrases, case-insensitive, in any language. A page’s keyword evidence is the number of distinct keywords found on it, full at two (min(found, 2) / 2; with one keyword: found / 1), not their share of the list, so listing the words of several languages does not lower a page’s score. Field evidence likewise: the fields found, weighed by how well (0–1), full at four. Score = 100 × (0.75 × keyword evidence + 0.25 × field evidence); a page goes to the best form with a keyword on it and a score ≥ 50. */
                     match: string[];
                     /** @default {} */
                     fields?: {
-                        [key: string]: string;
+                        [key: string]: string | components["schemas"]["FieldDeclaration"];
                     };
                 }[];
             };
             /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
             titleField?: string;
             _meta: components["schemas"]["Meta"];
+        };
+        /** @description A field by type and labels: the value of the type beside (right, same line) or below a label, normalised. `pattern` fields need `pattern`, `table` fields `columns`. */
+        FieldDeclaration: {
+            /** @enum {string} */
+            type: "date" | "amount" | "currency" | "id" | "text" | "party" | "iban" | "vatId" | "table" | "pattern";
+            labels?: string[];
+            pattern?: string;
+            columns?: {
+                name: string;
+                /**
+                 * @default text
+                 * @enum {string}
+                 */
+                type?: "text" | "amount" | "quantity";
+                labels: string[];
+            }[];
         };
         FormDefinition: {
             /** @example memo */
@@ -1291,10 +1308,11 @@ export interface components {
                 forms: {
                     id: string;
                     name: string;
+                    /** @description Keywords that identify the form on a page: whole words or phrases, case-insensitive, in any language. A page’s keyword evidence is the number of distinct keywords found on it, full at two (min(found, 2) / 2; with one keyword: found / 1), not their share of the list, so listing the words of several languages does not lower a page’s score. Field evidence likewise: the fields found, weighed by how well (0–1), full at four. Score = 100 × (0.75 × keyword evidence + 0.25 × field evidence); a page goes to the best form with a keyword on it and a score ≥ 50. */
                     match: string[];
                     /** @default {} */
                     fields?: {
-                        [key: string]: string;
+                        [key: string]: string | components["schemas"]["FieldDeclaration"];
                     };
                 }[];
             };

@@ -6,7 +6,7 @@
  */
 import type { RecognitionField } from './field-declarations';
 
-/** Words of an invoice page: any two saturate the keyword score (classify.ts). */
+/** Words of an invoice (or receipt) page: any two saturate the keyword score (classify.ts). */
 export const INVOICE_KEYWORDS = [
   'invoice',
   'tax invoice',
@@ -22,6 +22,9 @@ export const INVOICE_KEYWORDS = [
   'montant',
   'importe',
   'IBAN',
+  'receipt',
+  'cash',
+  'GST',
   'VAT',
   'MwSt',
   'USt',
@@ -197,6 +200,7 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Total à payer',
       'Net à payer',
       'Montant à payer',
+      'Solde à payer',
       'Totaal incl. btw',
       'Totaalbedrag',
       'Totaal te betalen',

@@ -51,6 +51,8 @@ export interface ExtractedPart {
 type TagKinds = Readonly<Record<string, z.infer<typeof TagKind>>>;
 type Declared = FieldDeclaration & { type: ScalarType };
 
+/** Label hits of one field looked at (the first in reading order): bounds a hostile part. */
+const MAX_HITS_PER_FIELD = 50;
 /** A `pattern` of a typed field, read where no label finds a value, is that much less sure. */
 const PATTERN_FALLBACK = 0.7;
 
@@ -153,8 +155,7 @@ function bestLabelled(
   hints: DateHints,
 ): Candidate | undefined {
   let best: Candidate | undefined;
-  for (const hit of hits) {
-    if (hit.field !== tag) continue;
+  for (const hit of hits.filter((h) => h.field === tag).slice(0, MAX_HITS_PER_FIELD)) {
     const page = lines.find((p) => p[0]?.pageIdx === hit.line.pageIdx)!;
     const c = valueNearLabel(
       hit,

@@ -227,3 +227,14 @@ describe('pattern fields still run as before, beside typed ones', () => {
     assert.equal(r.fieldsByTags.when!.confidence, 70);
   });
 });
+
+describe('a hostile page is read in bounded work', () => {
+  it('a 20,000-character line of 2,500 labels and values: the first labelled value', () => {
+    const { valuesByTags } = extract('Total 1.00 '.repeat(2500).slice(0, 20_000));
+    assert.equal(valuesByTags.total, '1.00');
+  });
+  it('2,500 lines of dates under their label', () => {
+    const { valuesByTags } = extract('Invoice date\n03.08.2024\n'.repeat(1250));
+    assert.equal(valuesByTags.invoiceDate, '2024-08-03');
+  });
+});

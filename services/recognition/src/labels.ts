@@ -22,6 +22,8 @@ export interface LabelHit {
 }
 
 const WORD = /[\p{L}\p{N}]/u;
+/** Label hits kept per line (the first ones): a hostile line of labels costs no more than this. */
+const MAX_HITS_PER_LINE = 50;
 
 /** Every label hit of every field on the lines, shadowed hits left out; in reading order. */
 export function findLabelHits(
@@ -29,13 +31,20 @@ export function findLabelHits(
   labelsByField: Readonly<Record<string, readonly string[]>>,
 ): LabelHit[] {
   const hits: LabelHit[] = [];
+  const needles = Object.entries(labelsByField).map(
+    ([field, labels]) =>
+      [field, labels.map((l) => foldKeepingLength(l.trim().replace(/\s+/g, ' ')))] as const,
+  );
   for (const line of lines) {
     const folded = foldKeepingLength(line.text);
     const onLine: LabelHit[] = [];
-    for (const [field, labels] of Object.entries(labelsByField))
-      for (const [rank, label] of labels.entries()) {
-        const needle = foldKeepingLength(label.trim().replace(/\s+/g, ' '));
-        for (let at = folded.indexOf(needle); at >= 0 && needle; at = folded.indexOf(needle, at + 1)) {
+    for (const [field, labels] of needles)
+      for (const [rank, needle] of labels.entries()) {
+        for (
+          let at = folded.indexOf(needle);
+          at >= 0 && needle && onLine.length < MAX_HITS_PER_LINE * 4;
+          at = folded.indexOf(needle, at + 1)
+        ) {
           const end = at + needle.length;
           const boundedLeft = !WORD.test(folded[at - 1] ?? '') || !WORD.test(needle[0]!);
           const boundedRight = !WORD.test(folded[end] ?? '') || !WORD.test(needle.at(-1)!);
@@ -43,7 +52,8 @@ export function findLabelHits(
             onLine.push({ field, line, start: at, end, label: line.text.slice(at, end), rank });
         }
       }
-    hits.push(...onLine.filter((h) => !shadowed(h, onLine)));
+    const first = onLine.sort((a, b) => a.start - b.start).slice(0, MAX_HITS_PER_LINE);
+    hits.push(...first.filter((h) => !shadowed(h, first)));
   }
   return hits;
 }

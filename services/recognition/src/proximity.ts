@@ -38,6 +38,9 @@ const PER_WORD_BETWEEN = 0.92;
 const PAST_OTHER_LABEL = 0.5;
 const PER_LINE_PASSED = 0.85;
 const LINES_BELOW = 3;
+/** Bounds on a hostile page: how far right of a label, and how many values each way, are looked at. */
+const MAX_RIGHT_CHARS = 160;
+const MAX_VALUES = 5;
 const RANK_STEP = 0.005;
 const MAX_RANK_LOSS = 0.2;
 
@@ -66,7 +69,10 @@ export function valueNearLabel(
 /** Values after the label on its own line; past another field's label, half as sure. */
 function rightOf(hit: LabelHit, hits: readonly LabelHit[], find: Finder): Candidate[] {
   const { line } = hit;
-  const others = hits.filter((h) => h.line === line && h.start >= hit.end && h.field !== hit.field);
+  const to = Math.min(line.text.length, hit.end + MAX_RIGHT_CHARS);
+  const others = hits.filter(
+    (h) => h.line === line && h.start >= hit.end && h.start < to && h.field !== hit.field,
+  );
   const position = (m: ValueMatch) =>
     PER_WORD_BETWEEN ** wordsBetween(line, hit.end, m.start) *
     PAST_OTHER_LABEL ** others.filter((h) => h.end <= m.start).length;
@@ -145,19 +151,21 @@ function candidatesIn(
   find: Finder,
   position: (m: ValueMatch) => number,
 ): Candidate[] {
-  return find(line.text.slice(from, to)).map((found) => {
-    const m = { ...found, start: found.start + from, end: found.end + from };
-    const words = wordsIn(line, m.start, m.end);
-    return {
-      value: m.value,
-      raw: line.text.slice(m.start, m.end),
-      pageIdx: line.pageIdx,
-      box: unionBox(words),
-      quality: m.quality * position(m),
-      wordConfidence: wordConfidence(words),
-      order: [line.pageIdx, line.lineIdx, m.start] as [number, number, number],
-    };
-  });
+  return find(line.text.slice(from, to))
+    .slice(0, MAX_VALUES)
+    .map((found) => {
+      const m = { ...found, start: found.start + from, end: found.end + from };
+      const words = wordsIn(line, m.start, m.end);
+      return {
+        value: m.value,
+        raw: line.text.slice(m.start, m.end),
+        pageIdx: line.pageIdx,
+        box: unionBox(words),
+        quality: m.quality * position(m),
+        wordConfidence: wordConfidence(words),
+        order: [line.pageIdx, line.lineIdx, m.start] as [number, number, number],
+      };
+    });
 }
 
 function overlap(a0: number, a1: number, b0: number, b1: number): number {

@@ -7,7 +7,7 @@
  * invoices write no third decimal). A number touching a letter, a `%` or a further digit group (a date,
  * `19%`, `INV-2024`) is no amount.
  */
-import type { ValueMatch } from './value-match';
+import { execAll, type ValueMatch } from './value-match';
 
 /** Integer part (grouped by one separator kind, or not), then a 1–2 digit fraction or a dash. */
 const AMOUNT =
@@ -16,7 +16,7 @@ const CURRENCY_NEAR = /(?:[€$£¥₹₽₺]|\b(?:EUR|USD|GBP|CHF|[A-Z]{3})\b)/
 
 export function findAmounts(text: string): ValueMatch[] {
   const found: ValueMatch[] = [];
-  for (const m of text.matchAll(AMOUNT)) {
+  for (const m of execAll(AMOUNT, text)) {
     const [raw, minus, int, group, decimal, fraction] = m;
     // A grouping character that is also the decimal one (`1,234,5`) is not an amount.
     if (group && decimal && (group === decimal || ![',', '.'].includes(decimal))) continue;

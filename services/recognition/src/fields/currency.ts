@@ -1,9 +1,9 @@
 /**
  * Currencies as ISO 4217 codes from codes, symbols and words: `EUR`, `€`, `euro`, `$`, `US$`, `£`,
- * `CHF`, `Fr.`, `kr`, `zł`… Pure. A code counts only as a whole upper-case word (`eur` in running text
+ * `CHF`, `Fr.`, `kr`, `zł`, `RM`… Pure. A code counts only as a whole upper-case word (`eur` in running text
  * does not); a symbol anywhere.
  */
-import { fold, type ValueMatch } from './value-match';
+import { execAll, fold, type ValueMatch } from './value-match';
 
 /** Common ISO 4217 codes read as they are. */
 const CODES = new Set(
@@ -11,6 +11,9 @@ const CODES = new Set(
     ' ',
   ),
 );
+
+const CODE = /(?<![\p{L}\p{N}])[A-Z]{3}(?![\p{L}\p{N}])/gu;
+const RINGGIT = /(?<![\p{L}\p{N}])RM(?![\p{L}])/gu;
 
 /** Symbols and words (folded: lower case, no accents) → code, with how surely they name it. */
 const SIGNS: ReadonlyArray<[sign: string, code: string, quality: number]> = [
@@ -50,8 +53,11 @@ const WORDS: ReadonlyArray<[word: string, code: string, quality: number]> = [
 
 export function findCurrencies(text: string): ValueMatch[] {
   const found: ValueMatch[] = [];
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}])[A-Z]{3}(?![\p{L}\p{N}])/gu))
+  for (const m of execAll(CODE, text))
     if (CODES.has(m[0])) found.push({ value: m[0], start: m.index!, end: m.index! + 3, quality: 1 });
+  // Ringgit as Malaysian receipts write it, upper case only.
+  for (const m of execAll(RINGGIT, text))
+    found.push({ value: 'MYR', start: m.index!, end: m.index! + 2, quality: 0.9 });
   // Folding keeps the length of these signs and words, so offsets stay those of `text`.
   const folded = text.toLowerCase();
   const taken = (at: number) => found.some((f) => at >= f.start && at < f.end);

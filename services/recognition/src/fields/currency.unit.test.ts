@@ -23,6 +23,8 @@ describe('findCurrencies: ISO 4217 from codes, symbols and words', () => {
     ['1 500 Kč', 'CZK'],
     ['₹ 500', 'INR'],
     ['A$ 20', 'AUD'],
+    ['TOTAL RM 60.30', 'MYR'],
+    ['RM60.30', 'MYR'],
     ['a code in lower case is a word: eur', undefined],
     ['a word inside a longer one: Europa', undefined],
     ['an unknown three-letter word: THE', undefined],

@@ -6,7 +6,7 @@
  * (`monthFirst`, e.g. a US document), day first otherwise (most of the world). Two-digit years are
  * 19xx from 70 on, 20xx below. Impossible dates (`31.02.2024`) are none.
  */
-import { fold, type ValueMatch } from './value-match';
+import { execAll, fold, type ValueMatch } from './value-match';
 
 export interface DateHints {
   /** Read `3/8/2024` as March 8 (US order) when both parts could be the month. */
@@ -81,13 +81,15 @@ const FORMS: ReadonlyArray<[RegExp, (g: string[]) => [y: string, m: number, d: s
   ],
 ];
 
+const SLASHED = /(?<!\d)(\d{1,2})\/(\d{1,2})\/(?:\d{4}|\d{2})(?!\d)/g;
+
 export function findDates(text: string, hints: DateHints = {}): ValueMatch[] {
   // Folding keeps offsets only when it keeps the length (it does for Latin letters with accents).
   const folded = fold(text);
   const source = folded.length === text.length ? folded : text.toLowerCase();
   const found: ValueMatch[] = [];
   for (const [re, parts, quality] of FORMS)
-    for (const m of source.matchAll(re)) {
+    for (const m of execAll(re, source)) {
       const start = m.index!;
       const end = start + m[0].length;
       if (found.some((f) => start < f.end && end > f.start)) continue;
@@ -120,7 +122,7 @@ function isoDate(year: string, month: number, day: string): string | null {
  * no, one with its second above 12 says yes; else a `$`/USD document says yes.
  */
 export function monthFirstHint(text: string, usDollars: boolean): boolean {
-  for (const m of text.matchAll(/(?<!\d)(\d{1,2})\/(\d{1,2})\/(?:\d{4}|\d{2})(?!\d)/g)) {
+  for (const m of execAll(SLASHED, text)) {
     if (Number(m[1]) > 12) return false;
     if (Number(m[2]) > 12) return true;
   }

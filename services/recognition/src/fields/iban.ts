@@ -4,7 +4,7 @@
  * An IBAN-shaped value whose check fails is still found, at a lower quality: OCR may have misread one
  * character, and a validator should see it rather than nothing.
  */
-import type { ValueMatch } from './value-match';
+import { execAll, type ValueMatch } from './value-match';
 
 /** Lengths of the IBAN registry (SWIFT, ISO 13616) for the countries that use one. */
 const LENGTHS: Record<string, number> = {
@@ -103,7 +103,7 @@ export function ibanChecksumValid(iban: string): boolean {
 export function findIbans(text: string): ValueMatch[] {
   const found: ValueMatch[] = [];
   const upper = text.toUpperCase();
-  for (const m of upper.matchAll(START)) {
+  for (const m of execAll(START, upper)) {
     const length = LENGTHS[m[1]!];
     if (!length || found.some((f) => m.index! < f.end)) continue;
     // Take the country's length of letters and digits, skipping the spaces that group them.

@@ -5,13 +5,13 @@
  * parentheses.
  */
 import { findDates } from './date';
-import type { ValueMatch } from './value-match';
+import { execAll, type ValueMatch } from './value-match';
 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\-/._]*[\p{L}\p{N}]|\p{N}/gu;
 
 export function findIds(text: string): ValueMatch[] {
   const found: ValueMatch[] = [];
-  for (const m of text.matchAll(TOKEN)) {
+  for (const m of execAll(TOKEN, text)) {
     const token = m[0].replace(/[.]+$/, '');
     if (!/\p{N}/u.test(token) || token.length > 40) {
       continue;

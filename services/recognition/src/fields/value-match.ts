@@ -13,3 +13,15 @@ export interface ValueMatch {
 export function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
+
+/**
+ * Every match of a global regular expression, without `matchAll`'s copy of it (a copy is compiled
+ * again: for the long alternations of month names, on every call).
+ */
+export function* execAll(re: RegExp, text: string): Generator<RegExpExecArray> {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0] === '') re.lastIndex++;
+    yield m;
+  }
+}
