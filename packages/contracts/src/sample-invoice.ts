@@ -168,7 +168,7 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
   total: {
     type: 'amount',
     labels: [
-      // Specific grand totals of every language first, the bare words last.
+      // Specific grand totals of every language first, then what is left to pay, the bare words last.
       'Total due',
       'Amount due',
       'Balance due',
@@ -198,9 +198,6 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Montant TTC',
       'Montant total',
       'Total à payer',
-      'Net à payer',
-      'Montant à payer',
-      'Solde à payer',
       'Totaal incl. btw',
       'Totaalbedrag',
       'Totaal te betalen',
@@ -210,6 +207,9 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Total factura',
       'Totale fattura',
       'Zahlbetrag',
+      'Net à payer',
+      'Montant à payer',
+      'Solde à payer',
       'Zu zahlen',
       'Total',
       'Totaal',
