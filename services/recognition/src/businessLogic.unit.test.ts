@@ -147,7 +147,14 @@ describe('what a recognition records', () => {
   const newId = () => `${++ids}`.padStart(24, '0');
 
   it('a recognised file: FileRecognized with its page count, its text and its parts (values and how each was found), each with a new _id', () => {
-    const result = { ok: true as const, parts: [part, part], pageCount: 3, ocrPageCount: 1, text: 'Invoice' };
+    const result = {
+      ok: true as const,
+      parts: [part, part],
+      pageCount: 3,
+      ocrPageCount: 1,
+      text: 'Invoice',
+      layouts: [],
+    };
     assert.deepEqual(decideRecognized('f1', result, newId), {
       type: 'FileRecognized',
       data: {

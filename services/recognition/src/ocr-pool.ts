@@ -15,7 +15,9 @@ import { createCanvas } from '@napi-rs/canvas';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import { encodeGreyPng, rgbaToGrey } from './grey-png';
 import { DEFAULT_LANGUAGES, langPathFor, type OcrLanguage } from './languages';
+import { ocrWords } from './layout-ocr';
 import { registerPageFont } from './page-font';
+import type { PlacedWord } from './reading-order';
 
 export interface OcrPoolOptions {
   /** Workers, one page each at a time. Default: the number of cores (more than that is slower, ocr.md). */
@@ -33,6 +35,8 @@ export interface OcrPoolOptions {
 
 export interface OcrResult {
   text: string;
+  /** Every word read, with its box (pixels of the image) and confidence. */
+  words: PlacedWord[];
   /** Tesseract's mean word confidence, 0–100. */
   confidence: number;
   /** Time the worker spent on the page. */
@@ -175,9 +179,14 @@ export async function createOcrPool(options: OcrPoolOptions = {}): Promise<OcrPo
       finish(new TimeoutError(`OCR of a page took longer than ${pageTimeoutMs} ms`));
     }, pageTimeoutMs);
     const started = performance.now();
-    worker.recognize(job.image).then(
+    worker.recognize(job.image, {}, { text: true, blocks: true }).then(
       ({ data }) =>
-        finish(undefined, { text: data.text, confidence: data.confidence, ms: performance.now() - started }),
+        finish(undefined, {
+          text: data.text,
+          words: ocrWords(data.blocks ?? []),
+          confidence: data.confidence,
+          ms: performance.now() - started,
+        }),
       (err: unknown) => finish(new OcrImageError(`the image cannot be read: ${String(err)}`)),
     );
   };

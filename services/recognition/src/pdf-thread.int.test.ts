@@ -8,6 +8,7 @@ import { TimeoutError } from '@docflow/timing';
 import { loadImage } from '@napi-rs/canvas';
 import { PdfTooLargeError, PdfUnreadableError, renderDpi } from './pdf';
 import { openPdfInWorker } from './pdf-thread';
+import { layoutText } from './reading-order';
 import { drawPage, imagePdf, textPdf } from './testing/fixtures';
 import { deepPageTreePdf, hugePagePdf } from './testing/hostile';
 import { INVOICE_LINES } from './testing/invoice-form';
@@ -47,7 +48,7 @@ describe('openPdfInWorker', () => {
     const text = await openPdfInWorker(textPdf([INVOICE_LINES]));
     try {
       assert.equal(text.pageCount, 1);
-      assert.equal(await text.pageText(0), INVOICE_LINES.map((l) => l.text).join('\n'));
+      assert.equal(layoutText(await text.pageLayout(0)), INVOICE_LINES.map((l) => l.text).join('\n'));
     } finally {
       await text.close();
     }
@@ -79,7 +80,7 @@ describe('openPdfInWorker', () => {
     );
     const pdf = await openPdfInWorker(textPdf([INVOICE_LINES]));
     try {
-      assert.match(await pdf.pageText(0), /^INVOICE/);
+      assert.match(layoutText(await pdf.pageLayout(0)), /^INVOICE/);
     } finally {
       await pdf.close();
     }

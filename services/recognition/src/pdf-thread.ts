@@ -8,6 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
+import type { PageLayout } from '@docflow/contracts';
 import { TimeoutError } from '@docflow/timing';
 import { type PdfFile, PdfTooLargeError, PdfUnreadableError } from './pdf';
 import { Slots } from './slots';
@@ -15,7 +16,7 @@ import { startWorkerModule } from './worker-module';
 
 type PdfCall =
   | { op: 'open'; bytes: Uint8Array }
-  | { op: 'text'; pageIdx: number }
+  | { op: 'layout'; pageIdx: number }
   | { op: 'render'; pageIdx: number; dpi?: number }
   | { op: 'close' };
 /** Messages to the thread; a request's `id` comes back on its reply. */
@@ -148,7 +149,8 @@ export async function openPdfInWorker(bytes: Uint8Array, options: PdfThreadOptio
     const pageCount = await call<number>({ op: 'open', bytes: copy }, 'opening the PDF', [copy.buffer]);
     return {
       pageCount,
-      pageText: (pageIdx) => call<string>({ op: 'text', pageIdx }, `reading the text of page ${pageIdx + 1}`),
+      pageLayout: (pageIdx) =>
+        call<PageLayout>({ op: 'layout', pageIdx }, `reading the text of page ${pageIdx + 1}`),
       renderPage: async (pageIdx, dpi) => {
         const png = await call<Uint8Array>({ op: 'render', pageIdx, dpi }, `rendering page ${pageIdx + 1}`);
         return Buffer.from(png.buffer, png.byteOffset, png.byteLength);

@@ -17,8 +17,8 @@ async function answer(request: PdfRequest): Promise<PdfReply> {
       case 'open':
         pdf = await openPdf(request.bytes);
         return { id, ok: true, value: pdf.pageCount };
-      case 'text':
-        return { id, ok: true, value: await opened().pageText(request.pageIdx) };
+      case 'layout':
+        return { id, ok: true, value: await opened().pageLayout(request.pageIdx) };
       case 'render':
         return { id, ok: true, value: await opened().renderPage(request.pageIdx, request.dpi) };
       case 'close':

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadImage } from '@napi-rs/canvas';
 import { hasTextLayer, openPdf, PdfUnreadableError } from './pdf';
+import { layoutText } from './reading-order';
 import { drawPage, imagePdf, textPdf } from './testing/fixtures';
 import { DELIVERY_NOTE_LINES, INVOICE_LINES } from './testing/invoice-form';
 
@@ -10,8 +11,8 @@ describe('openPdf', () => {
     const pdf = await openPdf(textPdf([INVOICE_LINES, DELIVERY_NOTE_LINES]));
     try {
       assert.equal(pdf.pageCount, 2);
-      assert.equal(await pdf.pageText(0), INVOICE_LINES.map((l) => l.text).join('\n'));
-      assert.equal(await pdf.pageText(1), DELIVERY_NOTE_LINES.map((l) => l.text).join('\n'));
+      assert.equal(layoutText(await pdf.pageLayout(0)), INVOICE_LINES.map((l) => l.text).join('\n'));
+      assert.equal(layoutText(await pdf.pageLayout(1)), DELIVERY_NOTE_LINES.map((l) => l.text).join('\n'));
     } finally {
       await pdf.close();
     }
@@ -21,7 +22,7 @@ describe('openPdf', () => {
     const pdf = await openPdf(imagePdf([drawPage(INVOICE_LINES, 100)]));
     try {
       assert.equal(pdf.pageCount, 1);
-      const text = await pdf.pageText(0);
+      const text = layoutText(await pdf.pageLayout(0));
       assert.equal(hasTextLayer(text), false);
       const png = await pdf.renderPage(0);
       assert.equal(png[24], 8);
@@ -46,7 +47,7 @@ describe('openPdf', () => {
   it('a page that does not exist → PdfUnreadableError', async () => {
     const pdf = await openPdf(textPdf([INVOICE_LINES]));
     try {
-      await assert.rejects(pdf.pageText(1), PdfUnreadableError);
+      await assert.rejects(pdf.pageLayout(1), PdfUnreadableError);
     } finally {
       await pdf.close();
     }

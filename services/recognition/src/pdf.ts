@@ -5,9 +5,12 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import type { PageLayout } from '@docflow/contracts';
 import { createCanvas } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { encodeGreyPng, rgbaToGrey } from './grey-png';
+import { pdfItemWords } from './layout-pdf';
+import { pageLayout } from './reading-order';
 
 /** 300 dpi: what tesseract reads best (ocr.md); a PDF user unit is 1/72 inch. */
 export const OCR_DPI = 300;
@@ -29,8 +32,8 @@ export class PdfTooLargeError extends Error {
 
 export interface PdfFile {
   readonly pageCount: number;
-  /** The text layer of a page (0-based), lines separated by `\n`; empty for a scanned page. */
-  pageText(pageIdx: number): Promise<string>;
+  /** The text layer of a page (0-based): its words in reading order; no line for a scanned page. */
+  pageLayout(pageIdx: number): Promise<PageLayout>;
   /**
    * The page as an 8-bit grey PNG at `dpi`, lowered (down to MIN_RENDER_DPI) for pages larger than A2.
    * Rejects with PdfTooLargeError, before rendering anything, for a page that would still exceed
@@ -82,12 +85,19 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfFile> {
 
   return {
     pageCount: doc.numPages,
-    pageText: (pageIdx) =>
+    pageLayout: (pageIdx) =>
       guarded(async () => {
         const page = await doc.getPage(pageIdx + 1);
+        const viewport = page.getViewport({ scale: 1 });
         const content = await page.getTextContent();
         page.cleanup();
-        return joinTextItems(content.items.filter((i): i is TextItem => 'str' in i));
+        const items = content.items.filter((i): i is TextItem => 'str' in i);
+        return pageLayout(pdfItemWords(items, viewport.transform), {
+          pageIdx,
+          width: viewport.width,
+          height: viewport.height,
+          source: 'text-layer',
+        });
       }),
     renderPage: (pageIdx, dpi = OCR_DPI) =>
       guarded(async () => {
@@ -131,23 +141,6 @@ export function renderDpi(size: { width: number; height: number }, pageIdx: numb
         `pages are rendered up to ${MAX_RENDER_PIXELS} pixels at ${MIN_RENDER_DPI} dpi at least (about A0)`,
     );
   return fitting;
-}
-
-/** Items on one baseline are concatenated (pdf.js inserts the spaces it detects); a new line starts a row. */
-function joinTextItems(items: TextItem[]): string {
-  let text = '';
-  let lastY: number | undefined;
-  const endLine = () => {
-    if (text !== '' && !text.endsWith('\n')) text += '\n';
-  };
-  for (const item of items) {
-    const y = item.transform[5] as number;
-    if (lastY !== undefined && y !== lastY) endLine();
-    text += item.str;
-    if (item.hasEOL) endLine();
-    lastY = y;
-  }
-  return text.trim();
 }
 
 function unreadable(err: unknown): PdfUnreadableError {

@@ -227,5 +227,6 @@ it('a form without recognition forms gives no parts and reads nothing', async ()
     pageCount: 0,
     ocrPageCount: 0,
     text: '',
+    layouts: [],
   });
 });

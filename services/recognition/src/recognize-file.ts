@@ -5,6 +5,7 @@
  */
 import {
   type FormDefinition,
+  type PageLayout,
   RECOGNIZED_TEXT_MAX_CHARS,
   type RecognizedField,
   type ValuesByTags,
@@ -14,14 +15,14 @@ import { TimeoutError } from '@docflow/timing';
 import { type ClassifyOptions, classifyPagesSteps, type PageText } from './classify';
 import { extractPartSteps } from './extract-fields';
 import { declaredFileKind, type FileKind, sniffFileKind } from './file-kind';
-import { declaredImageSize, MAX_IMAGE_PIXELS } from './image-header';
+import { declaredImageSize, type ImageSize, MAX_IMAGE_PIXELS } from './image-header';
 import { resolveIdpLangs } from './languages';
-import { layoutFromText } from './layout-from-text';
 import { OcrImageError, OcrOverloadedError, type OcrPool, OcrUnavailableError } from './ocr-pool';
 import { PatternBudget } from './pattern-steps';
 import { patternText } from './patterns';
 import { hasTextLayer, PdfTooLargeError, PdfUnreadableError } from './pdf';
 import { openPdfInWorker } from './pdf-thread';
+import { layoutText, pageLayout } from './reading-order';
 
 const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 const DEFAULT_MAX_PAGES = 200;
@@ -95,6 +96,8 @@ export interface RecoSuccess {
   ocrPageCount: number;
   /** The pages' text (as patterns read it) joined by line breaks, its first RECOGNIZED_TEXT_MAX_CHARS. */
   text: string;
+  /** Every page's words with their boxes, lines in reading order (the text above is read from them). */
+  layouts: PageLayout[];
 }
 
 export type RecognizeFileResult = RecoSuccess | RecoFailure;
@@ -127,14 +130,10 @@ export async function recognizeFile(
   try {
     checkLanguages(options.idpLangs, pool);
     const recoForms = form.recognition?.forms ?? [];
-    if (recoForms.length === 0) return { ok: true, parts: [], pageCount: 0, ocrPageCount: 0, text: '' };
+    if (recoForms.length === 0)
+      return { ok: true, parts: [], pageCount: 0, ocrPageCount: 0, text: '', layouts: [] };
     const bytes = await readAll(file.data, options.maxBytes ?? DEFAULT_MAX_BYTES);
-    const pages = (await pageTexts(bytes, file, pool, { ...options, deadline })).map((p, idx) => {
-      const text = patternText(p.text);
-      // Until the text layer and OCR hand over their own layouts, one is made from the text.
-      const layout = layoutFromText(text, idx, p.ocr ? 'ocr' : 'text-layer', p.confidence);
-      return { ...p, text, layout };
-    });
+    const pages = await readPages(bytes, file, pool, { ...options, deadline });
     const budget = new PatternBudget(options.patternBudgetMs ?? DEFAULT_PATTERN_BUDGET_MS);
     const parts: RecoPart[] = [];
     for (const part of await budget.run(classifyPagesSteps(pages, recoForms, options))) {
@@ -154,6 +153,7 @@ export async function recognizeFile(
       pageCount: pages.length,
       ocrPageCount: pages.filter((p) => p.ocr).length,
       text: fileText(pages),
+      layouts: pages.map((p) => p.layout),
     };
   } catch (err) {
     return toFailure(err);
@@ -180,8 +180,8 @@ export async function readFileText(
   try {
     checkLanguages(options.idpLangs, pool);
     const bytes = await readAll(file.data, options.maxBytes ?? DEFAULT_MAX_BYTES);
-    const pages = await pageTexts(bytes, file, pool, { ...options, deadline });
-    return { ok: true, text: fileText(pages.map((p) => ({ text: patternText(p.text) }))) };
+    const pages = await readPages(bytes, file, pool, { ...options, deadline });
+    return { ok: true, text: fileText(pages) };
   } catch (err) {
     return toFailure(err);
   }
@@ -239,10 +239,27 @@ async function readAll(data: Attachment['data'], maxBytes: number): Promise<Uint
   return Buffer.concat(chunks, total);
 }
 
-type RecoPage = PageText & { ocr: boolean };
+/** A page as classification and extraction read it: its layout, and the text made from it (patternText). */
+type RecoPage = PageText & { layout: PageLayout; ocr: boolean };
 type PageOptions = RecognizeFileOptions & { deadline: number };
 
-async function pageTexts(
+function recoPage(layout: PageLayout, confidence: number): RecoPage {
+  return { layout, text: patternText(layoutText(layout)), confidence, ocr: layout.source === 'ocr' };
+}
+
+/** The page of an image read by OCR, its words in the pixels of the image. */
+async function ocrPage(
+  image: Uint8Array,
+  size: ImageSize,
+  pageIdx: number,
+  pool: OcrPool,
+): Promise<RecoPage> {
+  const result = await pool.recognize(image);
+  const layout = pageLayout(result.words, { pageIdx, ...size, source: 'ocr' });
+  return recoPage(layout, result.confidence);
+}
+
+async function readPages(
   bytes: Uint8Array,
   file: Attachment,
   pool: OcrPool,
@@ -258,21 +275,20 @@ async function pageTexts(
     );
   }
   if (kind !== 'pdf') {
-    checkImageSize(bytes, kind);
+    const size = checkImageSize(bytes, kind);
     // The bytes go to tesseract as they are: it decodes them inside its worker thread, where a corrupt
     // image is a rejected job. Decoding with @napi-rs/canvas here (to hand tesseract faster grey pixels)
     // was measured to crash the whole process on a corrupt PNG (SIGSEGV). A TIFF gives its first page.
-    const result = await pool.recognize(bytes);
-    return [{ text: result.text, confidence: result.confidence, ocr: true }];
+    return [await ocrPage(bytes, size, 0, pool)];
   }
-  return pdfPageTexts(bytes, pool, options);
+  return pdfPages(bytes, pool, options);
 }
 
 /**
  * A decoder allocates for the size the header declares (a 0.6 MB PNG can declare 3.6 gigapixels):
  * that size is checked before tesseract decodes anything.
  */
-function checkImageSize(bytes: Uint8Array, kind: Exclude<FileKind, 'pdf'>): void {
+function checkImageSize(bytes: Uint8Array, kind: Exclude<FileKind, 'pdf'>): ImageSize {
   const size = declaredImageSize(bytes, kind);
   if (!size) throw new Failure('unreadable', `the ${kind.toUpperCase()} header cannot be read`);
   if (size.width * size.height > MAX_IMAGE_PIXELS)
@@ -280,13 +296,14 @@ function checkImageSize(bytes: Uint8Array, kind: Exclude<FileKind, 'pdf'>): void
       'too-large',
       `the image declares ${size.width} × ${size.height} pixels; at most ${MAX_IMAGE_PIXELS} are recognised`,
     );
+  return size;
 }
 
 /**
  * Text layer where there is one; other pages are rendered one by one (in the PDF's worker thread)
  * while the pool OCRs earlier ones.
  */
-async function pdfPageTexts(bytes: Uint8Array, pool: OcrPool, options: PageOptions): Promise<RecoPage[]> {
+async function pdfPages(bytes: Uint8Array, pool: OcrPool, options: PageOptions): Promise<RecoPage[]> {
   const pdf = await openPdfInWorker(bytes, {
     opTimeoutMs: options.pdfTimeoutMs,
     heapMiB: options.pdfHeapMiB,
@@ -309,16 +326,18 @@ async function pdfPageTexts(bytes: Uint8Array, pool: OcrPool, options: PageOptio
       if (Date.now() > options.deadline)
         throw new TimeoutError(`recognising the file took longer than its time limit (at page ${idx + 1})`);
       if (!options.idpFrpr) {
-        const text = await pdf.pageText(idx);
-        if (hasTextLayer(text)) {
-          pages[idx] = { text, confidence: TEXT_LAYER_CONFIDENCE, ocr: false };
+        const page = recoPage(await pdf.pageLayout(idx), TEXT_LAYER_CONFIDENCE);
+        if (hasTextLayer(page.text)) {
+          pages[idx] = page;
           continue;
         }
       }
       const png = await pdf.renderPage(idx);
-      const job: Promise<void> = pool.recognize(png).then(
-        (r) => {
-          pages[idx] = { text: r.text, confidence: r.confidence, ocr: true };
+      // The PNG pdf.ts rendered: its header is well-formed.
+      const size = declaredImageSize(png, 'png')!;
+      const job: Promise<void> = ocrPage(png, size, idx, pool).then(
+        (page) => {
+          pages[idx] = page;
         },
         (err: unknown) => {
           ocrError ??= err;

@@ -119,6 +119,32 @@ export function textPdf(pages: FixtureLine[][]): Buffer {
   );
 }
 
+/** A piece of text at a place on an A4 page: `x` from the left, `y` the baseline from the top, in points. */
+export interface PlacedText {
+  text: string;
+  x: number;
+  y: number;
+  size?: number;
+}
+
+/**
+ * A text-layer PDF whose pieces are written in the order given, wherever they stand: as producers write
+ * them (a value before its label, an address from its last line up).
+ */
+export function placedTextPdf(pages: PlacedText[][]): Buffer {
+  return writePdf(
+    pages.map((pieces) => {
+      const ops = ['BT'];
+      for (const p of pieces)
+        ops.push(
+          `/F1 ${p.size ?? 10} Tf 1 0 0 1 ${p.x} ${A4_POINTS.height - p.y} Tm (${pdfString(p.text)}) Tj`,
+        );
+      ops.push('ET');
+      return { content: Buffer.from(ops.join('\n'), 'latin1'), resources: '/Font << /F1 FONT >>' };
+    }),
+  );
+}
+
 /** A PDF whose pages are only images, as a scanner makes them: no text layer at all. */
 export function imagePdf(pages: GreyPage[]): Buffer {
   return writePdf(
