@@ -60,6 +60,12 @@ export const RecognitionEvents = {
     pageCount: z.number().int(),
     /** The file's text (text layer or OCR), pages joined by a line break, cut at RECOGNIZED_TEXT_MAX_CHARS. */
     text: z.string().max(RECOGNIZED_TEXT_MAX_CHARS).optional(),
+    /**
+     * Where the recognition service keeps the file's page layouts (issue 34): a blob of its blob store
+     * holding the JSON `PageLayout[]` of the file's first `pages` pages (bounded in size). Absent on files
+     * recognised before layouts were kept.
+     */
+    layouts: z.object({ key: z.string().max(200), pages: z.number().int().min(0) }).optional(),
   }),
   FileRecognitionFailed: z.object({ fileId: Hex24Id, reason: z.string(), detail: z.string() }),
   /**

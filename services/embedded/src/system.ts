@@ -101,6 +101,8 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   const document = createDocumentService({
     ...engines('document'),
     ...clients,
+    // The recognition service is built below; called only once started.
+    recognition: inProcessClient((request, env) => recognition.app.fetch(request, env)),
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
     checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
     searchCommonDocs: config.DOCFLOW_SEARCH_COMMON_DOCS,
@@ -109,6 +111,10 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   const documentClient = inProcessClient(document.app.fetch);
   const recognition = createRecognitionService({
     ...engines('recognition'),
+    blobs: traceBlobStore(
+      await createLocalBlobStore({ dir: join(dataDir, 'recognition', 'blobs') }),
+      'recognition',
+    ),
     files: clients.files,
     document: documentClient,
     ocrWorkers: config.DOCFLOW_OCR_WORKERS,

@@ -69,11 +69,15 @@ export function decideRequeue(command: RequeueJobs, state: RecognitionResults): 
   );
 }
 
-/** What a file's recognition records: its parts (each with a new `_id`), or why it failed. */
+/**
+ * What a file's recognition records: its parts (each with a new `_id`) and where its page layouts are
+ * kept, or why it failed.
+ */
 export function decideRecognized(
   fileId: string,
   result: RecognizeFileResult,
   newId: () => string,
+  layouts?: { key: string; pages: number },
 ): RecognitionEvent {
   return result.ok
     ? {
@@ -83,6 +87,7 @@ export function decideRecognized(
           pageCount: result.pageCount,
           parts: result.parts.map((p) => ({ _id: newId(), ...p })),
           text: result.text,
+          ...(layouts ? { layouts } : {}),
         },
       }
     : { type: 'FileRecognitionFailed', data: { fileId, reason: result.reason, detail: result.detail } };

@@ -110,7 +110,11 @@ describe('which files become jobs', () => {
 });
 
 describe('which jobs are queued again when the queue was lost', () => {
-  const recorded = (...ids: string[]): RecognitionResults => ({ fileIds: ids, textMissing: [] });
+  const recorded = (...ids: string[]): RecognitionResults => ({
+    fileIds: ids,
+    textMissing: [],
+    recognized: {},
+  });
 
   it('the jobs of the files still pending, as the bus handler queued them', () => {
     const jobs = decideRequeue({ envelope: documentEvent(), pending: [file(2).id] }, initialResults);

@@ -66,6 +66,8 @@ export {
   type GreyPage,
   greyTiff,
   imagePdf,
+  type PlacedText,
+  placedTextPdf,
   textPdf,
 } from './testing/fixtures';
 export { deepPageTreePdf, hugePagePdf, pngBomb } from './testing/hostile';

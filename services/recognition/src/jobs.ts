@@ -7,6 +7,7 @@
  * businessLogic.ts.
  */
 import { randomUUID } from 'node:crypto';
+import type { BlobStore } from '@docflow/blobstore';
 import { EventEnvelope, type RecognitionEvent, readFileRoute, recognitionStream } from '@docflow/contracts';
 import type { EventMetadata, EventStore } from '@docflow/eventstore';
 import {
@@ -23,6 +24,7 @@ import { internalClient, type ServiceClient } from '@docflow/kit/http';
 import { decideGivenUp, decideJobs, decideRecognized, decideResult, wantsRecognition } from './businessLogic';
 import { RecognitionJob } from './job';
 import type { JobQueue } from './job-queue';
+import { keepLayouts } from './layout-store';
 import type { OcrPool } from './ocr-pool';
 import { recognizeFile } from './recognize-file';
 import { type RecognitionResults, resultsAggregate } from './results';
@@ -30,6 +32,8 @@ import { type RecognitionResults, resultsAggregate } from './results';
 export interface JobDeps {
   store: EventStore;
   files: ServiceClient;
+  /** Where the files' page layouts are kept. */
+  blobs: BlobStore;
   internalToken: string;
   /** The OCR pool, started on first use. */
   pool: () => Promise<OcrPool>;
@@ -122,7 +126,9 @@ async function recognizeOne(deps: JobDeps, job: RecognitionJob): Promise<Recogni
     await deps.pool(),
     { idpLangs, idpFrpr },
   );
-  return decideRecognized(file.id, result, newHexId);
+  // Kept before the result is recorded, so a recorded key always finds its layouts.
+  const layouts = result.ok ? await keepLayouts(deps.blobs, result.layouts) : undefined;
+  return decideRecognized(file.id, result, newHexId, layouts);
 }
 
 async function append(

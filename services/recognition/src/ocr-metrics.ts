@@ -47,6 +47,7 @@ export function instrumentOcrPool(pool: OcrPool): OcrPool {
         throw error;
       }
     },
+    toPng: (image) => pool.toPng(image),
     stats: () => pool.stats(),
     terminate() {
       untrack();

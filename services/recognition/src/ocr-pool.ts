@@ -54,6 +54,8 @@ export interface OcrPool {
   readonly languages: readonly OcrLanguage[];
   /** OCR of one image (PNG, JPEG, TIFF, BMP, WebP bytes). Rejects with the errors below, never crashes. */
   recognize(image: Uint8Array): Promise<OcrResult>;
+  /** The image as a colour PNG (a TIFF: its first page), decoded by tesseract in its worker, with no OCR. */
+  toPng(image: Uint8Array): Promise<Buffer>;
   stats(): OcrPoolStats;
   /** Stops every worker; waiting and running jobs reject with OcrUnavailableError. */
   terminate(): Promise<void>;
@@ -86,8 +88,9 @@ interface Slot {
   abort?: (err: Error) => void;
 }
 interface Job {
-  image: Uint8Array;
-  resolve: (result: OcrResult) => void;
+  /** What the worker does with the job's image. */
+  work: (worker: Worker) => Promise<unknown>;
+  resolve: (result: never) => void;
   reject: (err: Error) => void;
   queueTimer: NodeJS.Timeout;
 }
@@ -162,13 +165,13 @@ export async function createOcrPool(options: OcrPoolOptions = {}): Promise<OcrPo
   const run = (slot: Slot, job: Job, worker: Worker) => {
     slot.state = 'busy';
     let settled = false;
-    const finish = (err: Error | undefined, result?: OcrResult) => {
+    const finish = (err: Error | undefined, result?: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(pageTimer);
       slot.abort = undefined;
       if (err) job.reject(err);
-      else job.resolve(result!);
+      else job.resolve(result as never);
       if (slot.worker === worker) slot.state = 'ready';
       dispatch();
     };
@@ -178,15 +181,8 @@ export async function createOcrPool(options: OcrPoolOptions = {}): Promise<OcrPo
       replace(slot, worker);
       finish(new TimeoutError(`OCR of a page took longer than ${pageTimeoutMs} ms`));
     }, pageTimeoutMs);
-    const started = performance.now();
-    worker.recognize(job.image, {}, { text: true, blocks: true }).then(
-      ({ data }) =>
-        finish(undefined, {
-          text: data.text,
-          words: ocrWords(data.blocks ?? []),
-          confidence: data.confidence,
-          ms: performance.now() - started,
-        }),
+    job.work(worker).then(
+      (result) => finish(undefined, result),
       (err: unknown) => finish(new OcrImageError(`the image cannot be read: ${String(err)}`)),
     );
   };
@@ -218,28 +214,47 @@ export async function createOcrPool(options: OcrPoolOptions = {}): Promise<OcrPo
     });
   }
 
+  /** Queues one job for a worker (see the back-pressure in the module comment). */
+  const submit = <T>(work: (worker: Worker) => Promise<T>): Promise<T> => {
+    if (closed) return Promise.reject(new OcrUnavailableError('the OCR pool was terminated'));
+    return new Promise<T>((resolve, reject) => {
+      const job: Job = {
+        work,
+        resolve: resolve as (result: never) => void,
+        reject,
+        queueTimer: setTimeout(() => {
+          dropFromQueue(job);
+          reject(new OcrOverloadedError(`no OCR worker was free within ${queueTimeoutMs} ms`));
+        }, queueTimeoutMs),
+      };
+      queue.push(job);
+      dispatch();
+      if (queue.length > maxQueue && dropFromQueue(job)) {
+        clearTimeout(job.queueTimer);
+        reject(new OcrOverloadedError(`${maxQueue} pages are waiting for OCR already`));
+      }
+    });
+  };
+
   return {
     languages,
-    recognize(image) {
-      if (closed) return Promise.reject(new OcrUnavailableError('the OCR pool was terminated'));
-      return new Promise<OcrResult>((resolve, reject) => {
-        const job: Job = {
-          image,
-          resolve,
-          reject,
-          queueTimer: setTimeout(() => {
-            dropFromQueue(job);
-            reject(new OcrOverloadedError(`no OCR worker was free within ${queueTimeoutMs} ms`));
-          }, queueTimeoutMs),
+    recognize: (image) =>
+      submit(async (worker): Promise<OcrResult> => {
+        const started = performance.now();
+        const { data } = await worker.recognize(image, {}, { text: true, blocks: true });
+        return {
+          text: data.text,
+          words: ocrWords(data.blocks ?? []),
+          confidence: data.confidence,
+          ms: performance.now() - started,
         };
-        queue.push(job);
-        dispatch();
-        if (queue.length > maxQueue && dropFromQueue(job)) {
-          clearTimeout(job.queueTimer);
-          reject(new OcrOverloadedError(`${maxQueue} pages are waiting for OCR already`));
-        }
-      });
-    },
+      }),
+    toPng: (image) =>
+      submit(async (worker) => {
+        // Only image outputs asked for: tesseract.js skips recognition.
+        const { data } = await worker.recognize(image, {}, { text: false, imageColor: true });
+        return Buffer.from(data.imageColor!.slice(data.imageColor!.indexOf(',') + 1), 'base64');
+      }),
     stats: () => ({
       size,
       ready: slots.filter((s) => s.state === 'ready').length,

@@ -12,6 +12,7 @@ export function traceOcrPool(pool: OcrPool): OcrPool {
         span.setAttributes({ 'docflow.ocr.confidence': result.confidence, 'docflow.ocr.ms': result.ms });
         return result;
       }),
+    toPng: (image) => pool.toPng(image),
     stats: () => pool.stats(),
     terminate: () => pool.terminate(),
   };

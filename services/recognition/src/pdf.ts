@@ -135,7 +135,8 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfFile> {
 export function renderDpi(size: { width: number; height: number }, pageIdx: number, dpi = OCR_DPI): number {
   const squareInches = (size.width / 72) * (size.height / 72);
   const fitting = Math.min(dpi, Math.sqrt(MAX_RENDER_PIXELS / squareInches));
-  if (!(fitting >= MIN_RENDER_DPI))
+  // A resolution asked for below MIN_RENDER_DPI (a page image for the screen) is not lowered.
+  if (!(fitting >= Math.min(dpi, MIN_RENDER_DPI)))
     throw new PdfTooLargeError(
       `page ${pageIdx + 1} is ${Math.round(size.width / 72)} × ${Math.round(size.height / 72)} inches; ` +
         `pages are rendered up to ${MAX_RENDER_PIXELS} pixels at ${MIN_RENDER_DPI} dpi at least (about A0)`,

@@ -27,6 +27,7 @@ before(async () => {
       ocrCalls++;
       return real.recognize(image);
     },
+    toPng: (image) => real.toPng(image),
     stats: () => real.stats(),
     terminate: () => real.terminate(),
   };

@@ -24,7 +24,7 @@ import { hasTextLayer, PdfTooLargeError, PdfUnreadableError } from './pdf';
 import { openPdfInWorker } from './pdf-thread';
 import { layoutText, pageLayout } from './reading-order';
 
-const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 const DEFAULT_MAX_PAGES = 200;
 const DEFAULT_PATTERN_BUDGET_MS = 30_000;
 const DEFAULT_FILE_TIMEOUT_MS = 10 * 60_000;
@@ -218,7 +218,8 @@ function checkLanguages(idpLangs: string | undefined, pool: OcrPool): void {
     );
 }
 
-async function readAll(data: Attachment['data'], maxBytes: number): Promise<Uint8Array> {
+/** An attachment's bytes, up to `maxBytes` (a Failure past it, or when the stream breaks). */
+export async function readAll(data: Attachment['data'], maxBytes: number): Promise<Uint8Array> {
   if (data instanceof Uint8Array) {
     if (data.byteLength > maxBytes) throw tooLarge(maxBytes);
     return data;

@@ -8,14 +8,22 @@
 import { parseRecognitionEvent, type RecognitionEvent } from '@docflow/contracts';
 import type { Aggregate } from '@docflow/kit/eventsourcing';
 
+export interface RecognizedFile {
+  pageCount: number;
+  /** Where its page layouts are kept (absent for a file recognised before they were). */
+  layouts?: { key: string; pages: number };
+}
+
 export interface RecognitionResults {
   /** The files whose result is recorded. */
   fileIds: string[];
   /** Files recognised before recognition kept text, whose text is not recorded yet. */
   textMissing: string[];
+  /** The files recognised (not failed), by id. */
+  recognized: Record<string, RecognizedFile>;
 }
 
-export const initialResults: RecognitionResults = { fileIds: [], textMissing: [] };
+export const initialResults: RecognitionResults = { fileIds: [], textMissing: [], recognized: {} };
 
 export function evolve(state: RecognitionResults, event: RecognitionEvent): RecognitionResults {
   const { fileId } = event.data;
@@ -26,6 +34,10 @@ export function evolve(state: RecognitionResults, event: RecognitionEvent): Reco
       return {
         fileIds: [...state.fileIds, fileId],
         textMissing: event.data.text === undefined ? [...state.textMissing, fileId] : state.textMissing,
+        recognized: {
+          ...state.recognized,
+          [fileId]: { pageCount: event.data.pageCount, layouts: event.data.layouts },
+        },
       };
     case 'FileRecognitionFailed':
       return { ...state, fileIds: [...state.fileIds, fileId] };

@@ -1,4 +1,5 @@
 /** Composition of the recognition service: used by the embedded runner and by main.ts. */
+import type { BlobStore } from '@docflow/blobstore';
 import type { Consumer } from '@docflow/bus';
 import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
@@ -18,6 +19,8 @@ import { jobAbandoner, jobRunner, queueJobsHandler } from './jobs';
 import { instrumentOcrPool } from './ocr-metrics';
 import { createOcrPool, type OcrPool } from './ocr-pool';
 import { traceOcrPool } from './ocr-tracing';
+import { pageApi } from './page-api';
+import { pageImages } from './page-images';
 import { pendingRecognitionFromDocument } from './pending-recognition';
 import { startTextBackfill, type TextBackfill } from './text-backfill';
 
@@ -25,6 +28,8 @@ export interface RecognitionServiceDeps extends ServiceBaseDeps {
   files: ServiceClient;
   /** The document service: which documents still wait for recognition, when the job queue is lost. */
   document: ServiceClient;
+  /** Where page layouts and page images are kept: shared by every recognition instance. */
+  blobs: BlobStore;
   /** Tesseract workers (default: the number of cores). */
   ocrWorkers?: number;
   /** Files recognised at once (default 4): a large file holds one of them, the others go on. */
@@ -58,7 +63,24 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
     },
   });
   const queue = createJobQueue(deps.db);
-  const jobDeps = { store, files: deps.files, internalToken: deps.internalToken, pool: lazyPool, log };
+  const jobDeps = {
+    store,
+    files: deps.files,
+    blobs: deps.blobs,
+    internalToken: deps.internalToken,
+    pool: lazyPool,
+    log,
+  };
+  app.route(
+    '/',
+    pageApi({
+      store,
+      blobs: deps.blobs,
+      files: deps.files,
+      internalToken: deps.internalToken,
+      pageImage: pageImages({ db: deps.db, blobs: deps.blobs, pool: lazyPool }),
+    }),
+  );
   let relay: Subscription | undefined;
   let consumer: Consumer | undefined;
   let runner: JobRunner | undefined;

@@ -21,6 +21,7 @@ import {
   WorkflowCommandResponse,
 } from '../internal';
 import { internalRoute } from '../internal-route';
+import { PageLayout } from '../layout';
 
 /** identity: accounts by `usr-` id or e-mail (an erased account by its id only, inactive). */
 export const resolveAccountsRoute = internalRoute({
@@ -155,4 +156,29 @@ export const workflowActionsRoute = internalRoute({
   body: WorkflowActionsRequest,
   output: WorkflowActions,
   problems: [400, 401, 404, 415, 503],
+});
+
+/** The page a console shows: a recognised file's page (0-based) of a document. */
+const RecognizedPageParams = z.object({
+  docId: Hex24Id,
+  fileId: Hex24Id,
+  pageIdx: z.string().regex(/^\d{1,4}$/),
+});
+
+/** recognition: a recognised page's layout (its words with boxes, in reading order); 404 when none was kept. */
+export const recognizedPageLayoutRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/recognition/{docId}/files/{fileId}/pages/{pageIdx}/layout',
+  params: RecognizedPageParams,
+  output: PageLayout,
+  problems: [400, 401, 404, 503],
+});
+
+/** recognition: a recognised page as a PNG image (rendered once, then kept); 404 for a page the file lacks. */
+export const recognizedPageImageRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/recognition/{docId}/files/{fileId}/pages/{pageIdx}/image',
+  params: RecognizedPageParams,
+  output: 'raw',
+  problems: [400, 401, 404, 422, 503],
 });
