@@ -254,6 +254,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
         IDENTITY_URL: url('identity'),
         FILES_URL: url('files'),
         WORKFLOW_URL: url('workflow'),
+        RECOGNITION_URL: url('recognition'),
       };
     if (service === 'gateway')
       return {

@@ -764,6 +764,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/docForm/{id}/file/{fileId}/page/{pageIdx}/layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The words recognition read on a page, with their boxes, in reading order (extension)
+         * @description For whoever may download the file. Boxes are fractions of the page (origin top left), so they lay over the page image at any size. 404: no such page, no layout kept for it (a file recognised before layouts were kept, or still being recognised), or a document the caller may not read.
+         */
+        get: operations["getPageLayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/docForm/{id}/file/{fileId}/page/{pageIdx}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recognised page as a PNG image, rendered on the server (extension)
+         * @description For whoever may download the file. A PDF page is rendered at 100 dpi, an image is converted to PNG; the result is kept, so later requests are served without rendering. 404: no such page, a file not recognised yet, or a document the caller may not read; 422: the file cannot be rendered.
+         */
+        get: operations["getPageImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/docForm/{id}/docResponse": {
         parameters: {
             query?: never;
@@ -1671,6 +1711,21 @@ export interface components {
              */
             status: "valid" | "missing" | "changed" | "unreadable";
             reason: string | null;
+        };
+        PageLayout: {
+            pageIdx: number;
+            width: number;
+            height: number;
+            lines: {
+                box: components["schemas"]["Box"];
+                words: {
+                    text: string;
+                    box: components["schemas"]["Box"];
+                    confidence: number;
+                }[];
+            }[];
+            /** @enum {string} */
+            source: "text-layer" | "ocr";
         };
         ManageRequest: {
             docResponse: {
@@ -5042,6 +5097,181 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not read. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPageLayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+                fileId: string;
+                /** @description 0-based page of the file (as `pageIdxStart` of a `recoData` entry). */
+                pageIdx: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageLayout"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPageImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+                fileId: string;
+                /** @description 0-based page of the file (as `pageIdxStart` of a `recoData` entry). */
+                pageIdx: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

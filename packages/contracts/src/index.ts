@@ -33,6 +33,7 @@ export * from './routes/internal';
 export * from './routes/me';
 export * from './routes/oidc';
 export * from './routes/operations';
+export * from './routes/page-review';
 export * from './routes/person';
 export * from './routes/personal-tokens';
 export * from './routes/sign-in';

@@ -40,6 +40,7 @@ describe('document service internal routes', () => {
       identity: nobody,
       files: nobody,
       workflow: nobody,
+      recognition: nobody,
       maxCreateBytes: 1024,
     });
     try {

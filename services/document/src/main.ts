@@ -11,6 +11,7 @@ const DocumentServiceEnv = DistributedEnv.extend(DocumentEnv.shape).extend({
   IDENTITY_URL: z.url(),
   FILES_URL: z.url(),
   WORKFLOW_URL: z.url(),
+  RECOGNITION_URL: z.url(),
   DOCUMENT_INSTANCE_ID: envFields.instanceId,
 });
 
@@ -23,6 +24,7 @@ await runDistributedService('document', DocumentServiceEnv, (config, log, engine
     identity: httpClient(config.IDENTITY_URL),
     files: httpClient(config.FILES_URL),
     workflow: httpClient(config.WORKFLOW_URL),
+    recognition: httpClient(config.RECOGNITION_URL),
     maxCreateBytes: config.DOCFLOW_MAX_CREATE_BYTES,
     checkpointIntervalMs: config.DOCFLOW_AUDIT_CHECKPOINT_MS,
     searchCommonDocs: config.DOCFLOW_SEARCH_COMMON_DOCS,

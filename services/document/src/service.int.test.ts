@@ -56,6 +56,7 @@ describe('document service start', () => {
       identity,
       files: nobody,
       workflow: nobody,
+      recognition: nobody,
       maxCreateBytes: 1024,
     });
     try {

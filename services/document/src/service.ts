@@ -16,6 +16,7 @@ import { fetchAccountsPage } from './calls/identity-calls';
 import { recognitionResultsHandler } from './consumers/recognition-consumer';
 import { workflowFactsHandler } from './consumers/workflow-consumer';
 import { documentsApi } from './documents/api';
+import { pageReviewApi } from './documents/page-review';
 import { documentPositionApi } from './documents/position';
 import { docReader } from './documents/readable';
 import { formsApi } from './forms/api';
@@ -34,6 +35,8 @@ export interface DocumentServiceDeps extends ServiceBaseDeps {
   identity: ServiceClient;
   files: ServiceClient;
   workflow: ServiceClient;
+  /** The recognition service: a recognised page's layout and image, for a caller who may read the file. */
+  recognition: ServiceClient;
   /** Largest create request, every file together; a larger one is refused with 413 and keeps nothing. */
   maxCreateBytes: number;
   /** How often an audit checkpoint is taken (ms); 0 or absent: never. */
@@ -74,6 +77,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   app.route('/', pendingRecognitionApi(store, db, views, projection));
   app.route('/', documentPositionApi(store));
   const reader = docReader(store, deputies);
+  app.route('/', pageReviewApi({ recognition: deps.recognition, internalToken: deps.internalToken, reader }));
   app.route(
     '/',
     auditApi({

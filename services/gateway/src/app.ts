@@ -18,6 +18,8 @@ import {
   getAccountRoute,
   getDocumentRoute,
   getFormRoute,
+  getPageImageRoute,
+  getPageLayoutRoute,
   getPersonRoute,
   getWebhookRoute,
   healthzRoute,
@@ -314,6 +316,8 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.openapi(verifyDocumentRoute, (c) => document(c));
   app.openapi(exportDocumentRoute, (c) => document(c));
   app.openapi(downloadFileRoute, (c) => document(c));
+  app.openapi(getPageLayoutRoute, (c) => document(c));
+  app.openapi(getPageImageRoute, (c) => document(c));
   app.openapi(manageDocumentRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(answerTaskRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(validateRecoDataRoute, (c) => document(c, c.req.valid('json')));
