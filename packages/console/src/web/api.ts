@@ -79,6 +79,11 @@ export async function getWithKey<T>(key: string, path: string): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** An object URL of what `path` answers, fetched with the caller's credentials (an <img> sends none). */
+export async function blobUrl(path: string): Promise<string> {
+  return URL.createObjectURL(await (await send('GET', path)).blob());
+}
+
 /** Downloads an attachment with the caller's credentials (a plain link would carry none). */
 export async function download(path: string, fileName: string): Promise<void> {
   const blob = await (await send('GET', path)).blob();

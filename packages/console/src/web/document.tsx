@@ -14,6 +14,7 @@ import {
   type Task,
 } from './model';
 import { Person } from './person';
+import { usePollWhile } from './poll';
 import { RecognitionSection } from './recognition';
 import { type TaskLine, tasksOf } from './tasks';
 import { ErrorBox, Loading, Section, useAction, useLoad, ValueView } from './ui';
@@ -316,6 +317,7 @@ export function DocumentPage({ id }: { id: string }) {
     setMessage(text);
     doc.reload();
   };
+  usePollWhile(doc.data?.recoStatus === 'pending', doc.reload);
   if (doc.error && !doc.data)
     return (
       <>

@@ -19,6 +19,10 @@ export type ListedDoc = Schemas['ListedDocForm'];
 /** `embed=names`: each named account's display name by its `usr-` id. */
 export type PeopleNames = Schemas['PeopleNames'];
 export type RecoData = Schemas['RecoData'];
+/** The words recognition read on a page, with boxes as fractions of the page. */
+export type PageLayout = Schemas['PageLayout'];
+/** [left, top, right, bottom], fractions of the page. */
+export type Box = Schemas['Box'];
 export type DocumentActions = Schemas['DocumentActions'];
 /** `GET /api/v2/me`: who is signed in and what they may do. */
 export type Me = Schemas['Me'];

@@ -1,8 +1,13 @@
-/** Recognition results: each recognised part with its pages, form, confidence and values; validation. */
+/**
+ * Recognition results: each recognised part with its pages, form, confidence and values beside the page
+ * image, the value in focus (or under the pointer) highlighted where it was read; validation.
+ */
 import { useState } from 'preact/hooks';
 import { call, enc } from './api';
 import type { Doc, RecoData, TagValue } from './model';
+import { PageView, usePageLayout } from './page-view';
 import { ErrorBox, Section, useAction } from './ui';
+import { valueBox } from './value-box';
 import { ValuesEditor } from './values-editor';
 
 const pages = (r: RecoData) =>
@@ -22,9 +27,30 @@ function RecoPart({
   onValidated: (text: string) => void;
 }) {
   const [values, setValues] = useState<Record<string, TagValue>>(reco.valuesByTags);
+  const [pageIdx, setPageIdx] = useState(reco.pageIdxStart);
+  const [focused, setFocused] = useState<string>();
+  const layout = usePageLayout(doc._id, reco.fileId, pageIdx);
   const [run, state] = useAction();
+  const idPrefix = `reco-${reco._id}`;
+  /** The tag of the field an event happened in (its input's id is `<idPrefix>-<tag>`). */
+  const tagOf = (e: Event) => {
+    const input = (e.target as HTMLElement).closest('.field')?.querySelector('input, textarea');
+    return input?.id.startsWith(`${idPrefix}-`) ? input.id.slice(idPrefix.length + 1) : undefined;
+  };
+  const focus = (tag: string | undefined) => {
+    if (!tag) return;
+    setFocused(tag);
+    const onPage = reco.fieldsByTags?.[tag]?.pageIdx;
+    if (onPage !== undefined && onPage >= reco.pageIdxStart && onPage <= reco.pageIdxEnd) setPageIdx(onPage);
+  };
+  // The value as recognised is looked for on the page (an edited one may not be there).
+  const recognised = focused === undefined ? undefined : reco.valuesByTags[focused];
+  const box =
+    focused !== undefined && typeof recognised === 'string'
+      ? valueBox(recognised, reco.fieldsByTags?.[focused], layout)
+      : undefined;
   const confidence = reco.recoResult?.recoFormConfidence;
-  const headingId = `reco-${reco._id}`;
+  const headingId = `reco-heading-${reco._id}`;
   const validate = (e: Event) => {
     e.preventDefault();
     run(async () => {
@@ -69,17 +95,48 @@ function RecoPart({
           )}
         </dd>
       </dl>
-      <form onSubmit={validate} aria-label={`Validate part ${index + 1}`}>
-        <ValuesEditor values={values} onChange={setValues} idPrefix={`reco-${reco._id}`} />
-        {doc.actions?.validateRecoData ? (
-          <div class="actions">
-            <button type="submit" disabled={state.busy}>
-              {reco.validated ? 'Validate again' : 'Validate'}
-            </button>
-          </div>
-        ) : null}
-        <ErrorBox error={state.error} />
-      </form>
+      <div class="reco-review">
+        <div>
+          <PageView docId={doc._id} fileId={reco.fileId} pageIdx={pageIdx} highlight={box} />
+          {reco.pageIdxEnd > reco.pageIdxStart ? (
+            <div class="reco-pages">
+              <button
+                type="button"
+                class="secondary"
+                disabled={pageIdx <= reco.pageIdxStart}
+                onClick={() => setPageIdx(pageIdx - 1)}
+              >
+                Previous page
+              </button>
+              <button
+                type="button"
+                class="secondary"
+                disabled={pageIdx >= reco.pageIdxEnd}
+                onClick={() => setPageIdx(pageIdx + 1)}
+              >
+                Next page
+              </button>
+            </div>
+          ) : null}
+        </div>
+        {/* biome-ignore lint/a11y/useKeyWithMouseEvents: keyboard users get the same through onFocusIn ('focus' does not bubble from the inputs) */}
+        <form
+          onSubmit={validate}
+          aria-label={`Validate part ${index + 1}`}
+          onFocusIn={(e) => focus(tagOf(e))}
+          onMouseOver={(e) => focus(tagOf(e))}
+        >
+          <ValuesEditor values={values} onChange={setValues} idPrefix={idPrefix} />
+          {doc.actions?.validateRecoData ? (
+            <div class="actions">
+              <button type="submit" disabled={state.busy}>
+                {reco.validated ? 'Validate again' : 'Validate'}
+              </button>
+            </div>
+          ) : null}
+          <ErrorBox error={state.error} />
+        </form>
+      </div>
     </article>
   );
 }
@@ -89,7 +146,7 @@ export function RecognitionSection({ doc, onValidated }: { doc: Doc; onValidated
   return (
     <Section title="Recognition" id="recognition">
       {doc.recoStatus === 'pending' ? (
-        <p role="status">Recognition is still running; refresh in a moment.</p>
+        <p role="status">Recognition is running; its values appear here by themselves when it ends.</p>
       ) : null}
       {doc.recoStatus === 'failed' ? (
         <p class="field-error">An attachment could not be read (see the history).</p>
