@@ -96,6 +96,14 @@ describe('web console: recognition review', { skip, timeout: 300_000 }, () => {
       .filter({ hasText: 'Recognition is running' })
       .waitFor({ state: 'detached' });
     await screenshot(page, 'recognition-review-1280', pageErrors);
+    // Validating offers to copy the values into the document's fields: asked for, the fields follow.
+    const part = page.getByRole('article', { name: /Part 1: Invoice/ });
+    await part.getByLabel('total').fill('1,234.55');
+    await part.getByLabel("Also copy these values into the document's fields").check();
+    await part.getByRole('button', { name: 'Validate' }).click();
+    await page.getByRole('status').filter({ hasText: 'Part 1 (Invoice) validated' }).waitFor();
+    await page.getByRole('region', { name: 'Fields' }).getByText('1,234.55').waitFor();
+    await screenshot(page, 'recognition-review-validated-1280', pageErrors);
     await page.context().close();
   });
 

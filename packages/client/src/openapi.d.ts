@@ -1754,6 +1754,8 @@ export interface components {
         };
         RecoValidation: {
             valuesByTags: components["schemas"]["ValuesByTags"];
+            /** @description Also copy the validated values into the document's fields (default false: recognition only fills empty fields when recorded; the document keeps the rest until a validation asks to copy). */
+            copyToFields?: boolean;
         };
         DocFormCreate: {
             valuesByTags?: components["schemas"]["ValuesByTags"];

@@ -87,4 +87,21 @@ export function parseRecognitionEvent(type: string, data: unknown): RecognitionE
 export const recognitionStream = (docId: string) => `recognition-${docId}`;
 
 /** `PUT /api/v2/docForm/{id}/recoData/{recoId}` (extension): manual validation. */
-export const RecoValidation = z.strictObject({ valuesByTags: ValuesByTags }).openapi('RecoValidation');
+export const RecoValidation = z
+  .strictObject({
+    valuesByTags: ValuesByTags,
+    /**
+     * Also copy the validated values into the document's own fields (`valuesByTags` of the document), one
+     * more event (issue 33). Default false: recognition fills only empty fields when it is recorded, and
+     * a validation changes the document's fields only when asked to.
+     */
+    copyToFields: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          "Also copy the validated values into the document's fields (default false: recognition only fills " +
+          'empty fields when recorded; the document keeps the rest until a validation asks to copy).',
+      }),
+  })
+  .openapi('RecoValidation');

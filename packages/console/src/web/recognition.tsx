@@ -28,6 +28,12 @@ function RecoPart({
 }) {
   const [values, setValues] = useState<Record<string, TagValue>>(reco.valuesByTags);
   const [pageIdx, setPageIdx] = useState(reco.pageIdxStart);
+  // The offer to copy is ticked when a value here differs from the document's own field.
+  const [copy, setCopy] = useState(() =>
+    Object.entries(reco.valuesByTags).some(
+      ([tag, v]) => JSON.stringify(v) !== JSON.stringify(doc.valuesByTags[tag]),
+    ),
+  );
   const [focused, setFocused] = useState<string>();
   const layout = usePageLayout(doc._id, reco.fileId, pageIdx);
   const [run, state] = useAction();
@@ -54,7 +60,10 @@ function RecoPart({
   const validate = (e: Event) => {
     e.preventDefault();
     run(async () => {
-      await call('PUT', `/api/v2/docForm/${enc(doc._id)}/recoData/${reco._id}`, { valuesByTags: values });
+      await call('PUT', `/api/v2/docForm/${enc(doc._id)}/recoData/${reco._id}`, {
+        valuesByTags: values,
+        copyToFields: copy,
+      });
       onValidated(`Part ${index + 1} (${reco.recoForm.name}) validated.`);
     });
   };
@@ -127,6 +136,16 @@ function RecoPart({
           onMouseOver={(e) => focus(tagOf(e))}
         >
           <ValuesEditor values={values} onChange={setValues} idPrefix={idPrefix} />
+          {doc.actions?.validateRecoData ? (
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={copy}
+                onChange={(e) => setCopy((e.target as HTMLInputElement).checked)}
+              />{' '}
+              Also copy these values into the document's fields
+            </label>
+          ) : null}
           {doc.actions?.validateRecoData ? (
             <div class="actions">
               <button type="submit" disabled={state.busy}>

@@ -192,7 +192,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   app.put('/api/v2/docForm/:id/recoData/:recoId', async (c) => {
     const doc = await readableDoc(c, c.req.param('id'));
     const recoId = parseWith('path', Hex24Id, c.req.param('recoId'));
-    const { valuesByTags } = await readJson(c, RecoValidation);
+    const { valuesByTags, copyToFields } = await readJson(c, RecoValidation);
     const ifMatch = c.req.header('if-match');
     const principal = c.var.principal;
     const form = (await loadForm(store, doc.form)).definition;
@@ -203,7 +203,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       (state) => {
         // Checked against the state the change is decided on, so a concurrent change cannot slip between.
         requireIfMatch(ifMatch, state.rev);
-        return decideValidateReco({ recoId, valuesByTags, by: principal }, form, state);
+        return decideValidateReco({ recoId, valuesByTags, copyToFields, by: principal }, form, state);
       },
       commandMetadata(principal, c.var),
     );

@@ -92,7 +92,7 @@ export function decideCreate(cmd: CreateDocument, state: DocState): DocumentEven
  * (checked against the form), validated.
  */
 export function decideValidateReco(
-  cmd: { recoId: string; valuesByTags: ValuesByTags; by: AccessPrincipal },
+  cmd: { recoId: string; valuesByTags: ValuesByTags; by: AccessPrincipal; copyToFields?: boolean },
   form: FormDefinition | null,
   state: DocState,
 ): DocumentEvent[] {
@@ -101,5 +101,12 @@ export function decideValidateReco(
   if (!state.recoData.some((e) => e._id === cmd.recoId))
     throw rejections.notFound(`no recoData ${cmd.recoId}`);
   if (form) checkValuesAgainstForm(cmd.valuesByTags, form);
-  return [{ type: 'RecoDataValidated', data: { recoId: cmd.recoId, valuesByTags: cmd.valuesByTags } }];
+  const validated: DocumentEvent = {
+    type: 'RecoDataValidated',
+    data: { recoId: cmd.recoId, valuesByTags: cmd.valuesByTags },
+  };
+  // The document's fields change only when the validator asks (docs/decisions.md, issue 33).
+  const copied =
+    cmd.copyToFields && form ? decideUpdateFields({ valuesByTags: cmd.valuesByTags }, form, state) : [];
+  return [validated, ...copied];
 }
