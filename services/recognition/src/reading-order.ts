@@ -140,40 +140,54 @@ function segment(words: PlacedWord[]): Segment {
 function order(region: Segment[]): Segment[] {
   if (region.length <= 1) return region;
   const em = median(region.map((s) => s.size));
-  const band = widestGap(region, (s) => [s.top, s.bottom]);
-  const bands = () => [
-    ...order(region.filter((s) => s.bottom <= band!.at)),
-    ...order(region.filter((s) => s.top > band!.at)),
-  ];
+  const bands = gaps(region, (s) => [s.top, s.bottom]);
+  const band = widest(bands);
   // A blank stretch across the whole region ends what is above it, columns or not.
-  if (band && band.width > SECTION_GAP_EM * em) return bands();
-  const gutter = widestGap(region, (s) => [s.x0, s.x1]);
+  if (band && band.width > SECTION_GAP_EM * em)
+    return [
+      ...order(region.filter((s) => s.bottom <= band.at)),
+      ...order(region.filter((s) => s.top > band.at)),
+    ];
+  const gutter = widest(gaps(region, (s) => [s.x0, s.x1]));
   if (gutter && gutter.width > SPLIT_GAP_EM * em) {
     const left = region.filter((s) => s.x1 <= gutter.at);
     const right = region.filter((s) => s.x0 > gutter.at);
     if (!isTable(left, right)) return [...order(left), ...order(right)];
   }
-  if (band) return bands();
+  // Every band at once (not the widest first): a page of many rows costs no deeper recursion.
+  if (bands.length > 0) {
+    const cuts = [...bands.map((b) => b.at), Number.POSITIVE_INFINITY];
+    const parts = cuts.map((cut, k) =>
+      region.filter((s) => s.bottom <= cut && (k === 0 || s.top > cuts[k - 1]!)),
+    );
+    return parts.flatMap(order);
+  }
   // Lines that overlap vertically without a gap between them: by row, then left to right.
   return rows(region.flatMap((s) => s.words))
     .flatMap(lineSegments)
     .sort((a, b) => (sameRow(a, b) ? a.x0 - b.x0 : a.baseline - b.baseline));
 }
 
-/** The widest empty interval between the segments' extents along one axis; `at` lies inside it. */
-function widestGap(
-  region: Segment[],
-  extent: (s: Segment) => [number, number],
-): { at: number; width: number } | undefined {
+interface Gap {
+  /** A coordinate inside the gap: everything before it ends at or before it. */
+  at: number;
+  width: number;
+}
+
+/** The empty intervals between the segments' extents along one axis, in order. */
+function gaps(region: Segment[], extent: (s: Segment) => [number, number]): Gap[] {
   const spans = region.map(extent).sort((a, b) => a[0] - b[0]);
   let reach = spans[0]![1];
-  let best: { at: number; width: number } | undefined;
+  const found: Gap[] = [];
   for (const [start, end] of spans.slice(1)) {
-    if (start > reach && (!best || start - reach > best.width)) best = { at: reach, width: start - reach };
+    if (start > reach) found.push({ at: reach, width: start - reach });
     reach = Math.max(reach, end);
   }
-  return best;
+  return found;
 }
+
+const widest = (found: Gap[]): Gap | undefined =>
+  found.reduce<Gap | undefined>((best, g) => (!best || g.width > best.width ? g : best), undefined);
 
 function isTable(left: Segment[], right: Segment[]): boolean {
   const pairedShare = (side: Segment[], other: Segment[]) =>
