@@ -7,7 +7,7 @@
  *   Words closer than GLUE_GAP_EM are one word (PDFs that place each letter on its own).
  * - **Order** (recursive XY-cut): a region splits at its widest horizontal gap when that is higher than
  *   SECTION_GAP_EM (sections: a heading, the columns, a footer); else at the widest vertical gutter (no
- *   line crosses it, at least SPLIT_GAP_EM wide) into columns, left before right; else at the widest
+ *   line crosses it, at least SPLIT_GAP_EM wide) into columns, left before right; else at every
  *   horizontal gap into bands, top before bottom; a region of one row reads left to right. A gutter whose two sides pair up
  *   row by row (TABLE_PAIRED of the lines on each side stand on a common baseline) is a table, not
  *   columns: it is read row by row, so a value stays beside its label and a line item stays together.
