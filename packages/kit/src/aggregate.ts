@@ -33,13 +33,14 @@ export interface EventContext {
   metadata: EventMetadata;
 }
 
-export interface Aggregate<S, E extends DomainEvent> {
+/** `Parsed`: `Promise<E>` for an aggregate whose events open with a key read from a store. */
+export interface Aggregate<S, E extends DomainEvent, Parsed extends E | Promise<E> = E> {
   initial: S;
   evolve(state: S, event: E, context: EventContext): S;
   /** Validates a stored event back into the domain type. */
-  parse(type: string, data: unknown): E;
+  parse(type: string, data: unknown): Parsed;
   /** How a decided event is written (e.g. with personal data encrypted); without it, as it is. */
-  encode?(event: E, streamId: string): DomainEvent;
+  encode?(event: E, streamId: string): DomainEvent | Promise<DomainEvent>;
 }
 
 export interface Loaded<S> {
@@ -82,7 +83,7 @@ function deepFreeze<T>(value: T): T {
 export async function loadAggregate<S, E extends DomainEvent>(
   store: EventStore,
   streamId: string,
-  aggregate: Aggregate<S, E>,
+  aggregate: Aggregate<S, E, E | Promise<E>>,
   upToRevision?: number,
 ): Promise<Loaded<S>> {
   const cache = foldCache<S>(store, aggregate);
@@ -99,7 +100,7 @@ export async function loadAggregate<S, E extends DomainEvent>(
   for (const recorded of events) {
     const { revision, metadata } = recorded;
     const { type, data } = upcast(recorded);
-    state = aggregate.evolve(state, aggregate.parse(type, data), { revision, metadata });
+    state = aggregate.evolve(state, await aggregate.parse(type, data), { revision, metadata });
   }
   // The store numbers the events (a truncated stream does not start at 1): never count them.
   const loaded = { state, revision: events.at(-1)?.revision ?? after };
@@ -181,7 +182,7 @@ export async function recordEvents(
 export async function executeCommand<S, E extends DomainEvent>(
   store: EventStore,
   streamId: string,
-  aggregate: Aggregate<S, E>,
+  aggregate: Aggregate<S, E, E | Promise<E>>,
   decide: (state: S, revision: number) => E[] | Promise<E[]>,
   metadata: EventMetadata,
   options: CommandOptions = {},
@@ -193,11 +194,13 @@ export async function executeCommand<S, E extends DomainEvent>(
     if (events.length === 0) return { ...loaded, events, ids: [] };
     try {
       const ids = events.map(() => randomUUID());
-      const stored = events.map((e, i) => {
-        const encoded = aggregate.encode ? aggregate.encode(e, streamId) : e;
-        const version = currentVersion(encoded.type);
-        return { id: ids[i]!, type: encoded.type, version, data: encoded.data, metadata };
-      });
+      const stored = await Promise.all(
+        events.map(async (e, i) => {
+          const encoded = aggregate.encode ? await aggregate.encode(e, streamId) : e;
+          const version = currentVersion(encoded.type);
+          return { id: ids[i]!, type: encoded.type, version, data: encoded.data, metadata };
+        }),
+      );
       const result = await appendOnce(store, streamId, stored, loaded.revision);
       const state = events.reduce(
         (s, e, i) => aggregate.evolve(s, e, { revision: loaded.revision + i + 1, metadata }),

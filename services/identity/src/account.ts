@@ -122,7 +122,7 @@ export function evolveAccount(
 export const accountStream = (id: string) => `account-${id}`;
 const accountIdOf = (streamId: string) => streamId.slice('account-'.length);
 
-export type AccountAggregate = Aggregate<AccountState, IdentityEvent>;
+export type AccountAggregate = Aggregate<AccountState, IdentityEvent, Promise<IdentityEvent>>;
 
 /** The account aggregate over stored events whose personal data is sealed with the keys of `keys`. */
 export function accountAggregate(keys: KeyStore): AccountAggregate {

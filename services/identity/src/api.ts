@@ -152,7 +152,7 @@ export function identityApi(
       metadata(c),
     );
     // After the append: a failed append leaves the key; a retry of an erased account deletes it again.
-    keys.shred(id);
+    await keys.shred(id);
     c.header(PUBLISHED_REVISION_HEADER, String(result.state.publishedRev));
     return c.json(toAccount({ ...result.state, id }));
   });

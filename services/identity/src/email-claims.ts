@@ -20,10 +20,15 @@ import type { KeyStore } from './key-store';
 const normalized = (email: string) => email.trim().toLowerCase();
 
 /** The claim stream of `email`, and the one an older version used for it. */
-export function emailClaimStreams(keys: KeyStore, email: string): { current: string; legacy: string } {
+export async function emailClaimStreams(
+  keys: KeyStore,
+  email: string,
+): Promise<{ current: string; legacy: string }> {
   const address = normalized(email);
   return {
-    current: `email-${createHmac('sha256', keys.claimSecret()).update(address).digest('hex')}`,
+    current: `email-${createHmac('sha256', await keys.claimSecret())
+      .update(address)
+      .digest('hex')}`,
     legacy: `email-${createHash('sha256').update(address).digest('hex')}`,
   };
 }
@@ -39,7 +44,7 @@ export async function accountIdByEmail(
   keys: KeyStore,
   email: string,
 ): Promise<string | undefined> {
-  const { current, legacy } = emailClaimStreams(keys, email);
+  const { current, legacy } = await emailClaimStreams(keys, email);
   return (await lastHolder(store, current)) ?? (await lastHolder(store, legacy));
 }
 
@@ -68,7 +73,7 @@ export async function claimEmail(
   accountId: string,
   metadata: EventMetadata,
 ): Promise<void> {
-  const { current, legacy } = emailClaimStreams(keys, email);
+  const { current, legacy } = await emailClaimStreams(keys, email);
   const legacyHolder = await lastHolder(store, legacy);
   async function decide(claim: ClaimState): Promise<ClaimEvent[]> {
     for (const holder of [claim.holder, legacyHolder]) {

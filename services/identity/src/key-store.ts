@@ -1,28 +1,31 @@
 /**
- * The keys of persons' personal data (crypto-shredding): one random AES-256 key per account, in a
- * SQLite file of identity's own data directory (`keys.db` beside `local.db`; backed up with it, never
- * published). Every commit is fsynced. Erasing deletes the key and keeps a tombstone, so a key is
- * never made again for an erased account; the freed page is overwritten (`secure_delete`) and the WAL
- * truncated, so no copy of the key stays in the file.
+ * The keys of persons' personal data (crypto-shredding): one random AES-256 key per account, and a
+ * secret of the deployment that keys the e-mail claims. Two adapters: a SQLite file of identity's own
+ * data directory (one process, below) and identity's schema on the shared PostgreSQL store, which
+ * several identity processes share (key-store-postgres.ts); one contract (key-store-contract.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { rejections } from '@docflow/contracts';
 import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
 
+export const KEY_BYTES = 32;
+
 export interface KeyStore {
   /** The account's key, made on first use; a rejection (409) once the account was erased. */
-  keyFor(accountId: string): Buffer;
+  keyFor(accountId: string): Promise<Buffer>;
   /** The account's key; undefined when it was erased (or never made). */
-  existingKey(accountId: string): Buffer | undefined;
+  existingKey(accountId: string): Promise<Buffer | undefined>;
   /** Deletes the key for good (idempotent). */
-  shred(accountId: string): void;
+  shred(accountId: string): Promise<void>;
   /** True once the account's key was shredded (its tombstone is kept). */
-  wasErased(accountId: string): boolean;
+  wasErased(accountId: string): Promise<boolean>;
   /** A secret of this deployment (not of a person), made on first use: it keys the e-mail claims. */
-  claimSecret(): Buffer;
+  claimSecret(): Promise<Buffer>;
   close(): void;
 }
+
+export const erasedRejection = (accountId: string) => rejections.conflict(`account ${accountId} was erased`);
 
 interface Row {
   key: Buffer | null;
@@ -33,6 +36,12 @@ export function keyStoreBeside(db: LocalDb): KeyStore {
   return openKeyStore(db.memory ? ':memory:' : join(dirname(db.name), 'keys.db'));
 }
 
+/**
+ * The SQLite adapter: `keys.db` beside `local.db` (backed up with it, never published), every commit
+ * fsynced. Erasing deletes the key and keeps a tombstone, so a key is never made again for an erased
+ * account; the freed page is overwritten (`secure_delete`) and the WAL truncated, so no copy of the
+ * key stays in the file. One process holds the file, so its cache is never stale.
+ */
 export function openKeyStore(file: string): KeyStore {
   const db = openLocalDb(file);
   db.pragma('synchronous = FULL');
@@ -53,30 +62,29 @@ export function openKeyStore(file: string): KeyStore {
     .prepare<[string], string | null>('SELECT erased_at FROM person_keys WHERE account_id = ?')
     .pluck();
   const cache = new Map<string, Buffer>();
+  const existingKey = (accountId: string) => {
+    const known = cache.get(accountId) ?? select.get(accountId)?.key ?? undefined;
+    if (known) cache.set(accountId, known);
+    return known;
+  };
   return {
-    keyFor(accountId) {
-      const known = cache.get(accountId) ?? select.get(accountId)?.key ?? undefined;
+    async keyFor(accountId) {
+      const known = existingKey(accountId);
       if (known) return known;
-      if (select.get(accountId)) throw rejections.conflict(`account ${accountId} was erased`);
-      insert.run(accountId, randomBytes(32));
-      const made = select.get(accountId)!.key!;
-      cache.set(accountId, made);
-      return made;
+      if (select.get(accountId)) throw erasedRejection(accountId);
+      insert.run(accountId, randomBytes(KEY_BYTES));
+      return existingKey(accountId)!;
     },
-    existingKey(accountId) {
-      const known = cache.get(accountId) ?? select.get(accountId)?.key ?? undefined;
-      if (known) cache.set(accountId, known);
-      return known;
-    },
-    shred(accountId) {
+    existingKey: async (accountId) => existingKey(accountId),
+    async shred(accountId) {
       cache.delete(accountId);
       shred.run(accountId, new Date().toISOString());
       if (!db.memory) db.pragma('wal_checkpoint(TRUNCATE)');
     },
-    wasErased: (accountId) => (erasedAt.get(accountId) ?? null) !== null,
-    claimSecret() {
+    wasErased: async (accountId) => (erasedAt.get(accountId) ?? null) !== null,
+    async claimSecret() {
       if (!claims) {
-        insertSecret.run('email-claims', randomBytes(32));
+        insertSecret.run('email-claims', randomBytes(KEY_BYTES));
         claims = selectSecret.get('email-claims')!;
       }
       return claims;

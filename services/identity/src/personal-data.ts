@@ -50,11 +50,15 @@ export function openFields(key: Buffer | undefined, sealed: SealedData): Fields 
 }
 
 /** The stored form of a decided event of account `accountId`: its personal data sealed. */
-export function sealEvent(keys: KeyStore, accountId: string, event: IdentityEvent): StoredIdentityEvent {
+export async function sealEvent(
+  keys: KeyStore,
+  accountId: string,
+  event: IdentityEvent,
+): Promise<StoredIdentityEvent> {
   const inChanges = event.type === 'PersonUpdated';
   const { clear, secret } = split(inChanges ? event.data.changes : event.data);
   if (Object.keys(secret).length === 0) return event as StoredIdentityEvent;
-  const sealed = sealFields(keys.keyFor(accountId), accountId, secret);
+  const sealed = sealFields(await keys.keyFor(accountId), accountId, secret);
   const data = inChanges ? { changes: clear, sealed } : { ...clear, sealed };
   return { type: event.type, data } as StoredIdentityEvent;
 }
@@ -67,11 +71,11 @@ function erasedFields(type: StoredIdentityEvent['type']): Fields {
 }
 
 /** The clear form of a stored event (events written before sealing are clear already). */
-export function openEvent(keys: KeyStore, type: string, data: unknown): IdentityEvent {
+export async function openEvent(keys: KeyStore, type: string, data: unknown): Promise<IdentityEvent> {
   const stored = parseStoredIdentityEvent(type, data);
   if (!('sealed' in stored.data) || !stored.data.sealed) return stored as IdentityEvent;
   const { sealed, ...rest } = stored.data;
-  const secret = openFields(keys.existingKey(sealed.kid), sealed) ?? erasedFields(stored.type);
+  const secret = openFields(await keys.existingKey(sealed.kid), sealed) ?? erasedFields(stored.type);
   if (stored.type === 'PersonUpdated') {
     const { changes } = rest as { changes: Fields };
     return { type: stored.type, data: { changes: { ...changes, ...secret } } } as IdentityEvent;

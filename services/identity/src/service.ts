@@ -7,6 +7,7 @@ import { createAccountList } from './account-list';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
 import { keyStoreBeside } from './key-store';
+import { postgresKeyStore } from './key-store-postgres';
 import { personalTokensApi } from './personal-tokens-api';
 import { signInApi } from './sign-in-api';
 
@@ -27,8 +28,9 @@ export interface IdentityService {
 export function createIdentityService(deps: IdentityServiceDeps): IdentityService {
   const { store } = deps;
   const app = createServiceApp(deps, { guarded: ['/api/*', INTERNAL_PATHS] });
-  // The keys of personal data live in identity's own data directory, beside its local database.
-  const keys = keyStoreBeside(deps.db);
+  // The keys of personal data: on a shared PostgreSQL store in identity's schema, so that every identity
+  // process has every key and sees every erasure; otherwise in identity's own data directory.
+  const keys = deps.sharedSql ? postgresKeyStore(deps.sharedSql) : keyStoreBeside(deps.db);
   const accounts = accountAggregate(keys);
   const accountList = createAccountList(store, deps.db, deps.log);
   app.route('/', identityApi(store, accounts, keys, accountList));

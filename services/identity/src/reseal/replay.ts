@@ -56,7 +56,7 @@ export interface ReplaySummary {
 /** A new store that is not a replay of this old one. */
 export class NotThisReplay extends Error {}
 
-export function replayIdentityEvents(options: ReplayOptions): ReplaySummary {
+export async function replayIdentityEvents(options: ReplayOptions): Promise<ReplaySummary> {
   const source = new Database(options.from, { readonly: true, fileMustExist: true });
   createPrivateFile(options.to);
   const target = new Database(options.to, { timeout: BUSY_TIMEOUT_MS });
@@ -76,19 +76,24 @@ export function replayIdentityEvents(options: ReplayOptions): ReplaySummary {
        (@position, @stream_id, @revision, @id, @type, @version, @data, @metadata, @recorded_at)`,
     );
     let [position, replayed, resealed] = [after, 0, 0];
+    // Sealed first (the key store answers asynchronously), then written in one transaction.
+    const resealBatch = (rows: Row[]) =>
+      Promise.all(
+        rows.map(async (row) => {
+          const data = await resealedData(options.keys, row.stream_id, row.type, JSON.parse(row.data));
+          if (data !== undefined) resealed++;
+          return data === undefined ? row : { ...row, data: JSON.stringify(data) };
+        }),
+      );
     const copyBatch = target.transaction((rows: Row[]) => {
-      for (const row of rows) {
-        const data = resealedData(options.keys, row.stream_id, row.type, JSON.parse(row.data));
-        if (data !== undefined) resealed++;
-        insert.run(data === undefined ? row : { ...row, data: JSON.stringify(data) });
-      }
+      for (const row of rows) insert.run(row);
     });
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     options.onProgress(resumedWith, total);
     while (replayed < limit) {
       const rows = next.all(position, Math.min(BATCH, limit - replayed));
       if (rows.length === 0) break;
-      copyBatch(rows);
+      copyBatch(await resealBatch(rows));
       position = rows.at(-1)!.position;
       replayed += rows.length;
       options.onProgress(resumedWith + replayed, total);

@@ -45,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
     const keys = openKeyStore(join(identityDir(newDir), 'keys.db'));
     const progress = progressLines('identity/events.db', 'events');
     try {
-      const summary = replayIdentityEvents({
+      const summary = await replayIdentityEvents({
         from: events,
         to: join(identityDir(newDir), 'events.db'),
         keys,

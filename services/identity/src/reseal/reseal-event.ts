@@ -6,11 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import { PERSONAL_FIELDS, parseStoredIdentityEvent } from '@docflow/contracts';
 import { accountStream } from '../account';
-import type { KeyStore } from '../key-store';
+import { KEY_BYTES, type KeyStore } from '../key-store';
 import { openEvent, sealEvent } from '../personal-data';
 
 const ACCOUNT_PREFIX = accountStream('');
-const KEY_BYTES = 32;
 const personal = new Set<string>(PERSONAL_FIELDS);
 
 /** The personal fields an event of an account stream carries in clear, by name (none: `{}`). */
@@ -31,12 +30,17 @@ export function clearPersonalFields(streamId: string, type: string, data: unknow
  * account has no key: its values are sealed under a key made for the moment and never kept, so they
  * never open again and read as erased, as they did (its `AccountErased` overrides them in the fold).
  */
-export function resealedData(keys: KeyStore, streamId: string, type: string, data: unknown): unknown {
+export async function resealedData(
+  keys: KeyStore,
+  streamId: string,
+  type: string,
+  data: unknown,
+): Promise<unknown> {
   if (Object.keys(clearPersonalFields(streamId, type, data)).length === 0) return undefined;
   const sealing: KeyStore = {
     ...keys,
-    keyFor: (id) => (keys.wasErased(id) ? randomBytes(KEY_BYTES) : keys.keyFor(id)),
+    keyFor: async (id) => ((await keys.wasErased(id)) ? randomBytes(KEY_BYTES) : keys.keyFor(id)),
   };
   const accountId = streamId.slice(ACCOUNT_PREFIX.length);
-  return sealEvent(sealing, accountId, openEvent(keys, type, data)).data;
+  return (await sealEvent(sealing, accountId, await openEvent(keys, type, data))).data;
 }

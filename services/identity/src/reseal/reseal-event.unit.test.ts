@@ -33,41 +33,44 @@ const OLD: Array<[type: string, data: Record<string, unknown>, clear: string[]]>
 
 describe('re-sealing an identity event written before sealing', () => {
   for (const [type, data, clear] of OLD)
-    it(`${type}: its clear fields sealed with the account key; it opens to what it held`, () => {
+    it(`${type}: its clear fields sealed with the account key; it opens to what it held`, async () => {
       const keys = openKeyStore(':memory:');
       assert.deepEqual(Object.values(clearPersonalFields(stream, type, data)).sort(), clear.sort());
-      const sealed = resealedData(keys, stream, type, data);
+      const sealed = await resealedData(keys, stream, type, data);
       for (const value of clear) assert.ok(!JSON.stringify(sealed).includes(value), value);
       assert.deepEqual(clearPersonalFields(stream, type, sealed), {});
-      assert.deepEqual(openEvent(keys, type, sealed), { type, data });
-      assert.ok(keys.existingKey(ADA), 'a key was made for the account');
+      assert.deepEqual(await openEvent(keys, type, sealed), { type, data });
+      assert.ok(await keys.existingKey(ADA), 'a key was made for the account');
     });
 
-  it('keeps what is not personal in clear: ids, kind, roles, the deputy', () => {
+  it('keeps what is not personal in clear: ids, kind, roles, the deputy', async () => {
     const keys = openKeyStore(':memory:');
-    const created = resealedData(keys, stream, 'AccountCreated', OLD[0]![1]) as Record<string, unknown>;
+    const created = (await resealedData(keys, stream, 'AccountCreated', OLD[0]![1])) as Record<
+      string,
+      unknown
+    >;
     assert.deepEqual(
       { ...created, sealed: undefined },
       { id: ADA, kind: 'person', roles: ['svcAdminDocsRW'], active: true, sealed: undefined },
     );
-    const updated = resealedData(keys, stream, 'PersonUpdated', OLD[1]![1]) as { changes: unknown };
+    const updated = (await resealedData(keys, stream, 'PersonUpdated', OLD[1]![1])) as { changes: unknown };
     assert.deepEqual(updated.changes, { deputy: { id: BOB, enabled: true } });
   });
 
-  it('leaves alone an event with nothing personal in clear: sealed already, none, or not an account stream', () => {
+  it('leaves alone an event with nothing personal in clear: sealed already, none, or not an account stream', async () => {
     const keys = openKeyStore(':memory:');
-    const sealed = resealedData(keys, stream, 'AccountCreated', OLD[0]![1]);
-    assert.equal(resealedData(keys, stream, 'AccountCreated', sealed), undefined);
-    assert.equal(resealedData(keys, stream, 'RolesChanged', { roles: [] }), undefined);
-    assert.equal(resealedData(keys, 'email-ab12', 'EmailClaimed', { accountId: ADA }), undefined);
+    const sealed = await resealedData(keys, stream, 'AccountCreated', OLD[0]![1]);
+    assert.equal(await resealedData(keys, stream, 'AccountCreated', sealed), undefined);
+    assert.equal(await resealedData(keys, stream, 'RolesChanged', { roles: [] }), undefined);
+    assert.equal(await resealedData(keys, 'email-ab12', 'EmailClaimed', { accountId: ADA }), undefined);
   });
 
-  it("an erased account's clear values are sealed under a key that is not kept: they read as erased", () => {
+  it("an erased account's clear values are sealed under a key that is not kept: they read as erased", async () => {
     const keys = openKeyStore(':memory:');
-    keys.shred(ADA);
-    const sealed = resealedData(keys, stream, 'AccountCreated', OLD[0]![1]);
-    assert.equal(keys.existingKey(ADA), undefined);
-    const opened = openEvent(keys, 'AccountCreated', sealed).data as Record<string, unknown>;
+    await keys.shred(ADA);
+    const sealed = await resealedData(keys, stream, 'AccountCreated', OLD[0]![1]);
+    assert.equal(await keys.existingKey(ADA), undefined);
+    const opened = (await openEvent(keys, 'AccountCreated', sealed)).data as Record<string, unknown>;
     assert.deepEqual([opened.email, opened.name_first, opened.name_last], [ERASED, ERASED, ERASED]);
   });
 });
