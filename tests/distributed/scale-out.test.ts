@@ -6,7 +6,10 @@
  * On one shared event store (a PostgreSQL database of the run's own, or EventStoreDB), two files and
  * two document services too: recognition-2 reads the files stored through the first files service
  * through the second, and each gateway forwards to its own document service — an idempotent create
- * retried through the other gateway answers the first answer.
+ * retried through the other gateway answers the first answer. Two identity services, gateway-N asking
+ * identity-N: one key store and one claim secret in identity's schema, so a person made through one
+ * reads in clear through the other, an address is taken once for both, and an erasure through one is
+ * the other's; identity-2 SIGKILLed under a load of creates loses no acknowledged account.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -33,6 +36,9 @@ const LEASE_TTL_MS = 2000;
 /** Creates of the load the document service holding the relay lease is killed in, and when. */
 const KILL_LOAD = 24;
 const KILL_AT = 8;
+/** Account creates identity-2 is killed in, and when. */
+const IDENTITY_KILL_LOAD = 8;
+const IDENTITY_KILL_AT = 3;
 
 /** Every third document a memo (no recognition), the others invoices with a text PDF. */
 const isInvoice = (i: number) => i % 3 !== 2;
@@ -57,6 +63,7 @@ describe('distributed: scale-out, two gateways and three recognition processes',
       filesInstances: STATEFUL_INSTANCES,
       documentInstances: STATEFUL_INSTANCES,
       workflowInstances: STATEFUL_INSTANCES,
+      identityInstances: STATEFUL_INSTANCES,
       // A dead relay's lease passes within 2 s + a third of it (the default is 10 s).
       env: { DOCFLOW_LEASE_TTL_MS: String(LEASE_TTL_MS) },
     });
@@ -113,6 +120,7 @@ describe('distributed: scale-out, two gateways and three recognition processes',
       );
       assert.equal(res.status, 200, `account made through gateway ${g + 1}: ${res.text}`);
       assert.equal(res.body._id_sys, person);
+      assert.equal(res.body.email, `scale-${g}@example.com`, 'the other identity service opens it');
     }
     console.log(
       `# scale-out: ${accounts.length} service accounts, each authenticated through the other gateway`,
@@ -277,19 +285,101 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     }
   });
 
-  /** The process (`document` or `document-2`) holding the document relay's lease: its pid is in the holder. */
-  async function documentRelayHolder(): Promise<string | undefined> {
+  /** Runs `sql` on the run's database. */
+  async function query<R extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<R[]> {
     const client = new pg.Client({ connectionString: target.env.EVENTSTORE_CONNECTION_STRING });
     await client.connect();
     try {
-      const { rows } = await client.query<{ holder: string }>(
-        "SELECT holder FROM document.leases WHERE name = 'document-relay' AND expires_at > now()",
-      );
-      const pid = Number(/-(\d+)-[0-9a-f]{8}$/.exec(rows[0]?.holder ?? '')?.[1]);
-      return Object.entries(target.pids()).find(([, p]) => p === pid)?.[0];
+      return (await client.query<R>(sql, values)).rows;
     } finally {
       await client.end();
     }
+  }
+
+  it('two identity services: an address is taken once for both, and an erasure through one is the other’s', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    assert.ok(target.procs['identity-2'], 'the second identity service runs');
+    const email = `erase-across-${Date.now()}@example.com`;
+    const person = await createPerson(gateways[0]!, target.adminKey, email);
+    const again = await gateways[1]!('POST', '/api/admin/v1/accounts', {
+      key: target.adminKey,
+      body: { kind: 'person', email, name_first: 'Again', name_last: 'Test' },
+    });
+    assert.equal(
+      again.status,
+      409,
+      `the address taken through identity is taken for identity-2: ${again.text}`,
+    );
+    const found = await gateways[1]!('GET', `/api/admin/v1/accounts?email=${encodeURIComponent(email)}`, {
+      key: target.adminKey,
+    });
+    assert.deepEqual(
+      found.body.map((a: any) => a._id_sys),
+      [person],
+      'found by its address through identity-2',
+    );
+
+    const erased = await gateways[1]!('POST', `/api/admin/v1/accounts/${person}/erase`, {
+      key: target.adminKey,
+    });
+    assert.equal(erased.status, 200, erased.text);
+    const read = await gateways[0]!('GET', `/api/v2/person/${person}`, { key: target.adminKey });
+    assert.equal(read.body.email, '[erased]', read.text);
+    const keys = await query<{ key: Buffer | null }>(
+      'SELECT key FROM identity.person_keys WHERE account_id = $1',
+      [person],
+    );
+    assert.deepEqual(keys, [{ key: null }], 'the key is gone from the one store both use');
+  });
+
+  it('identity-2 SIGKILLed under a load of account creates through both gateways: every acknowledged account there once, in clear through both', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    const acknowledged: { id: string; email: string }[] = [];
+    const marker = `kill-identity-${Date.now()}`;
+    for (let n = 0; n < IDENTITY_KILL_LOAD; n++) {
+      if (n === IDENTITY_KILL_AT) await target.procs['identity-2']!.kill();
+      const email = `${marker}-${n}@example.com`;
+      const res = await gateways[n % 2]!('POST', '/api/admin/v1/accounts', {
+        key: target.adminKey,
+        body: { kind: 'person', email, name_first: 'Load', name_last: `N${n}` },
+      }).catch(() => undefined);
+      if (res?.status === 201) acknowledged.push({ id: res.body._id_sys, email });
+    }
+    await target.restart('identity', { kill: true, name: 'identity-2' });
+    assert.ok(acknowledged.length >= IDENTITY_KILL_LOAD / 2, `acknowledged ${acknowledged.length}`);
+    for (const { id, email } of acknowledged) {
+      for (const api of gateways) {
+        const person = await api('GET', `/api/v2/person/${id}`, { key: target.adminKey });
+        assert.equal(person.body.email, email, person.text);
+        const found = await api('GET', `/api/admin/v1/accounts?email=${encodeURIComponent(email)}`, {
+          key: target.adminKey,
+        });
+        assert.deepEqual(
+          found.body.map((a: any) => a._id_sys),
+          [id],
+          `${email} held by one account`,
+        );
+      }
+    }
+    const accounts = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM identity.events WHERE type = 'AccountCreated' AND stream_id = ANY($1)",
+      [acknowledged.map((a) => `account-${a.id}`)],
+    );
+    assert.deepEqual(accounts, [{ n: acknowledged.length }], 'each acknowledged account created once');
+    console.log(
+      `# scale-out: identity-2 SIGKILLed after ${IDENTITY_KILL_AT} of ${IDENTITY_KILL_LOAD} account creates; ${acknowledged.length} acknowledged, each there once and in clear through both`,
+    );
+  });
+
+  /** The process (`document` or `document-2`) holding the document relay's lease: its pid is in the holder. */
+  async function documentRelayHolder(): Promise<string | undefined> {
+    const rows = await query<{ holder: string }>(
+      "SELECT holder FROM document.leases WHERE name = 'document-relay' AND expires_at > now()",
+    );
+    const pid = Number(/-(\d+)-[0-9a-f]{8}$/.exec(rows[0]?.holder ?? '')?.[1]);
+    return Object.entries(target.pids()).find(([, p]) => p === pid)?.[0];
   }
 
   it('the document service holding the relay lease SIGKILLed mid-load: every acknowledged create there once, and the other relays within the lease', {

@@ -63,6 +63,11 @@ export interface TargetOptions {
    */
   workflowInstances?: number;
   /**
+   * Distributed mode: how many identity services (default 1); gateway-N asks identity-N when there is
+   * one. Needs one shared event store (sharedEventStore).
+   */
+  identityInstances?: number;
+  /**
    * Distributed mode: every service on one shared event store — EVENTSTORE_CONNECTION_STRING when set,
    * else a database of the run's own on the PostgreSQL of POSTGRES_URL (default: only when a stateful
    * service runs as several processes; otherwise each keeps its own SQLite store).
@@ -215,8 +220,12 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     engines,
     namespace,
     options.sharedEventStore ??
-      Math.max(options.filesInstances ?? 1, options.documentInstances ?? 1, options.workflowInstances ?? 1) >
-        1,
+      Math.max(
+        options.filesInstances ?? 1,
+        options.documentInstances ?? 1,
+        options.workflowInstances ?? 1,
+        options.identityInstances ?? 1,
+      ) > 1,
   );
   const common: Record<string, string> = {
     ...engines,
@@ -269,7 +278,11 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   };
 
   /** The instance of `service` that instance `name` of another uses: the N-th of them uses `service-N` when there is one. */
-  function instanceFor(name: string, service: 'files' | 'document' | 'workflow', count: number): string {
+  function instanceFor(
+    name: string,
+    service: 'files' | 'document' | 'workflow' | 'identity',
+    count: number,
+  ): string {
     const n = Number(/-(\d+)$/.exec(name)?.[1] ?? 1);
     const i = ((n - 1) % count) + 1;
     return i === 1 ? service : `${service}-${i}`;
@@ -281,7 +294,8 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
    * instances that shared one would each learn only part of the accounts (of the attachments).
    */
   async function launch(service: DistributedService, name: string = service) {
-    const extra = { PORT: '0', DOCFLOW_DATA_DIR: join(dataDir, name) };
+    // A restarted extra instance takes its port again: the processes that call it were given its URL.
+    const extra = { PORT: String(ports[name] ?? 0), DOCFLOW_DATA_DIR: join(dataDir, name) };
     if (service === 'gateway') Object.assign(extra, { GATEWAY_INSTANCE_ID: name });
     if (service === 'files') Object.assign(extra, { FILES_INSTANCE_ID: name });
     if (service === 'document') Object.assign(extra, { DOCUMENT_INSTANCE_ID: name });
@@ -290,6 +304,9 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     const document = instanceFor(name, 'document', options.documentInstances ?? 1);
     if (service === 'gateway' && document !== 'document')
       Object.assign(extra, { DOCUMENT_URL: url(document) });
+    const identity = instanceFor(name, 'identity', options.identityInstances ?? 1);
+    if (service === 'gateway' && identity !== 'identity')
+      Object.assign(extra, { IDENTITY_URL: url(identity) });
     const workflow = instanceFor(name, 'workflow', options.workflowInstances ?? 1);
     if (service === 'document' && workflow !== 'workflow')
       Object.assign(extra, { WORKFLOW_URL: url(workflow) });
@@ -328,6 +345,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   try {
     for (const service of options.launchOrder ?? DISTRIBUTED_SERVICES) await launch(service);
     for (let i = 2; i <= (options.filesInstances ?? 1); i++) await launch('files', `files-${i}`);
+    for (let i = 2; i <= (options.identityInstances ?? 1); i++) await launch('identity', `identity-${i}`);
     // Before the document services: document-N is given workflow-N's URL.
     for (let i = 2; i <= (options.workflowInstances ?? 1); i++) await launch('workflow', `workflow-${i}`);
     for (let i = 2; i <= (options.documentInstances ?? 1); i++) await launch('document', `document-${i}`);
