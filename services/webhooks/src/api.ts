@@ -9,10 +9,9 @@ import { parseWith, readJson, type ServiceEnv } from '@docflow/kit/http';
 import { withTimeout } from '@docflow/timing';
 import { Hono } from 'hono';
 import { decideCreate, requireSubscription } from './businessLogic';
-import type { Outbox } from './outbox';
 import { publicView } from './subscription';
-import type { SubscriptionStore } from './subscriptions';
 import { type AllowList, bareHost, checkResolvedHost, RefusedTarget } from './target-guard';
+import type { Outbox, SubscriptionStore } from './webhooks-store';
 
 export interface WebhooksApiDeps {
   subscriptions: SubscriptionStore;
@@ -38,7 +37,8 @@ async function resolvedRefusal(url: string, allow: AllowList): Promise<string | 
 
 export function webhooksApi({ subscriptions, outbox, allow }: WebhooksApiDeps): Hono<ServiceEnv> {
   const app = new Hono<ServiceEnv>();
-  const find = (rawId: string) => requireSubscription(subscriptions.get(parseWith('path', WebhookId, rawId)));
+  const find = async (rawId: string) =>
+    requireSubscription(await subscriptions.get(parseWith('path', WebhookId, rawId)));
 
   app.post('/api/admin/v1/webhooks', async (c) => {
     const input = await readJson(c, WebhookCreate);
@@ -52,27 +52,27 @@ export function webhooksApi({ subscriptions, outbox, allow }: WebhooksApiDeps): 
       },
       allow,
     );
-    subscriptions.add(subscription);
+    await subscriptions.add(subscription);
     c.var.log.info({ webhook: subscription.id, eventTypes: subscription.eventTypes }, 'webhook registered');
     return c.json({ ...publicView(subscription), secret: subscription.secret }, 201);
   });
 
-  app.get('/api/admin/v1/webhooks', (c) => c.json(subscriptions.list().map(publicView)));
+  app.get('/api/admin/v1/webhooks', async (c) => c.json((await subscriptions.list()).map(publicView)));
 
-  app.get('/api/admin/v1/webhooks/:id', (c) => c.json(publicView(find(c.req.param('id')))));
+  app.get('/api/admin/v1/webhooks/:id', async (c) => c.json(publicView(await find(c.req.param('id')))));
 
-  app.delete('/api/admin/v1/webhooks/:id', (c) => {
-    const { id } = find(c.req.param('id'));
-    subscriptions.delete(id);
-    outbox.removeOf(id);
+  app.delete('/api/admin/v1/webhooks/:id', async (c) => {
+    const { id } = await find(c.req.param('id'));
+    await subscriptions.delete(id);
+    await outbox.removeOf(id);
     c.var.log.info({ webhook: id }, 'webhook deleted');
     return c.body(null, 204);
   });
 
-  app.get('/api/admin/v1/webhooks/:id/deliveries', (c) => {
-    const { id } = find(c.req.param('id'));
+  app.get('/api/admin/v1/webhooks/:id/deliveries', async (c) => {
+    const { id } = await find(c.req.param('id'));
     const { first, pageSize } = parseWith('query', WebhookDeliveriesQuery, c.req.query());
-    const { total, page } = outbox.log(id, first, pageSize);
+    const { total, page } = await outbox.log(id, first, pageSize);
     c.header('svc-total-count', String(total));
     return c.json(page);
   });

@@ -1,16 +1,16 @@
 /**
  * Sends due outbox rows, a bounded number at a time, and records each attempt's outcome. Rows of one
- * subscription and document go one after the other (the outbox only hands out the oldest pending).
- * Wakes when rows are added, when the next retry is due, and at least every `pollMs`.
+ * subscription and document go one after the other (the outbox only hands out the oldest pending), and
+ * each row to one sender (the outbox claims it for this one). Wakes when rows are added, when the next
+ * retry is due, and at least every `pollMs`.
  */
 import type { Logger } from '@docflow/kit';
 import { metricsRegistry } from '@docflow/kit/http';
 import { Counter } from 'prom-client';
 import { decideAttempt } from './businessLogic';
 import { type AttemptResult, evolve, isSuccess } from './delivery';
-import type { Outbox, PendingDelivery } from './outbox';
 import type { SignedMessage } from './send';
-import type { SubscriptionStore } from './subscriptions';
+import type { Outbox, PendingDelivery, SubscriptionStore } from './webhooks-store';
 
 const attemptsTotal = new Counter({
   name: 'docflow_webhook_attempts_total',
@@ -46,7 +46,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
   let stopped = false;
 
   async function attempt(delivery: PendingDelivery): Promise<void> {
-    const subscription = deps.subscriptions.get(delivery.subscriptionId);
+    const subscription = await deps.subscriptions.get(delivery.subscriptionId);
     // Deleted meanwhile: its rows go with it.
     if (!subscription) return deps.outbox.removeOf(delivery.subscriptionId);
     const result: AttemptResult = await deps
@@ -61,7 +61,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
       { result, schedule: deps.schedule, nowMs: Date.now(), random: Math.random() },
       delivery,
     );
-    deps.outbox.record(delivery.seq, evolve(delivery, outcome));
+    await deps.outbox.record(delivery.seq, evolve(delivery, outcome));
     attemptsTotal.inc({ outcome: isSuccess(result) ? 'delivered' : 'failed' });
     const fields = {
       webhook: subscription.id,
@@ -75,26 +75,42 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps): DeliveryWorker {
     else deps.log.info(fields, 'webhook attempt failed');
   }
 
-  function pump(): void {
+  let pumping = false;
+  let again = false;
+  /** One pass at a time: a kick during a pass makes one more pass after it. */
+  async function pump(): Promise<void> {
+    if (stopped) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = true;
+    let wait = pollMs;
+    try {
+      do {
+        again = false;
+        const now = Date.now();
+        const free = concurrency - inFlight.size;
+        for (const delivery of free > 0 ? await deps.outbox.claim(now, free) : []) {
+          const running = attempt(delivery)
+            .catch((error: Error) => deps.log.error({ err: error }, 'webhook attempt not recorded'))
+            .finally(() => {
+              inFlight.delete(delivery.seq);
+              void pump();
+            });
+          inFlight.set(delivery.seq, running);
+        }
+        const next = await deps.outbox.nextDueAt();
+        // A row already due is under way or waits for one that is: their end pumps again.
+        wait = next !== undefined && next > now ? Math.min(pollMs, next - now) : pollMs;
+      } while (again && !stopped);
+    } catch (error) {
+      deps.log.warn({ err: error }, 'webhook outbox not read; tried again shortly');
+    } finally {
+      pumping = false;
+    }
     if (stopped) return;
     clearTimeout(timer);
-    const now = Date.now();
-    const free = concurrency - inFlight.size;
-    if (free > 0) {
-      const due = deps.outbox.due(now, free + inFlight.size).filter((d) => !inFlight.has(d.seq));
-      for (const delivery of due.slice(0, free)) {
-        const running = attempt(delivery)
-          .catch((error: Error) => deps.log.error({ err: error }, 'webhook attempt not recorded'))
-          .finally(() => {
-            inFlight.delete(delivery.seq);
-            pump();
-          });
-        inFlight.set(delivery.seq, running);
-      }
-    }
-    const next = deps.outbox.nextDueAt();
-    // A row already due is under way or waits for one that is: their end pumps again.
-    const wait = next !== undefined && next > now ? Math.min(pollMs, next - now) : pollMs;
     timer = setTimeout(pump, wait);
     timer.unref();
   }

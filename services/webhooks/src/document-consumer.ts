@@ -7,21 +7,15 @@
 import type { MessageHandler } from '@docflow/bus';
 import { EventEnvelope } from '@docflow/contracts';
 import type { Logger } from '@docflow/kit';
-import { applyOnce, applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
 import { ProblemError } from '@docflow/kit/http';
 import { decideFanOut } from './businessLogic';
-import type { DocumentFactsStore } from './document-facts';
 import type { FactsAt } from './document-position';
 import { mapDocumentEvent } from './event-mapping';
-import type { Outbox } from './outbox';
-import type { SubscriptionStore } from './subscriptions';
+import type { Outbox, SubscriptionStore } from './webhooks-store';
 
-const CONSUMER = 'webhooks-outbox';
 const DOC_STREAM = 'docForm-';
 
 export interface DocumentConsumerDeps {
-  db: LocalDb;
-  facts: DocumentFactsStore;
   /** Where a document not in `facts` stood at a revision (the document service's answer). */
   factsAt: FactsAt;
   subscriptions: SubscriptionStore;
@@ -58,23 +52,13 @@ export function documentEventsHandler(deps: DocumentConsumerDeps): MessageHandle
     // before this event; only its first event starts from nothing. While the document service is away
     // the bus calls this again, without dead-lettering (DependencyUnavailable).
     const known =
-      deps.facts.get(documentId) ??
+      (await deps.outbox.facts(documentId)) ??
       (envelope.revision > 1 ? await factsBefore(envelope, documentId) : undefined);
     const mapped = mapDocumentEvent(envelope, known);
     if (!mapped) return;
-    const rows = decideFanOut(mapped.events, deps.subscriptions.list());
-    const apply = () => {
-      deps.facts.put(documentId, mapped.facts);
-      const now = Date.now();
-      for (const row of rows) deps.outbox.enqueue(row.subscriptionId, row.event, now);
-    };
-    if (rows.length === 0) {
-      // Nothing to deliver: the facts need no fsync of their own (a power loss may take the newest
-      // back, which can only blur the next state change of that document).
-      applyOnce(deps.db, CONSUMER, envelope.id, apply);
-      return;
-    }
-    await applyOnceDurably(deps.db, CONSUMER, envelope.id, apply);
+    const rows = decideFanOut(mapped.events, await deps.subscriptions.list());
+    await deps.outbox.enqueueOnce(envelope.id, documentId, mapped.facts, rows, Date.now());
+    if (rows.length === 0) return;
     deps.enqueued();
   };
 }

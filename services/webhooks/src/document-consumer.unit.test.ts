@@ -5,7 +5,6 @@ import { createLogger, webIdFromHexId } from '@docflow/kit';
 import { openLocalDb } from '@docflow/kit/eventsourcing';
 import { problems } from '@docflow/kit/http';
 import { documentEventsHandler } from './document-consumer';
-import { documentFactsStore } from './document-facts';
 import type { FactsAt } from './document-position';
 import type { DocumentFacts } from './event-mapping';
 import { outbox } from './outbox';
@@ -28,7 +27,7 @@ describe('document events → outbox', () => {
     const logged: Array<Record<string, unknown>> = [];
     const db = openLocalDb(':memory:');
     const subscriptions = subscriptionStore(db);
-    const box = outbox(db);
+    const box = outbox(db, 1000);
     let kicks = 0;
     const asked: number[] = [];
     const factsAt: FactsAt = async (docId, rev) => {
@@ -37,17 +36,15 @@ describe('document events → outbox', () => {
       return stood(rev);
     };
     const handle = documentEventsHandler({
-      db,
-      facts: documentFactsStore(db),
       factsAt,
       subscriptions,
       outbox: box,
       enqueued: () => kicks++,
       log: createLogger('webhooks', 'warn', { write: (line: string) => logged.push(JSON.parse(line)) }),
     });
-    const subscribe = (id: string, eventTypes: Subscription['eventTypes']) => {
+    const subscribe = async (id: string, eventTypes: Subscription['eventTypes']) => {
       const subscription = { id, url: `https://${id}.example/h`, eventTypes, createdAt: '', secret: 's' };
-      subscriptions.add(subscription);
+      await subscriptions.add(subscription);
       return subscription;
     };
     return { subscribe, box, handle, kicks: () => kicks, asked, logged };
@@ -70,26 +67,26 @@ describe('document events → outbox', () => {
 
   it('adds a row per subscription whose event types match, once however often a message comes', async () => {
     const { subscribe, box, handle, kicks } = setup();
-    const all = subscribe('wh_all', ['document.created', 'task.opened']);
-    const tasks = subscribe('wh_tasks', ['task.opened']);
+    const all = await subscribe('wh_all', ['document.created', 'task.opened']);
+    const tasks = await subscribe('wh_tasks', ['task.opened']);
     const msg = created();
     await handle(msg);
     await handle(msg);
-    assert.equal(box.log(all.id, 0, 10).total, 1);
-    assert.equal(box.log(tasks.id, 0, 10).total, 0);
+    assert.equal((await box.log(all.id, 0, 10)).total, 1);
+    assert.equal((await box.log(tasks.id, 0, 10)).total, 0);
     assert.equal(kicks(), 2);
   });
 
   it('remembers the form for later events, and passes by other streams', async () => {
     const { subscribe, box, handle } = setup();
     await handle(created());
-    const sub = subscribe('wh_reco', ['recognition.done']);
+    const sub = await subscribe('wh_reco', ['recognition.done']);
     await handle(message('FormDefined', { definition: {} }, 1, 'form-memo'));
     await handle(message('RecognitionFailed', { fileId: DOC, reason: 'r', detail: 'd', sourceId: 's' }, 2));
-    const [row] = box.due(Number.MAX_SAFE_INTEGER, 10);
+    const [row] = await box.claim(Number.MAX_SAFE_INTEGER, 10);
     assert.equal(row?.subscriptionId, sub.id);
     assert.equal(JSON.parse(row!.payload).data.form, 'memo');
-    assert.equal(box.log(sub.id, 0, 10).total, 1);
+    assert.equal((await box.log(sub.id, 0, 10)).total, 1);
   });
 
   it('maps an event of a document it does not remember from where the document service says it stood', async () => {
@@ -101,11 +98,11 @@ describe('document events → outbox', () => {
       iteration: 1,
     };
     const { subscribe, box, handle, asked } = setup(() => inApproval);
-    const sub = subscribe('wh_state', ['document.state_changed']);
+    const sub = await subscribe('wh_state', ['document.state_changed']);
     const suspended = { type: 'WorkflowSuspended', data: { at: '2026-11-24T07:00:00.000Z' } };
     await handle(message('WorkflowChanged', { events: [suspended], sourceIds: ['s1'] }, 4));
     assert.deepEqual(asked, [3], 'asked once, for the revision before the event');
-    const [row] = box.due(Number.MAX_SAFE_INTEGER, 10);
+    const [row] = await box.claim(Number.MAX_SAFE_INTEGER, 10);
     assert.equal(row?.subscriptionId, sub.id);
     assert.deepEqual(JSON.parse(row!.payload).data, {
       documentId: DOC,
@@ -125,10 +122,10 @@ describe('document events → outbox', () => {
     const { subscribe, box, handle, logged } = setup(() => {
       throw problems.notFound('no such document');
     });
-    subscribe('wh_state', ['document.state_changed']);
+    await subscribe('wh_state', ['document.state_changed']);
     const msg = message('DocumentFieldsUpdated', { valuesByTags: {}, tags: [] }, 4);
     await assert.rejects(handle(msg), (error: unknown) => (error as { status?: number }).status === 404);
-    assert.equal(box.due(Number.MAX_SAFE_INTEGER, 10).length, 0);
+    assert.equal((await box.claim(Number.MAX_SAFE_INTEGER, 10)).length, 0);
     assert.deepEqual(
       logged.map(({ level, eventId, documentId, revision }) => ({ level, eventId, documentId, revision })),
       [{ level: 40, eventId: msg.id, documentId: DOC, revision: 3 }],

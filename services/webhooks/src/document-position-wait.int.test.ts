@@ -170,7 +170,7 @@ describe('a document event while the document service is away', () => {
       step: 1,
       iteration: 1,
     });
-    const log = outbox(db).log(subscription.id, 0, 10);
+    const log = await outbox(db, 1000).log(subscription.id, 0, 10);
     assert.deepEqual(
       log.page.map((d) => d.status),
       ['delivered'],

@@ -1,26 +1,20 @@
 /**
- * The outbox of deliveries, in the service's local database: one row per subscription and webhook
- * event, written by the bus consumer before the bus message is acknowledged, sent by the delivery
- * worker. Per subscription and document only the oldest pending row is due: a later event waits
- * until the earlier one was delivered or given up.
+ * The outbox of deliveries in the service's local database (one process): one row per subscription
+ * and webhook event, written by the bus consumer before the bus message is acknowledged, sent by the
+ * delivery worker. Per subscription and document only the oldest pending row is due: a later event
+ * waits until the earlier one was delivered or given up. Claims are kept in memory: this process is
+ * the only one sending.
  */
 import { createHash } from 'node:crypto';
 import type { WebhookDelivery, WebhookEventType } from '@docflow/contracts';
-import type { LocalDb } from '@docflow/kit/eventsourcing';
-import type { DeliveryState } from './delivery';
-import type { MappedEvent } from './event-mapping';
+import { applyOnce, applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
+import { documentFactsStore } from './document-facts';
+import type { Outbox, PendingDelivery } from './webhooks-store';
 
-/** A due row: what to send, and its state (delivery.ts). */
-export interface PendingDelivery extends DeliveryState {
-  seq: number;
-  subscriptionId: string;
-  webhookId: string;
-  documentId: string;
-  eventType: WebhookEventType;
-  payload: string;
-}
+const CONSUMER = 'webhooks-outbox';
 
-interface DeliveryRow {
+/** A row of `webhook_deliveries`, as both adapters store it. */
+export interface DeliveryRow {
   seq: number;
   subscription_id: string;
   webhook_id: string;
@@ -41,7 +35,35 @@ export function webhookMessageId(subscriptionId: string, sourceId: string): stri
   return `msg_${createHash('sha256').update(`${subscriptionId}\n${sourceId}`).digest('hex').slice(0, 32)}`;
 }
 
-export function outbox(db: LocalDb) {
+export const pendingFromRow = (r: DeliveryRow): PendingDelivery => ({
+  seq: Number(r.seq),
+  subscriptionId: r.subscription_id,
+  webhookId: r.webhook_id,
+  documentId: r.document_id,
+  eventType: r.event_type,
+  payload: r.payload,
+  status: r.status,
+  attempts: r.attempts,
+  lastStatus: r.last_status,
+  lastError: r.last_error,
+  nextAttemptAt: r.next_attempt_at === null ? null : Number(r.next_attempt_at),
+  deliveredAt: r.delivered_at,
+});
+
+export const logEntryFromRow = (r: DeliveryRow): WebhookDelivery => ({
+  webhookId: r.webhook_id,
+  eventType: r.event_type,
+  documentId: r.document_id,
+  status: r.status,
+  attempts: r.attempts,
+  lastStatus: r.last_status,
+  lastError: r.last_error,
+  nextAttemptAt: r.next_attempt_at === null ? null : new Date(Number(r.next_attempt_at)).toISOString(),
+  deliveredAt: r.delivered_at,
+  createdAt: r.created_at,
+});
+
+export function outbox(db: LocalDb, claimMs: number): Outbox {
   db.exec(`
     CREATE TABLE IF NOT EXISTS webhook_deliveries (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -60,6 +82,7 @@ export function outbox(db: LocalDb) {
     CREATE INDEX IF NOT EXISTS webhook_deliveries_finished
       ON webhook_deliveries (created_at) WHERE status <> 'pending';
   `);
+  const facts = documentFactsStore(db);
   const insert = db.prepare(
     `INSERT OR IGNORE INTO webhook_deliveries
        (subscription_id, source_id, webhook_id, document_id, event_type, payload, next_attempt_at, created_at)
@@ -90,42 +113,42 @@ export function outbox(db: LocalDb) {
   const pruneFinished = db.prepare(
     "DELETE FROM webhook_deliveries WHERE status <> 'pending' AND created_at < ?",
   );
+  /** Claimed rows: seq → until when (ms since the epoch). */
+  const claims = new Map<number, number>();
 
   return {
-    /** Adds a row per subscription and event; a row already there (a redelivered message) stays as it is. */
-    enqueue(subscriptionId: string, event: MappedEvent, nowMs: number): void {
-      insert.run(
-        subscriptionId,
-        event.sourceId,
-        webhookMessageId(subscriptionId, event.sourceId),
-        event.documentId,
-        event.type,
-        JSON.stringify(event.payload),
-        nowMs,
-        new Date(nowMs).toISOString(),
-      );
+    facts: async (documentId) => facts.get(documentId),
+    async enqueueOnce(messageId, documentId, documentFacts, rows, nowMs) {
+      const apply = () => {
+        facts.put(documentId, documentFacts);
+        for (const { subscriptionId, event } of rows)
+          insert.run(
+            subscriptionId,
+            event.sourceId,
+            webhookMessageId(subscriptionId, event.sourceId),
+            event.documentId,
+            event.type,
+            JSON.stringify(event.payload),
+            nowMs,
+            new Date(nowMs).toISOString(),
+          );
+      };
+      // Nothing to deliver: the facts need no fsync of their own (a power loss may take the newest
+      // back, which can only blur the next state change of that document).
+      if (rows.length === 0) applyOnce(db, CONSUMER, messageId, apply);
+      else await applyOnceDurably(db, CONSUMER, messageId, apply);
     },
-    /** Due rows, each the oldest pending one of its subscription and document, oldest due first. */
-    due(nowMs: number, limit: number): PendingDelivery[] {
-      return due.all(nowMs, limit).map((r) => ({
-        seq: r.seq,
-        subscriptionId: r.subscription_id,
-        webhookId: r.webhook_id,
-        documentId: r.document_id,
-        eventType: r.event_type,
-        payload: r.payload,
-        status: r.status,
-        attempts: r.attempts,
-        lastStatus: r.last_status,
-        lastError: r.last_error,
-        nextAttemptAt: r.next_attempt_at,
-        deliveredAt: r.delivered_at,
-      }));
+    async claim(nowMs, limit) {
+      // Rows this process claimed may come first: ask for as many more.
+      const rows = due
+        .all(nowMs, limit + claims.size)
+        .filter((r) => (claims.get(r.seq) ?? 0) <= nowMs)
+        .slice(0, limit);
+      for (const r of rows) claims.set(r.seq, nowMs + claimMs);
+      return rows.map(pendingFromRow);
     },
-    /** When the next pending row is due (ms since the epoch), if any is pending. */
-    nextDueAt: (): number | undefined => nextDue.get()?.at ?? undefined,
-    /** Stores a row's state after an attempt (decided by businessLogic.ts, evolved by delivery.ts). */
-    record(seq: number, next: DeliveryState): void {
+    nextDueAt: async () => nextDue.get()?.at ?? undefined,
+    async record(seq, next) {
       update.run(
         next.status,
         next.attempts,
@@ -135,32 +158,15 @@ export function outbox(db: LocalDb) {
         next.deliveredAt,
         seq,
       );
+      claims.delete(seq);
     },
-    log(subscriptionId: string, first: number, pageSize: number): { total: number; page: WebhookDelivery[] } {
-      return {
-        total: count.get(subscriptionId)?.n ?? 0,
-        page: page.all(subscriptionId, pageSize, first).map((r) => ({
-          webhookId: r.webhook_id,
-          eventType: r.event_type,
-          documentId: r.document_id,
-          status: r.status,
-          attempts: r.attempts,
-          lastStatus: r.last_status,
-          lastError: r.last_error,
-          nextAttemptAt: r.next_attempt_at === null ? null : new Date(r.next_attempt_at).toISOString(),
-          deliveredAt: r.delivered_at,
-          createdAt: r.created_at,
-        })),
-      };
-    },
-    removeOf: (subscriptionId: string) => {
+    log: async (subscriptionId, first, pageSize) => ({
+      total: count.get(subscriptionId)?.n ?? 0,
+      page: page.all(subscriptionId, pageSize, first).map(logEntryFromRow),
+    }),
+    async removeOf(subscriptionId) {
       removeOf.run(subscriptionId);
     },
-    /**
-     * Forgets delivered and given-up rows created before `beforeMs` (the log's retention); pending ones
-     * stay whatever their age. Returns how many went.
-     */
-    pruneFinished: (beforeMs: number): number => pruneFinished.run(new Date(beforeMs).toISOString()).changes,
+    pruneFinished: async (beforeMs) => pruneFinished.run(new Date(beforeMs).toISOString()).changes,
   };
 }
-export type Outbox = ReturnType<typeof outbox>;

@@ -7,12 +7,13 @@ import { webhooksApi } from './api';
 import type { WebhooksConfig } from './config';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery-worker';
 import { documentEventsHandler } from './document-consumer';
-import { documentFactsStore } from './document-facts';
 import { factsFromDocument } from './document-position';
-import { outbox as openOutbox } from './outbox';
+import { outbox as localOutbox } from './outbox';
 import { sendSigned } from './send';
 import { subscriptionStore } from './subscriptions';
 import { parseAllowList } from './target-guard';
+import { claimMsFor, type WebhooksStore } from './webhooks-store';
+import { postgresWebhooksStore } from './webhooks-store-postgres';
 
 export interface WebhooksServiceDeps extends ServiceBaseDeps {
   /** Allowed private hosts (DOCFLOW_WEBHOOK_ALLOWED_HOSTS), the retry delays and one attempt's limit. */
@@ -37,18 +38,20 @@ export interface WebhooksService {
 export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksService {
   const { db, bus, log } = deps;
   const allow = parseAllowList(deps.allowedHosts);
-  const subscriptions = subscriptionStore(db);
-  const outbox = openOutbox(db);
-  const facts = documentFactsStore(db);
+  const claimMs = claimMsFor(deps.timeoutMs);
+  // On a shared PostgreSQL store in the service's schema, so that several processes deliver each row once.
+  const { subscriptions, outbox }: WebhooksStore = deps.sharedSql
+    ? postgresWebhooksStore(deps.sharedSql, claimMs)
+    : { subscriptions: subscriptionStore(db), outbox: localOutbox(db, claimMs) };
   const app = createServiceApp(deps);
   app.route('/', webhooksApi({ subscriptions, outbox, allow }));
   let worker: DeliveryWorker | undefined;
   let consumer: Consumer | undefined;
   let pruning: NodeJS.Timeout | undefined;
   // The outbox is the delivery log too: without this it would grow with every event for ever.
-  function prune() {
+  async function prune() {
     try {
-      const removed = outbox.pruneFinished(Date.now() - deps.logDays * DAY_MS);
+      const removed = await outbox.pruneFinished(Date.now() - deps.logDays * DAY_MS);
       if (removed) log.info({ removed, logDays: deps.logDays }, 'webhook log: old deliveries removed');
     } catch (err) {
       log.warn({ err }, 'webhook log: removing old deliveries failed; tried again in an hour');
@@ -58,7 +61,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
     app,
     async start() {
       if (!pruning) {
-        prune();
+        void prune();
         pruning = setInterval(prune, PRUNE_EVERY_MS);
         pruning.unref();
       }
@@ -70,12 +73,10 @@ export function createWebhooksService(deps: WebhooksServiceDeps): WebhooksServic
         log,
       });
       const kick = worker.kick;
-      // One group: a single instance holds the outbox (it lives in its local database).
+      // One group: each message is handled by one process (the outbox is that of all of them).
       consumer ??= await bus.subscribe(
         { groupId: `${deps.namespace}.webhooks`, topics: [topicsOf(deps.namespace).document] },
         documentEventsHandler({
-          db,
-          facts,
           factsAt: factsFromDocument(deps.document, deps.internalToken),
           subscriptions,
           outbox,

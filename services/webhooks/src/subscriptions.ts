@@ -1,12 +1,13 @@
 /**
- * Webhook subscriptions, in the service's local database. The signing secret must be kept to sign;
- * it stays in this file (0600, the service's own) and is never logged or answered again.
+ * Webhook subscriptions, in the service's local database (one process). The signing secret must be
+ * kept to sign; it stays in this file (0600, the service's own) and is never logged or answered again.
  */
 import type { WebhookEventType } from '@docflow/contracts';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
 import type { Subscription } from './subscription';
+import type { SubscriptionStore } from './webhooks-store';
 
-interface Row {
+export interface SubscriptionRow {
   id: string;
   url: string;
   event_types: string;
@@ -15,7 +16,7 @@ interface Row {
   created_at: string;
 }
 
-const fromRow = (r: Row): Subscription => ({
+export const subscriptionFromRow = (r: SubscriptionRow): Subscription => ({
   id: r.id,
   url: r.url,
   eventTypes: JSON.parse(r.event_types) as WebhookEventType[],
@@ -24,7 +25,7 @@ const fromRow = (r: Row): Subscription => ({
   secret: r.secret,
 });
 
-export function subscriptionStore(db: LocalDb) {
+export function subscriptionStore(db: LocalDb): SubscriptionStore {
   db.exec(`
     CREATE TABLE IF NOT EXISTS webhook_subscriptions (
       id TEXT PRIMARY KEY, url TEXT NOT NULL, event_types TEXT NOT NULL, description TEXT,
@@ -34,30 +35,27 @@ export function subscriptionStore(db: LocalDb) {
   const insert = db.prepare(
     'INSERT INTO webhook_subscriptions (id, url, event_types, description, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  const all = db.prepare<[], Row>('SELECT * FROM webhook_subscriptions ORDER BY created_at, id');
-  const one = db.prepare<[string], Row>('SELECT * FROM webhook_subscriptions WHERE id = ?');
+  const all = db.prepare<[], SubscriptionRow>('SELECT * FROM webhook_subscriptions ORDER BY created_at, id');
+  const one = db.prepare<[string], SubscriptionRow>('SELECT * FROM webhook_subscriptions WHERE id = ?');
   const remove = db.prepare('DELETE FROM webhook_subscriptions WHERE id = ?');
   // Read by the consumer for every document event; only this store writes the table (one instance).
   let listed: Subscription[] | undefined;
   return {
-    /** Stores a new subscription (decided by businessLogic.ts's decideCreate). */
-    add(s: Subscription): void {
+    async add(s) {
       insert.run(s.id, s.url, JSON.stringify(s.eventTypes), s.description ?? null, s.secret, s.createdAt);
       listed = undefined;
     },
-    list(): Subscription[] {
-      listed ??= all.all().map(fromRow);
+    async list() {
+      listed ??= all.all().map(subscriptionFromRow);
       return listed;
     },
-    get(id: string): Subscription | undefined {
+    async get(id) {
       const row = one.get(id);
-      return row && fromRow(row);
+      return row && subscriptionFromRow(row);
     },
-    /** False when there was no such subscription. */
-    delete(id: string): boolean {
+    async delete(id) {
       listed = undefined;
       return remove.run(id).changes > 0;
     },
   };
 }
-export type SubscriptionStore = ReturnType<typeof subscriptionStore>;
