@@ -9,7 +9,8 @@
  * retried through the other gateway answers the first answer. Two identity services, gateway-N asking
  * identity-N: one key store and one claim secret in identity's schema, so a person made through one
  * reads in clear through the other, an address is taken once for both, and an erasure through one is
- * the other's; identity-2 SIGKILLed under a load of creates loses no acknowledged account.
+ * the other's; identity-2 SIGKILLed under a load of creates loses no acknowledged account. Two webhooks
+ * services on one outbox: each webhook delivered once, and none lost when webhooks-2 is SIGKILLed.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -23,6 +24,7 @@ import {
   sharedEventStoreSkipReason,
   startDistributed,
 } from '../support/targets';
+import { startWebhookReceiver } from '../support/webhook-receiver';
 
 const DOCUMENTS = 20;
 /** Invoices added one by one while an instance has had no job yet: keys spread by hash, unevenly. */
@@ -36,6 +38,10 @@ const LEASE_TTL_MS = 2000;
 /** Creates of the load the document service holding the relay lease is killed in, and when. */
 const KILL_LOAD = 24;
 const KILL_AT = 8;
+/** Memos created with both webhooks services up, then while webhooks-2 is killed (and when). */
+const WEBHOOK_LOAD = 8;
+const WEBHOOK_KILL_LOAD = 8;
+const WEBHOOK_KILL_AT = 3;
 /** Account creates identity-2 is killed in, and when. */
 const IDENTITY_KILL_LOAD = 8;
 const IDENTITY_KILL_AT = 3;
@@ -64,8 +70,14 @@ describe('distributed: scale-out, two gateways and three recognition processes',
       documentInstances: STATEFUL_INSTANCES,
       workflowInstances: STATEFUL_INSTANCES,
       identityInstances: STATEFUL_INSTANCES,
-      // A dead relay's lease passes within 2 s + a third of it (the default is 10 s).
-      env: { DOCFLOW_LEASE_TTL_MS: String(LEASE_TTL_MS) },
+      webhooksInstances: STATEFUL_INSTANCES,
+      env: {
+        // A dead relay's lease passes within 2 s + a third of it (the default is 10 s).
+        DOCFLOW_LEASE_TTL_MS: String(LEASE_TTL_MS),
+        DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+        // A killed sender's claimed rows are sent again after this + 5 s (the default is 10 s).
+        DOCFLOW_WEBHOOK_TIMEOUT_MS: '2000',
+      },
     });
     assert.equal(target.gatewayUrls.length, 2);
     gateways = target.gatewayUrls.map(apiClient);
@@ -371,6 +383,72 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     console.log(
       `# scale-out: identity-2 SIGKILLed after ${IDENTITY_KILL_AT} of ${IDENTITY_KILL_LOAD} account creates; ${acknowledged.length} acknowledged, each there once and in clear through both`,
     );
+  });
+
+  /** Webhooks a process delivered, from its metrics. */
+  async function deliveredBy(name: string): Promise<number> {
+    const text = await (await fetch(`${target.processUrls()[name]}/metrics`)).text();
+    return Number(/^docflow_webhook_attempts_total\{outcome="delivered"\} (\d+)/m.exec(text)?.[1] ?? 0);
+  }
+
+  it('two webhooks services on one outbox: each webhook delivered once; webhooks-2 SIGKILLed mid-load loses none', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    assert.ok(target.procs['webhooks-2'], 'the second webhooks service runs');
+    const receiver = await startWebhookReceiver();
+    try {
+      // Registered through gateway-2 (webhooks-2): webhooks reads the subscription from the shared schema.
+      const registered = await gateways[1]!('POST', '/api/admin/v1/webhooks', {
+        key: target.adminKey,
+        body: { url: receiver.url, eventTypes: ['document.created'] },
+      });
+      assert.equal(registered.status, 201, registered.text);
+      const created: string[] = [];
+      async function createMemos(count: number, killAt?: number) {
+        for (let n = 0; n < count; n++) {
+          if (n === killAt) await target.procs['webhooks-2']!.kill();
+          const as = accounts[n % 2]!;
+          const res = await createDoc(
+            target.gatewayUrls[n % 2]!,
+            as.key,
+            'memo',
+            { docForm: { valuesByTags: { subject: `webhook ${n}` } } },
+            { runAs: as.person },
+          );
+          assert.equal(res.status, 201, res.text);
+          created.push(res.body._id);
+        }
+      }
+      const deliveries = (id: string) => receiver.received.filter((d) => d.payload.data.documentId === id);
+      const allDelivered = () =>
+        eventually(
+          async () => created.map(deliveries),
+          (per) => per.every((d) => d.length > 0),
+          60_000,
+        );
+
+      await createMemos(WEBHOOK_LOAD);
+      for (const [i, got] of (await allDelivered()).entries())
+        assert.equal(got.length, 1, `${created[i]}: delivered once, by one of the two`);
+      const split = {
+        webhooks: await deliveredBy('webhooks'),
+        'webhooks-2': await deliveredBy('webhooks-2'),
+      };
+
+      await createMemos(WEBHOOK_KILL_LOAD, WEBHOOK_KILL_AT);
+      await target.restart('webhooks', { kill: true, name: 'webhooks-2' });
+      const after = await allDelivered();
+      for (const [i, got] of after.entries()) {
+        assert.ok(got.length > 0, `${created[i]} delivered`);
+        assert.equal(new Set(got.map((d) => d.webhookId)).size, 1, `${created[i]}: one webhook-id`);
+      }
+      const repeated = after.filter((got) => got.length > 1).length;
+      console.log(
+        `# scale-out: ${WEBHOOK_LOAD} memos, each webhook delivered once (split ${JSON.stringify(split)}); then webhooks-2 SIGKILLed after ${WEBHOOK_KILL_AT} of ${WEBHOOK_KILL_LOAD}: all delivered, ${repeated} sent again with the same webhook-id`,
+      );
+    } finally {
+      await receiver.close();
+    }
   });
 
   /** The process (`document` or `document-2`) holding the document relay's lease: its pid is in the holder. */

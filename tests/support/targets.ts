@@ -68,6 +68,11 @@ export interface TargetOptions {
    */
   identityInstances?: number;
   /**
+   * Distributed mode: how many webhooks services (default 1); gateway-N forwards to webhooks-N when
+   * there is one. Needs one shared event store (sharedEventStore).
+   */
+  webhooksInstances?: number;
+  /**
    * Distributed mode: every service on one shared event store — EVENTSTORE_CONNECTION_STRING when set,
    * else a database of the run's own on the PostgreSQL of POSTGRES_URL (default: only when a stateful
    * service runs as several processes; otherwise each keeps its own SQLite store).
@@ -225,6 +230,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
         options.documentInstances ?? 1,
         options.workflowInstances ?? 1,
         options.identityInstances ?? 1,
+        options.webhooksInstances ?? 1,
       ) > 1,
   );
   const common: Record<string, string> = {
@@ -280,7 +286,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   /** The instance of `service` that instance `name` of another uses: the N-th of them uses `service-N` when there is one. */
   function instanceFor(
     name: string,
-    service: 'files' | 'document' | 'workflow' | 'identity',
+    service: 'files' | 'document' | 'workflow' | 'identity' | 'webhooks',
     count: number,
   ): string {
     const n = Number(/-(\d+)$/.exec(name)?.[1] ?? 1);
@@ -307,6 +313,9 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     const identity = instanceFor(name, 'identity', options.identityInstances ?? 1);
     if (service === 'gateway' && identity !== 'identity')
       Object.assign(extra, { IDENTITY_URL: url(identity) });
+    const webhooks = instanceFor(name, 'webhooks', options.webhooksInstances ?? 1);
+    if (service === 'gateway' && webhooks !== 'webhooks')
+      Object.assign(extra, { WEBHOOKS_URL: url(webhooks) });
     const workflow = instanceFor(name, 'workflow', options.workflowInstances ?? 1);
     if (service === 'document' && workflow !== 'workflow')
       Object.assign(extra, { WORKFLOW_URL: url(workflow) });
@@ -346,6 +355,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
     for (const service of options.launchOrder ?? DISTRIBUTED_SERVICES) await launch(service);
     for (let i = 2; i <= (options.filesInstances ?? 1); i++) await launch('files', `files-${i}`);
     for (let i = 2; i <= (options.identityInstances ?? 1); i++) await launch('identity', `identity-${i}`);
+    for (let i = 2; i <= (options.webhooksInstances ?? 1); i++) await launch('webhooks', `webhooks-${i}`);
     // Before the document services: document-N is given workflow-N's URL.
     for (let i = 2; i <= (options.workflowInstances ?? 1); i++) await launch('workflow', `workflow-${i}`);
     for (let i = 2; i <= (options.documentInstances ?? 1); i++) await launch('document', `document-${i}`);
