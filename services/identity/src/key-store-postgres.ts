@@ -15,13 +15,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SharedSql } from '@docflow/eventstore';
-import { erasedRejection, KEY_BYTES, type KeyStore } from './key-store';
+import { erasedRejection, KEY_BYTES, type KeyStore, type KeyStoreRows } from './key-store';
 
 /** How long a process uses a key it read before reading it again (ms). */
 export const KEY_CACHE_MS = 5_000;
 const CACHE_ENTRIES = 10_000;
 
 export interface PostgresKeyStoreOptions {
+  /**
+   * Rows a process kept in its own `keys.db` before the key store moved here (a version before this
+   * one on PostgreSQL), copied in before the store is first used; `remove` once they are committed.
+   * A row the schema holds already wins: an erasure made here stays made.
+   */
+  carryOver?: () => { rows: KeyStoreRows; remove(): void } | undefined;
   cacheMs?: number;
   /** The clock of the cache (tests move it). */
   now?: () => number;
@@ -35,7 +41,8 @@ export function postgresKeyStore(sql: SharedSql, options: PostgresKeyStoreOption
   const keys = `${sql.schema}.person_keys`;
   const secrets = `${sql.schema}.key_store_secrets`;
   let created: Promise<unknown> | undefined;
-  /** The tables, created once per process; two processes creating them at once take turns. */
+  let carried: ReturnType<NonNullable<PostgresKeyStoreOptions['carryOver']>>;
+  /** The tables, created (and filled from `carryOver`) once per process; two processes take turns. */
   function ready(): Promise<unknown> {
     created ??= sql
       .transaction(async (query) => {
@@ -43,7 +50,19 @@ export function postgresKeyStore(sql: SharedSql, options: PostgresKeyStoreOption
         await query(`CREATE TABLE IF NOT EXISTS ${keys} (
           account_id text PRIMARY KEY, key bytea, erased_at timestamptz)`);
         await query(`CREATE TABLE IF NOT EXISTS ${secrets} (name text PRIMARY KEY, value bytea NOT NULL)`);
+        carried = options.carryOver?.();
+        for (const row of carried?.rows.keys ?? [])
+          await query(
+            `INSERT INTO ${keys} (account_id, key, erased_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+            [row.account_id, row.key, row.erased_at],
+          );
+        for (const row of carried?.rows.secrets ?? [])
+          await query(`INSERT INTO ${secrets} (name, value) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+            row.name,
+            row.value,
+          ]);
       })
+      .then(() => carried?.remove())
       .catch((error: unknown) => {
         created = undefined;
         throw error;

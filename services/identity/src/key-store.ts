@@ -5,6 +5,7 @@
  * several identity processes share (key-store-postgres.ts); one contract (key-store-contract.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { rejections } from '@docflow/contracts';
 import { type LocalDb, openLocalDb } from '@docflow/kit/eventsourcing';
@@ -31,9 +32,50 @@ interface Row {
   key: Buffer | null;
 }
 
-/** The key store beside a service's local database (in memory when that one is). */
+/** Where the key store beside a service's local database is (in memory when that one is). */
+export const keyStoreFileBeside = (db: LocalDb): string =>
+  db.memory ? ':memory:' : join(dirname(db.name), 'keys.db');
+
+/** The key store beside a service's local database. */
 export function keyStoreBeside(db: LocalDb): KeyStore {
-  return openKeyStore(db.memory ? ':memory:' : join(dirname(db.name), 'keys.db'));
+  return openKeyStore(keyStoreFileBeside(db));
+}
+
+/** Every row of a key store file: keys (null once erased, with when) and the deployment's secrets. */
+export interface KeyStoreRows {
+  keys: { account_id: string; key: Buffer | null; erased_at: string | null }[];
+  secrets: { name: string; value: Buffer }[];
+}
+
+/**
+ * The rows of the key store file `file`, if there is one, and a way to delete the file once they are
+ * kept elsewhere (with its WAL: no copy of a key stays behind to defeat a later erasure).
+ */
+export function keyStoreFileRows(file: string): { rows: KeyStoreRows; remove(): void } | undefined {
+  if (file === ':memory:' || !existsSync(file)) return undefined;
+  const db = openLocalDb(file);
+  try {
+    const has = (table: string) =>
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+    const rows: KeyStoreRows = {
+      keys: has('person_keys')
+        ? db
+            .prepare<[], KeyStoreRows['keys'][number]>('SELECT account_id, key, erased_at FROM person_keys')
+            .all()
+        : [],
+      secrets: has('secrets')
+        ? db.prepare<[], KeyStoreRows['secrets'][number]>('SELECT name, value FROM secrets').all()
+        : [],
+    };
+    return {
+      rows,
+      remove: () => {
+        for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+      },
+    };
+  } finally {
+    db.close();
+  }
 }
 
 /**

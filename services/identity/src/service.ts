@@ -6,7 +6,7 @@ import { accountAggregate } from './account';
 import { createAccountList } from './account-list';
 import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
-import { keyStoreBeside } from './key-store';
+import { keyStoreBeside, keyStoreFileBeside, keyStoreFileRows } from './key-store';
 import { postgresKeyStore } from './key-store-postgres';
 import { personalTokensApi } from './personal-tokens-api';
 import { signInApi } from './sign-in-api';
@@ -30,7 +30,10 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
   const app = createServiceApp(deps, { guarded: ['/api/*', INTERNAL_PATHS] });
   // The keys of personal data: on a shared PostgreSQL store in identity's schema, so that every identity
   // process has every key and sees every erasure; otherwise in identity's own data directory.
-  const keys = deps.sharedSql ? postgresKeyStore(deps.sharedSql) : keyStoreBeside(deps.db);
+  // A keys.db an earlier version kept beside a PostgreSQL store is moved in there at first use.
+  const keys = deps.sharedSql
+    ? postgresKeyStore(deps.sharedSql, { carryOver: () => keyStoreFileRows(keyStoreFileBeside(deps.db)) })
+    : keyStoreBeside(deps.db);
   const accounts = accountAggregate(keys);
   const accountList = createAccountList(store, deps.db, deps.log);
   app.route('/', identityApi(store, accounts, keys, accountList));
