@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { DocTags, ValuesByTags } from './documents';
 import { RecordedFormDefinition, WorkflowConfig } from './forms';
+import { RecoValidatedBy } from './reco-validation';
 import { RecognitionEvents } from './recognition-events';
 
 export const StoredFile = z.object({
@@ -44,8 +45,21 @@ export const DocumentEvents = {
   RecognitionFailed: RecognitionEvents.FileRecognitionFailed.extend({ sourceId: z.string() }),
   /** The text of an attachment recognised before recognition kept text (`sourceId`: its event id). */
   RecognitionTextRecorded: RecognitionEvents.FileTextRecognized.extend({ sourceId: z.string() }),
-  /** Manual validation of a recognised part: its values replaced, `validated: true`. */
-  RecoDataValidated: z.object({ recoId: z.string(), valuesByTags: ValuesByTags }),
+  /**
+   * A recognised part validated, `validated: true`: by a person (PUT recoData: its values replaced), or
+   * by recognition itself when every value cleared the form's `autoValidateAt` (`threshold`; its values
+   * as read). `by` is an added optional key, absent in every event written before issue 34 — all a
+   * person's — so those read unchanged on every road (history and export bundles parse the recorded
+   * data as it is, with no version to upcast from): absent means a person.
+   */
+  RecoDataValidated: z.object({
+    recoId: z.string(),
+    valuesByTags: ValuesByTags,
+    by: RecoValidatedBy.optional(),
+    threshold: z.number().min(0).max(100).optional(),
+  }),
+  /** Recognised parts that wait for a person's validation: their task is in `validators`' inboxes. */
+  RecoValidationRequested: z.object({ recoIds: z.array(z.string()).min(1), validators: z.array(z.string()) }),
   /** A participant's corrections (PUT docResponse with `docForm`): the new values and tags. */
   DocumentFieldsUpdated: z.object({ valuesByTags: ValuesByTags, tags: DocTags }),
   /**

@@ -4,6 +4,7 @@ import { escalationProblem, StageDeadline } from './deadlines';
 import { fieldDeclarationProblem, fieldPattern, RecognitionField } from './field-declarations';
 import { Participant } from './participant';
 import { Meta } from './person';
+import { RecognitionValidation } from './reco-validation';
 import { userPatternProblem } from './user-pattern';
 
 export const FORM_NAME_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -77,7 +78,9 @@ export const RecordedFormDefinition = z.strictObject({
   formsystype: z.number().int().min(0).max(1_000_000),
   tags: z.record(z.string().regex(TAG_NAME_PATTERN, 'a tag name: letters, digits, _ . -'), TagKind),
   workflow: WorkflowConfig.optional(),
-  recognition: z.strictObject({ forms: z.array(RecognitionForm).max(50) }).optional(),
+  recognition: z
+    .strictObject({ forms: z.array(RecognitionForm).max(50), validation: RecognitionValidation.optional() })
+    .optional(),
   titleField: z
     .string()
     .optional()
@@ -87,6 +90,8 @@ export const RecordedFormDefinition = z.strictObject({
         'or while that value is empty, a document is titled by the form\u2019s title and its creation date.',
     }),
 });
+
+export type RecordedFormDefinition = z.infer<typeof RecordedFormDefinition>;
 
 /** A form definition as `PUT /api/admin/v1/forms/{name}` accepts it. */
 export const FormDefinition = RecordedFormDefinition.superRefine((form, ctx) => {

@@ -6,6 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { ValuesByTags } from './documents';
 import { Hex24Id } from './ids';
 import { RecognizedField } from './layout';
+import { RecoValidatedBy } from './reco-validation';
 
 export const RecoForm = z
   .object({ form: z.null(), id: z.string(), name: z.string() })
@@ -31,6 +32,12 @@ export const RecoData = z
     pageIdxStart: z.number().int().openapi({ description: '0-based.' }),
     pageIdxEnd: z.number().int().openapi({ description: '0-based, inclusive.' }),
     validated: z.boolean(),
+    validatedBy: RecoValidatedBy.optional().openapi({
+      description:
+        'Extension: who validated the part: `person` (PUT recoData) or `recognition` (every value cleared ' +
+        'the form\u2019s `recognition.validation.autoValidateAt`). Absent while not validated, and on parts ' +
+        'validated before it was recorded (by a person).',
+    }),
     recoForm: RecoForm,
     valuesByTags: ValuesByTags,
     recoResult: z.object({ recoForm: RecoForm, recoFormConfidence: z.number() }),

@@ -9,16 +9,22 @@ import {
   type DocumentEvent,
   parseWorkflowEvent,
   type RecognizedPart,
+  type RecoValidatedBy,
   type StoredFile,
   type TagValue,
   type ValuesByTags,
   type WorkflowConfig,
 } from '@docflow/contracts';
 import { foldWorkflow, initialWorkflow, type WorkflowState } from '@docflow/workflow-model';
+import { type RecoValidationPolicy, recoValidationPolicy } from './reco-validation';
 
 export interface RecoEntry extends RecognizedPart {
   fileId: string;
   validated: boolean;
+  /** Who validated it (absent while not validated, and when validated before issue 34: by a person). */
+  validatedBy?: RecoValidatedBy;
+  /** Who was asked to validate it (its validation task; absent when none was opened). */
+  validators?: string[];
 }
 
 export interface DocState {
@@ -44,6 +50,8 @@ export interface DocState {
   workflow: WorkflowState;
   /** Workflow event ids already recorded, so that no fact is recorded twice. */
   workflowSourceIds: string[];
+  /** The form's rule for validating recognised parts (absent: the form recognises nothing). */
+  recoValidation?: RecoValidationPolicy;
   /** Recognised parts of the attachments (recoData), in the order they were recorded. */
   recoData: RecoEntry[];
   /** Attachments whose recognition has not been recorded yet. */
@@ -108,6 +116,7 @@ function apply(state: DocState, event: DocumentEvent, at: string): DocState {
         exists: true,
         ...{ id, form, formsystype, author, valuesByTags, tags, files, datedue, title },
         workflowConfig: workflow,
+        recoValidation: recoValidationPolicy(recognition?.form, author),
         recoPending: recognition ? files.map((f) => f.id) : [],
         created: at,
       };
@@ -146,10 +155,19 @@ function apply(state: DocState, event: DocumentEvent, at: string): DocState {
       };
     }
     case 'RecoDataValidated': {
-      const { recoId, valuesByTags } = event.data;
+      const { recoId, valuesByTags, by } = event.data;
       return {
         ...state,
-        recoData: state.recoData.map((e) => (e._id === recoId ? { ...e, valuesByTags, validated: true } : e)),
+        recoData: state.recoData.map((e) =>
+          e._id === recoId ? { ...e, valuesByTags, validated: true, validatedBy: by } : e,
+        ),
+      };
+    }
+    case 'RecoValidationRequested': {
+      const { recoIds, validators } = event.data;
+      return {
+        ...state,
+        recoData: state.recoData.map((e) => (recoIds.includes(e._id) ? { ...e, validators } : e)),
       };
     }
     case 'DocumentFieldsUpdated':

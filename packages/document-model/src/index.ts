@@ -6,6 +6,15 @@
 export { type Change, diffFields } from './changes';
 export { type DocEventContext, type DocState, evolveDoc, initialDoc, type RecoEntry } from './docForm';
 export { foldWithChanges, type RecordedDocEvent } from './fold';
+export {
+  clearsThreshold,
+  everValidators,
+  lowestConfidence,
+  type RecoValidationPolicy,
+  recoValidationPolicy,
+  validationAssignees,
+  validationOpen,
+} from './reco-validation';
 export { toDocForm, toRecoData } from './representation';
 export { type NameOf, namedIds, type SummaryEntry, summariseHistory } from './summary';
 export { documentTitle } from './title';

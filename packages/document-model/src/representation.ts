@@ -35,6 +35,7 @@ export function toRecoData(s: DocState): RecoData[] {
     pageIdxStart: e.pageIdxStart,
     pageIdxEnd: e.pageIdxEnd,
     validated: e.validated,
+    ...(e.validatedBy ? { validatedBy: e.validatedBy } : {}),
     recoForm: e.recoForm,
     valuesByTags: e.valuesByTags,
     recoResult: { recoForm: e.recoForm, recoFormConfidence: e.confidence },

@@ -59,6 +59,7 @@ export function namedIds(entries: readonly SummaryEntry[]): string[] {
     if (e.runAs) ids.add(e.runAs);
     const event = parsed(e);
     if (event?.type === 'DocumentCreated') ids.add(event.data.author);
+    if (event?.type === 'RecoValidationRequested') for (const v of event.data.validators) ids.add(v);
     for (const w of event?.type === 'WorkflowChanged' ? workflowEvents(event) : []) {
       if (w.type === 'TaskOpened') ids.add(w.data.assignee);
       if (w.type === 'TaskAnswered') {
@@ -186,7 +187,13 @@ function summary(event: DocumentEvent, entry: SummaryEntry, who: string, nameOf:
     }
     case 'RecoDataValidated': {
       const tags = Object.keys(event.data.valuesByTags);
+      if (event.data.by === 'recognition')
+        return `Recognised values${tags.length ? ` (${tags.join(', ')})` : ''} validated automatically (all values \u2265 ${event.data.threshold ?? 0})`;
       return `${who} validated recognised values${tags.length ? ` (${tags.join(', ')})` : ''}`;
+    }
+    case 'RecoValidationRequested': {
+      const parts = event.data.recoIds.length;
+      return `${parts === 1 ? 'Recognised values wait' : `${parts} recognised parts wait`} for validation by ${listed(event.data.validators.map(nameOf))}`;
     }
     case 'RecognitionRecorded': {
       const parts = event.data.parts.map((p) => `${p.recoForm.name} (${Math.round(p.confidence)}%)`);

@@ -15,14 +15,20 @@ import {
 import { internalClient, problems } from '@docflow/kit/http';
 import type { CallContext, IdentityCalls } from './identity-calls';
 
+/** What of a form names participants: its workflow's stages and its recognised parts' validators. */
+interface NamesParticipants {
+  workflow?: WorkflowConfig;
+  recognition?: { validation?: { validators: string[] } };
+}
+
 /**
- * Every participant and escalation contact of `workflow`, with where it stands (JSON pointer of the
- * request body).
+ * Every participant of `form` (stage participants, escalation contacts, validators), with where it
+ * stands (JSON pointer of the request body).
  */
-function participantsOf(workflow: WorkflowConfig): { ref: string; pointer: string }[] {
-  return WORK_PHASES.flatMap(
+function participantsOf({ workflow, recognition }: NamesParticipants): { ref: string; pointer: string }[] {
+  const staged = WORK_PHASES.flatMap(
     (phase) =>
-      workflow[phase]?.stages.flatMap((stage, s) => {
+      workflow?.[phase]?.stages.flatMap((stage, s) => {
         const at = `body.workflow.${phase}.stages.${s}`;
         return [
           ...stage.participants.map((ref, p) => ({ ref, pointer: `${at}.participants.${p}` })),
@@ -33,6 +39,11 @@ function participantsOf(workflow: WorkflowConfig): { ref: string; pointer: strin
         ];
       }) ?? [],
   );
+  const validators = (recognition?.validation?.validators ?? []).map((ref, v) => ({
+    ref,
+    pointer: `body.recognition.validation.validators.${v}`,
+  }));
+  return [...staged, ...validators];
 }
 
 async function resolve(
@@ -50,7 +61,7 @@ async function resolve(
 }
 
 /** `workflow` with each participant and contact replaced by `idOf` it, each stage without repeats. */
-function mapParticipants(workflow: WorkflowConfig, idOf: (ref: string) => string): WorkflowConfig {
+function mapWorkflow(workflow: WorkflowConfig, idOf: (ref: string) => string): WorkflowConfig {
   const mapped: WorkflowConfig = { ...workflow };
   const ids = (refs: readonly string[]) => [...new Set(refs.map(idOf))];
   for (const phase of WORK_PHASES) {
@@ -74,21 +85,36 @@ function mapParticipants(workflow: WorkflowConfig, idOf: (ref: string) => string
   return mapped;
 }
 
+/** `form` with each participant (stages and validators) replaced by `idOf` it. */
+function mapParticipants<F extends NamesParticipants>(form: F, idOf: (ref: string) => string): F {
+  const { workflow, recognition } = form;
+  const validation = recognition?.validation;
+  return {
+    ...form,
+    ...(workflow ? { workflow: mapWorkflow(workflow, idOf) } : {}),
+    ...(recognition && validation
+      ? {
+          recognition: {
+            ...recognition,
+            validation: { ...validation, validators: [...new Set(validation.validators.map(idOf))] },
+          },
+        }
+      : {}),
+  };
+}
+
 /** `form` with every participant e-mail that names an account replaced by that account's id. */
-export async function withParticipantIds<F extends { workflow?: WorkflowConfig }>(
+export async function withParticipantIds<F extends NamesParticipants>(
   calls: IdentityCalls,
   ctx: CallContext,
   form: F,
 ): Promise<F> {
-  const { workflow } = form;
-  const emails = workflow
-    ? participantsOf(workflow)
-        .map((p) => p.ref)
-        .filter((ref) => !USR_ID_PATTERN.test(ref))
-    : [];
-  if (!workflow || emails.length === 0) return form;
+  const emails = participantsOf(form)
+    .map((p) => p.ref)
+    .filter((ref) => !USR_ID_PATTERN.test(ref));
+  if (emails.length === 0) return form;
   const accounts = await resolve(calls, ctx, emails);
-  return { ...form, workflow: mapParticipants(workflow, (p) => accounts[p]?.id ?? p) };
+  return mapParticipants(form, (p) => accounts[p]?.id ?? p);
 }
 
 /**
@@ -96,14 +122,13 @@ export async function withParticipantIds<F extends { workflow?: WorkflowConfig }
  * account (no account at all, or a service account, which is never given a task). A deactivated
  * person is accepted: the workflow refuses a phase only while one of its participants is inactive.
  */
-export async function withKnownParticipants<F extends { workflow?: WorkflowConfig }>(
+export async function withKnownParticipants<F extends NamesParticipants>(
   calls: IdentityCalls,
   ctx: CallContext,
   form: F,
 ): Promise<F> {
-  const { workflow } = form;
-  if (!workflow) return form;
-  const participants = participantsOf(workflow);
+  const participants = participantsOf(form);
+  if (participants.length === 0) return form;
   const accounts = await resolve(
     calls,
     ctx,
@@ -120,5 +145,5 @@ export async function withKnownParticipants<F extends { workflow?: WorkflowConfi
         message: accounts[ref] ? `${ref} is a service account` : `no account ${ref}`,
       })),
     );
-  return { ...form, workflow: mapParticipants(workflow, (p) => accounts[p]!.id) };
+  return mapParticipants(form, (p) => accounts[p]!.id);
 }

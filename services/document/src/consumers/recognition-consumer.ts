@@ -10,10 +10,12 @@ import {
 import type { EventStore } from '@docflow/eventstore';
 import { executeCommand } from '@docflow/kit/eventsourcing';
 import { type DocState, docAggregate } from '../documents/docForm';
+import { decideRecoValidation } from '../documents/reco-validation';
 
 /**
  * What a recognition result records: a result once per attachment (a second one — another instance,
- * a redelivery — is not recorded), and a backfilled text once, for an attachment recognised without.
+ * a redelivery — is not recorded), with what it asks of validation (reco-validation.ts), and a
+ * backfilled text once, for an attachment recognised without.
  */
 export function decideRecognitionResult(
   state: DocState,
@@ -28,7 +30,10 @@ export function decideRecognitionResult(
         : [];
     case 'FileRecognized':
       return state.recoPending.includes(result.data.fileId)
-        ? [{ type: 'RecognitionRecorded', data: { ...result.data, sourceId } }]
+        ? [
+            { type: 'RecognitionRecorded', data: { ...result.data, sourceId } },
+            ...decideRecoValidation(state.recoValidation, result.data.parts),
+          ]
         : [];
     case 'FileRecognitionFailed':
       return state.recoPending.includes(result.data.fileId)

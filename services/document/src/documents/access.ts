@@ -3,6 +3,7 @@
  * author. Pure: the caller resolves roles, run-as and deputies beforehand.
  */
 import { CAPABILITY_ROLES, type DeputiesOf, isEnabledDeputy, rejections } from '@docflow/contracts';
+import { everValidators, validationAssignees } from '@docflow/document-model';
 import { isDeleted, openTasks } from '@docflow/workflow-model';
 import type { DocState } from './docForm';
 
@@ -16,9 +17,9 @@ export interface AccessPrincipal {
   roles: readonly string[];
 }
 
-/** Every user who was ever given a task on the document. */
+/** Every user who was ever given a task on the document (a workflow task or a validation task). */
 export function participantsOf(doc: DocState): string[] {
-  return [...new Set(Object.values(doc.workflow.tasks).map((t) => t.assignee))];
+  return [...new Set([...Object.values(doc.workflow.tasks).map((t) => t.assignee), ...everValidators(doc)])];
 }
 
 /** Whether the principal's roles let it read every (live) document: view `all` then lists them all. */
@@ -40,11 +41,15 @@ export function canRead(principal: AccessPrincipal, doc: DocState, deputiesOf: D
   );
 }
 
-/** Writers of the document's data (e.g. validating recognition data): the author, a user with an open task, holders of svcAdminDocsRW. */
+/**
+ * Writers of the document's data (e.g. validating recognition data): the author, a user with an open
+ * task (workflow or validation), holders of svcAdminDocsRW.
+ */
 export function canWrite(principal: AccessPrincipal, doc: DocState): boolean {
   return (
     doc.author === principal.subject ||
     openTasks(doc.workflow).some((t) => t.assignee === principal.subject) ||
+    validationAssignees(doc).includes(principal.subject) ||
     principal.roles.includes(ACT_ON_ANY_DOCUMENT)
   );
 }

@@ -103,7 +103,7 @@ export function decideValidateReco(
   if (form) checkValuesAgainstForm(cmd.valuesByTags, form);
   const validated: DocumentEvent = {
     type: 'RecoDataValidated',
-    data: { recoId: cmd.recoId, valuesByTags: cmd.valuesByTags },
+    data: { recoId: cmd.recoId, valuesByTags: cmd.valuesByTags, by: 'person' },
   };
   // The document's fields change only when the validator asks (docs/decisions.md, issue 33).
   const copied =

@@ -163,7 +163,10 @@ describe('decideUpdateFields', () => {
 describe('decideValidateReco', () => {
   const state = doc(created(), recognized, workflowChanged(APPROVAL_STAGE_1));
   const validated = [
-    { type: 'RecoDataValidated', data: { recoId: RECO_ID, valuesByTags: { subject: 'Invoice 2' } } },
+    {
+      type: 'RecoDataValidated',
+      data: { recoId: RECO_ID, valuesByTags: { subject: 'Invoice 2' }, by: 'person' },
+    },
   ];
   const cases: Array<{ name: string; by: Principal; recoId: string; values: ValuesByTags; expect: unknown }> =
     [

@@ -5,6 +5,7 @@
  * key they lie under (summed over the batch, one update per key).
  */
 import { STATE_CODES, STATUS_CODES } from '@docflow/contracts';
+import { validationAssignees } from '@docflow/document-model';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
 import { inboxAssignees, isDeleted } from '@docflow/workflow-model';
 import { participantsOf } from '../documents/access';
@@ -90,7 +91,8 @@ function rowsOf(doc: DocState) {
       created: doc.created,
     },
     tagged: new Set(doc.tags),
-    assignees: new Set(inboxAssignees(doc.workflow)),
+    // The inbox holds the open workflow tasks and the open validation tasks of recognised parts.
+    assignees: new Set([...inboxAssignees(doc.workflow), ...validationAssignees(doc)]),
     readers: new Set([doc.author, ...participantsOf(doc)]),
   };
 }
