@@ -24,6 +24,7 @@ export * from './personal-tokens';
 export * from './problem';
 export * from './reco-validation';
 export * from './recognition-events';
+export * from './recognition-memory';
 export * from './rejection';
 export * from './responses';
 export * from './roles';
