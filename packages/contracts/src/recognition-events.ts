@@ -73,6 +73,8 @@ export const RecognitionEvents = {
      * recognised before layouts were kept.
      */
     layouts: z.object({ key: z.string().max(200), pages: z.number().int().min(0) }).optional(),
+    /** The name of the form the file was recognised for (absent before issue 34's correction memory). */
+    form: z.string().optional(),
   }),
   FileRecognitionFailed: z.object({ fileId: Hex24Id, reason: z.string(), detail: z.string() }),
   /**

@@ -70,14 +70,15 @@ export function decideRequeue(command: RequeueJobs, state: RecognitionResults): 
 }
 
 /**
- * What a file's recognition records: its parts (each with a new `_id`) and where its page layouts are
- * kept, or why it failed.
+ * What a file's recognition records: its parts (each with a new `_id`), where its page layouts are
+ * kept and the form they were read for (the correction memory learns per form), or why it failed.
  */
 export function decideRecognized(
   fileId: string,
   result: RecognizeFileResult,
   newId: () => string,
   layouts?: { key: string; pages: number },
+  form?: string,
 ): RecognitionEvent {
   return result.ok
     ? {
@@ -88,6 +89,7 @@ export function decideRecognized(
           parts: result.parts.map((p) => ({ _id: newId(), ...p })),
           text: result.text,
           ...(layouts ? { layouts } : {}),
+          ...(form ? { form } : {}),
         },
       }
     : { type: 'FileRecognitionFailed', data: { fileId, reason: result.reason, detail: result.detail } };

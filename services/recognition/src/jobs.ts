@@ -128,7 +128,7 @@ async function recognizeOne(deps: JobDeps, job: RecognitionJob): Promise<Recogni
   );
   // Kept before the result is recorded, so a recorded key always finds its layouts.
   const layouts = result.ok ? await keepLayouts(deps.blobs, result.layouts) : undefined;
-  return decideRecognized(file.id, result, newHexId, layouts);
+  return decideRecognized(file.id, result, newHexId, layouts, job.recognition.form.name);
 }
 
 async function append(

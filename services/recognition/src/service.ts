@@ -16,6 +16,7 @@ import { createJobQueue } from './job-queue';
 import { type JobRequeue, startJobRequeue } from './job-requeue';
 import { type JobRunner, startJobRunner } from './job-runner';
 import { jobAbandoner, jobRunner, queueJobsHandler } from './jobs';
+import { correctionsHandler } from './memory/corrections-consumer';
 import { instrumentOcrPool } from './ocr-metrics';
 import { createOcrPool, type OcrPool } from './ocr-pool';
 import { traceOcrPool } from './ocr-tracing';
@@ -83,6 +84,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   );
   let relay: Subscription | undefined;
   let consumer: Consumer | undefined;
+  let corrections: Consumer | undefined;
   let runner: JobRunner | undefined;
   let untrackJobs: (() => void) | undefined;
   let backfill: TextBackfill | undefined;
@@ -127,11 +129,17 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
         { groupId: `${deps.namespace}.recognition`, topics: [topics.document] },
         queueJobsHandler({ db: deps.db, queue, queued: () => runner?.wake() }),
       );
+      // The correction memory learns from the validators' corrections (memory/corrections-consumer.ts).
+      corrections ??= await bus.subscribe(
+        { groupId: `${deps.namespace}.recognition-memory`, topics: [topics.document] },
+        correctionsHandler({ store }),
+      );
     },
     async stop() {
       await requeue?.stop();
       await backfill?.stop();
       await consumer?.stop();
+      await corrections?.stop();
       await runner?.stop();
       untrackJobs?.();
       await relay?.stop();
