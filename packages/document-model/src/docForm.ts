@@ -16,7 +16,7 @@ import {
   type WorkflowConfig,
 } from '@docflow/contracts';
 import { foldWorkflow, initialWorkflow, type WorkflowState } from '@docflow/workflow-model';
-import { type RecoValidationPolicy, recoValidationPolicy } from './reco-validation';
+import { type RecoValidationPolicy, recoValidationPolicy } from './reco-policy';
 
 export interface RecoEntry extends RecognizedPart {
   fileId: string;

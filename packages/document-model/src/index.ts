@@ -6,15 +6,8 @@
 export { type Change, diffFields } from './changes';
 export { type DocEventContext, type DocState, evolveDoc, initialDoc, type RecoEntry } from './docForm';
 export { foldWithChanges, type RecordedDocEvent } from './fold';
-export {
-  clearsThreshold,
-  everValidators,
-  lowestConfidence,
-  type RecoValidationPolicy,
-  recoValidationPolicy,
-  validationAssignees,
-  validationOpen,
-} from './reco-validation';
+export { clearsThreshold, type RecoValidationPolicy, recoValidationPolicy } from './reco-policy';
+export { everValidators, validationAssignees, validationOpen } from './reco-validation';
 export { toDocForm, toRecoData } from './representation';
 export { type NameOf, namedIds, type SummaryEntry, summariseHistory } from './summary';
 export { documentTitle } from './title';
