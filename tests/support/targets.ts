@@ -277,6 +277,7 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
         IDENTITY_URL: url('identity'),
         DOCUMENT_URL: url('document'),
         WEBHOOKS_URL: url('webhooks'),
+        RECOGNITION_URL: url('recognition'),
         GATEWAY_INSTANCE_ID: 'g1',
       };
     if (service === 'files') return { ...env, FILES_INSTANCE_ID: 'f1', DOCUMENT_URL: url('document') };

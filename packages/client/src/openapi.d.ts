@@ -613,6 +613,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/forms/{formName}/recognition-memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What recognition learnt from corrections on documents of a form
+         * @description Per supplier, where each value a validator corrected stood (its label and place), tried first on that supplier’s next document. Empty for a form nothing was learnt of (or no such form).
+         */
+        get: operations["getRecognitionMemory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/forms/{formName}/recognition-memory/{supplier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove what recognition learnt of one supplier on a form */
+        delete: operations["forgetRecognitionSupplier"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/forms": {
         parameters: {
             query?: never;
@@ -1228,6 +1265,38 @@ export interface components {
             /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
             titleField?: string;
         };
+        /** @description What recognition learnt from validators’ corrections on documents of a form: per supplier (the `supplier` value, normalised), where each corrected value stood. */
+        RecognitionMemory: {
+            form: string;
+            suppliers: components["schemas"]["SupplierMemory"][];
+        };
+        SupplierMemory: {
+            supplier: string;
+            places: {
+                [key: string]: components["schemas"]["RememberedPlace"];
+            };
+        };
+        /** @description Where a supplier’s value of one tag stood, learnt from a validator’s correction. */
+        RememberedPlace: {
+            label?: string;
+            pageIdx: number;
+            box: components["schemas"]["Box"];
+            fromLabel?: [
+                number,
+                number
+            ];
+            value: string;
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            docId: string;
+            at: string;
+        };
+        /** @description [left, top, right, bottom] as fractions of the page width and height. */
+        Box: [
+            number,
+            number,
+            number,
+            number
+        ];
         FormSummary: {
             /** @example memo */
             name: string;
@@ -1365,13 +1434,6 @@ export interface components {
             box?: components["schemas"]["Box"];
             label?: string;
         };
-        /** @description [left, top, right, bottom] as fractions of the page width and height. */
-        Box: [
-            number,
-            number,
-            number,
-            number
-        ];
         /** @description `embed=actions`: what the caller may do now. */
         DocumentActions: {
             /** @description Task statuses of POST docResponse that would change the workflow now. */
@@ -4308,6 +4370,148 @@ export interface operations {
             };
             /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRecognitionMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form’s memory. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecognitionMemory"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forgetRecognitionSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formName: string;
+                supplier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten: the supplier’s next document is read by the form’s fields alone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -130,7 +130,12 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   const webhooksClient = inProcessClient(webhooks.app.fetch);
   const gateway = createGatewayService({
     ...engines('gateway'),
-    services: { identity: clients.identity, document: documentClient, webhooks: webhooksClient },
+    services: {
+      identity: clients.identity,
+      document: documentClient,
+      webhooks: webhooksClient,
+      recognition: inProcessClient(recognition.app.fetch),
+    },
     instanceId: 'embedded',
     edge: edgeOptions(config),
     readiness: {

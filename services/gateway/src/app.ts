@@ -15,12 +15,14 @@ import {
   eraseAccountRoute,
   exportDocumentRoute,
   FormName,
+  forgetSupplierRoute,
   getAccountRoute,
   getDocumentRoute,
   getFormRoute,
   getPageImageRoute,
   getPageLayoutRoute,
   getPersonRoute,
+  getRecognitionMemoryRoute,
   getWebhookRoute,
   healthzRoute,
   listAccountsRoute,
@@ -87,7 +89,12 @@ import type { SessionsReadModel } from './sessions-read-model';
 import { signInRoutes } from './sign-in-routes';
 
 export interface GatewayDeps {
-  services: { identity: ServiceClient; document: ServiceClient; webhooks: ServiceClient };
+  services: {
+    identity: ServiceClient;
+    document: ServiceClient;
+    webhooks: ServiceClient;
+    recognition: ServiceClient;
+  };
   accounts: AccountsReadModel;
   sessions: SessionsReadModel;
   internalToken: string;
@@ -237,6 +244,8 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     forward(c, services.identity, internalToken, { body }) as Promise<never>;
   const document = (c: GatewayContext, body?: unknown) =>
     forward(c, services.document, internalToken, { body, headers: passedHeaders(c) }) as Promise<never>;
+  const recognition = (c: GatewayContext) =>
+    forward(c, services.recognition, internalToken, {}) as Promise<never>;
 
   const ownAccountWrite = readOwnAccountWrite(accounts, waitMs, deps.log);
   /** The account command forwarded to identity, answered once this gateway's read model has its effect. */
@@ -299,6 +308,9 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.openapi(putFormRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(listFormsRoute, (c) => document(c));
   app.openapi(getFormRoute, (c) => document(c));
+  // The correction memory of a form's recognition is the recognition service's (docs/decisions.md).
+  app.openapi(getRecognitionMemoryRoute, (c) => recognition(c));
+  app.openapi(forgetSupplierRoute, (c) => recognition(c));
   app.openapi(listCreatableFormsRoute, (c) => document(c));
   app.openapi(rebuildViewsRoute, (c) => document(c));
 

@@ -11,6 +11,8 @@ const GatewayEnv = DistributedEnv.extend(EdgeEnv.shape).extend({
   IDENTITY_URL: z.url(),
   DOCUMENT_URL: z.url(),
   WEBHOOKS_URL: z.url(),
+  /** The recognition service: its correction memory's admin routes. */
+  RECOGNITION_URL: z.url(),
   /** Each instance keeps its own read model: a stable name per instance keeps it across restarts. */
   GATEWAY_INSTANCE_ID: envFields.instanceId,
 });
@@ -23,8 +25,9 @@ await runService('gateway', GatewayEnv, async (config, log) => {
   const identity = httpClient(config.IDENTITY_URL);
   const document = httpClient(config.DOCUMENT_URL);
   const webhooks = httpClient(config.WEBHOOKS_URL);
+  const recognition = httpClient(config.RECOGNITION_URL);
   const gateway = createGatewayService({
-    services: { identity, document, webhooks },
+    services: { identity, document, webhooks, recognition },
     bus,
     db,
     log,

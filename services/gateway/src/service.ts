@@ -3,11 +3,11 @@ import type { Bus, Consumer } from '@docflow/bus';
 import { ADMIN_ACCOUNT_ID, topicsOf } from '@docflow/contracts';
 import type { Logger } from '@docflow/kit';
 import type { LocalDb } from '@docflow/kit/eventsourcing';
-import type { AccessLogLevel, ReadinessCheck, ServiceClient } from '@docflow/kit/http';
+import type { AccessLogLevel, ReadinessCheck } from '@docflow/kit/http';
 import { startWithRetry } from '@docflow/kit/runner';
 import { accountsPageFromIdentity } from './account-lookup';
 import { createAccountsReadModel } from './accounts-read-model';
-import { createGatewayApp } from './app';
+import { createGatewayApp, type GatewayDeps } from './app';
 import type { EdgeOptions } from './config';
 import { createSessionsReadModel } from './sessions-read-model';
 
@@ -15,7 +15,7 @@ import { createSessionsReadModel } from './sessions-read-model';
 const REBUILD_BACKOFF = { initialMs: 100, maxMs: 5000, random: Math.random };
 
 export interface GatewayServiceDeps {
-  services: { identity: ServiceClient; document: ServiceClient; webhooks: ServiceClient };
+  services: GatewayDeps['services'];
   bus: Bus;
   db: LocalDb;
   log: Logger;

@@ -16,6 +16,7 @@ import { createJobQueue } from './job-queue';
 import { type JobRequeue, startJobRequeue } from './job-requeue';
 import { type JobRunner, startJobRunner } from './job-runner';
 import { jobAbandoner, jobRunner, queueJobsHandler } from './jobs';
+import { memoryRoutes } from './memory/api';
 import { correctionsHandler } from './memory/corrections-consumer';
 import { instrumentOcrPool } from './ocr-metrics';
 import { createOcrPool, type OcrPool } from './ocr-pool';
@@ -55,7 +56,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
   };
   let requeue: JobRequeue | undefined;
   const app = createServiceApp(deps, {
-    guarded: [INTERNAL_PATHS],
+    guarded: ['/api/*', INTERNAL_PATHS],
     readiness: {
       // Until then a job lost with the queue is missing from it (as the files service's index).
       jobRequeue: async () => {
@@ -63,6 +64,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
       },
     },
   });
+  app.route('/', memoryRoutes(store));
   const queue = createJobQueue(deps.db);
   const jobDeps = {
     store,

@@ -1,6 +1,7 @@
 /** Admin API (extension, DESIGN.md): forms and the view read model. Needs role `svcAdminSysRW`. */
 import { createRoute, z } from '@hono/zod-openapi';
 import { FormDefinition, FormName, FormSummary, StoredForm } from '../forms';
+import { RecognitionMemory } from '../recognition-memory';
 import { problemResponses, problemsFor } from '../responses';
 
 /** A stored form leads to reading it and to creating a document from it. */
@@ -104,5 +105,42 @@ export const rebuildViewsRoute = createRoute({
       content: { 'application/json': { schema: z.object({ applied: z.number().int(), ms: z.number() }) } },
     },
     ...problemsFor(401, 403, 429, 503),
+  },
+});
+
+/** A supplier in a path: as recognition compares it (normaliseSupplier), percent-encoded. */
+const SupplierParam = z.string().min(1).max(200);
+
+export const getRecognitionMemoryRoute = createRoute({
+  operationId: 'getRecognitionMemory',
+  method: 'get',
+  path: '/api/admin/v1/forms/{formName}/recognition-memory',
+  tags: ['admin'],
+  summary: 'What recognition learnt from corrections on documents of a form',
+  description:
+    'Per supplier, where each value a validator corrected stood (its label and place), tried first on ' +
+    'that supplier\u2019s next document. Empty for a form nothing was learnt of (or no such form).',
+  request: { params: z.object({ formName: FormName }) },
+  responses: {
+    200: {
+      description: 'The form\u2019s memory.',
+      content: { 'application/json': { schema: RecognitionMemory } },
+    },
+    ...problemsFor(400, 401, 403, 429, 503),
+  },
+});
+
+export const forgetSupplierRoute = createRoute({
+  operationId: 'forgetRecognitionSupplier',
+  method: 'delete',
+  path: '/api/admin/v1/forms/{formName}/recognition-memory/{supplier}',
+  tags: ['admin'],
+  summary: 'Remove what recognition learnt of one supplier on a form',
+  request: { params: z.object({ formName: FormName, supplier: SupplierParam }) },
+  responses: {
+    204: {
+      description: 'Forgotten: the supplier\u2019s next document is read by the form\u2019s fields alone.',
+    },
+    ...problemsFor(400, 401, 403, 404, 429, 503),
   },
 });
