@@ -4,6 +4,7 @@
  * automatically — here a part read by field patterns, which carry no per-field confidence and so are
  * never validated by the machine, whatever the threshold. The task is in the validator's inbox, the
  * validator reads and validates the part, the history says so in words, and the task leaves the inbox.
+ * Where the form says so (`waitBefore: 'approval'`), approval does not start until the part is validated.
  * (Automatic validation needs per-field confidences, which the typed extractor of issue 34 produces:
  * its decision is covered by services/document/src/documents/reco-validation.unit.test.ts.)
  */
@@ -123,6 +124,58 @@ for (const factory of targets()) {
         ),
         JSON.stringify(summaries),
       );
+    });
+
+    it('approval waits for the validation where the form says so, then starts', async () => {
+      const put = await api('PUT', '/api/admin/v1/forms/held', {
+        key: admin,
+        body: {
+          name: 'held',
+          title: 'Held invoice',
+          formsystype: 9,
+          tags: { invoiceNo: 'string', total: 'string' },
+          workflow: { approval: { stages: [{ participants: ['valerie@example.com'] }] } },
+          recognition: {
+            forms: [
+              { id: 'inv', name: 'Invoice', match: ['invoice'], fields: { total: 'Total:\\s*(\\S+)' } },
+            ],
+            validation: { validators: ['valerie@example.com'], waitBefore: 'approval' },
+          },
+        },
+      });
+      assert.equal(put.status, 201, put.text);
+      const created = await createDoc(target.baseUrl, admin, 'held', {
+        docForm: {},
+        docResponse: { taskstatus: 100 },
+        files: [{ name: 'invoice.pdf', content: textPdf([INVOICE]), type: 'application/pdf' }],
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.match(created.headers.get('x-error') ?? '', /approval waits for recognition/);
+      assert.equal(created.body.state, 0, 'still in registration');
+      const id = created.body._id;
+      const read = await eventually(
+        () => api('GET', `/api/v2/docForm/${id}?embed=recoData`, { key: admin }),
+        (r) => r.body.recoStatus !== 'pending',
+        RECOGNITION_WAIT_MS,
+      );
+      const start = () =>
+        api('POST', `/api/v2/docForm/${id}/docResponse`, {
+          key: admin,
+          body: { docResponse: { taskstatus: 100 } },
+        });
+      const refused = await start();
+      assert.equal(refused.status, 422, refused.text);
+      assert.match(refused.body.detail, /approval waits for the validation of the recognised values/);
+
+      const [entry] = read.body.recoData;
+      const validated = await api('PUT', `/api/v2/docForm/${id}/recoData/${entry._id}`, {
+        ...as('valerie'),
+        body: { valuesByTags: { total: '99.00' } },
+      });
+      assert.equal(validated.status, 200, validated.text);
+      const started = await start();
+      assert.equal(started.status, 200, started.text);
+      assert.equal(started.body.state, 1, 'approval started');
     });
   });
 }

@@ -1217,6 +1217,11 @@ export interface components {
              * @default []
              */
             validators?: string[];
+            /**
+             * @description The phase that does not start while a recognised part of the document waits for validation (or recognition is still running): a move that would start it answers 422 (on create: 201 with `X-Error`, the document staying in registration) until every part is validated; then it starts as usual.
+             * @enum {string}
+             */
+            waitBefore?: "approval" | "sign" | "execution";
         };
         FormDefinition: {
             /** @example memo */

@@ -28,6 +28,15 @@ export const RecognitionValidation = z
           'Who validates a part that is not validated automatically: its validation task is in their ' +
           '`inbox` until one of them (or anyone who may write the document) validates it. Empty: the author.',
       }),
+    waitBefore: z
+      .enum(['approval', 'sign', 'execution'])
+      .optional()
+      .openapi({
+        description:
+          'The phase that does not start while a recognised part of the document waits for validation (or ' +
+          'recognition is still running): a move that would start it answers 422 (on create: 201 with ' +
+          '`X-Error`, the document staying in registration) until every part is validated; then it starts as usual.',
+      }),
   })
   .openapi('RecognitionValidation');
 export type RecognitionValidation = z.infer<typeof RecognitionValidation>;

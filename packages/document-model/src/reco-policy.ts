@@ -10,6 +10,8 @@ export interface RecoValidationPolicy {
   autoValidateAt?: number;
   /** Who validates the other parts (`usr-` ids; the author when the form names none). */
   validators: string[];
+  /** The phase that does not start while a part waits for validation. */
+  waitBefore?: 'approval' | 'sign' | 'execution';
 }
 
 /**
@@ -23,9 +25,11 @@ export function recoValidationPolicy(
   const validation = form?.recognition?.validation;
   if (!validation) return undefined;
   const validators = validation.validators.length ? [...new Set(validation.validators)] : [author];
-  return validation.autoValidateAt === undefined
-    ? { validators }
-    : { autoValidateAt: validation.autoValidateAt, validators };
+  return {
+    ...(validation.autoValidateAt === undefined ? {} : { autoValidateAt: validation.autoValidateAt }),
+    validators,
+    ...(validation.waitBefore ? { waitBefore: validation.waitBefore } : {}),
+  };
 }
 
 /**

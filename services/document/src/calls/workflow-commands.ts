@@ -16,6 +16,7 @@ import { internalClient, problems, type ServiceClient } from '@docflow/kit/http'
 import type { Task } from '@docflow/workflow-model';
 import { workflowFactsRecorded } from '../consumers/recorded-workflow-facts';
 import type { DocState } from '../documents/docForm';
+import { checkValidationHold } from '../documents/reco-validation';
 import type { CallContext } from './identity-calls';
 
 export interface WorkflowFact {
@@ -46,6 +47,7 @@ export async function runWorkflowCommand(
   command: WorkflowCommandRequest['command'],
   pinned = false,
 ): Promise<WorkflowFact[]> {
+  if (command.kind !== 'answer') checkValidationHold(doc, command.taskstatus);
   const body: WorkflowCommandRequest = {
     registration: registrationOf(doc),
     command,

@@ -11,6 +11,7 @@ import { summariseHistory, toRecoData, validationAssignees } from '@docflow/docu
 import { decideRecognitionResult } from '../consumers/recognition-consumer';
 import { canRead, canWrite } from './access';
 import { decideValidateReco } from './businessLogic';
+import { checkValidationHold } from './reco-validation';
 import {
   ALICE,
   AUTHOR,
@@ -207,3 +208,37 @@ const FORM_WITH_TAGS = {
   ...FORM,
   tags: { ...FORM.tags, invoiceNo: 'string' as const, total: 'string' as const },
 };
+
+describe('the workflow waits for validation where the form says so', () => {
+  const HOLD = { autoValidateAt: 90, validators: [BOB], waitBefore: 'approval' as const };
+  const refused = (state: ReturnType<typeof doc>, taskstatus: number) => {
+    try {
+      checkValidationHold(state, taskstatus);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+
+  it('approval does not start while recognition runs or a part waits; it may once validated', () => {
+    assert.ok(refused(doc(createdWith(HOLD)), 100), 'recognition still running');
+    const { events, after } = record(createdWith(HOLD), part({ invoiceNo: 95, total: 40 }));
+    assert.ok(refused(after, 100), 'a part waits for validation');
+    assert.ok(!refused(after, 105), 'another phase does not wait');
+    const validated = decideValidateReco(
+      { recoId: RECO_ID, valuesByTags: { invoiceNo: 'INV-1', total: '40.00' }, by: principal(BOB) },
+      FORM_WITH_TAGS,
+      after,
+    );
+    assert.ok(!refused(doc(createdWith(HOLD), ...events, ...validated), 100));
+    assert.ok(
+      !refused(record(createdWith(HOLD), part({ invoiceNo: 95, total: 90 })).after, 100),
+      'validated by recognition',
+    );
+  });
+
+  it('a form that does not say so never holds the workflow', () => {
+    assert.ok(!refused(doc(createdWith(VALIDATION)), 100));
+    assert.ok(!refused(doc(created()), 100));
+  });
+});
