@@ -1,12 +1,11 @@
 /**
  * Issue 34, "validation only where needed", over HTTP in every mode: a form whose recognition section
  * sets `validation` opens a validation task for its validator when a part is not validated
- * automatically — here a part read by field patterns, which carry no per-field confidence and so are
- * never validated by the machine, whatever the threshold. The task is in the validator's inbox, the
- * validator reads and validates the part, the history says so in words, and the task leaves the inbox.
- * Where the form says so (`waitBefore: 'approval'`), approval does not start until the part is validated.
- * (Automatic validation needs per-field confidences, which the typed extractor of issue 34 produces:
- * its decision is covered by services/document/src/documents/reco-validation.unit.test.ts.)
+ * automatically. Fields declared by type: an invoice whose subtotal and tax add up to its total clears
+ * the threshold and is validated by recognition; one whose total disagrees (the cross-check lowers the
+ * total's confidence) waits for the validator. The task is in the validator's inbox, the validator reads
+ * and validates the part, the history says so in words, and the task leaves the inbox. Where the form
+ * says so (`waitBefore: 'approval'`), approval does not start until the part is validated.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -20,6 +19,14 @@ const INVOICE = [
   { text: 'Invoice No. INV-2026-007' },
   { text: 'Total: 99.00' },
 ];
+const invoiceOf = (subtotal: string) => [
+  { text: 'INVOICE', size: 28 },
+  { text: 'Invoice No. INV-2026-007' },
+  { text: `Subtotal: ${subtotal}` },
+  { text: 'Tax: 19.00' },
+  { text: 'Total: 99.00' },
+];
+const THRESHOLD = 90;
 const RECOGNITION_WAIT_MS = 120_000;
 
 for (const factory of targets()) {
@@ -48,44 +55,63 @@ for (const factory of targets()) {
           name: 'checked',
           title: 'Checked invoice',
           formsystype: 9,
-          tags: { invoiceNo: 'string', total: 'string' },
+          tags: { invoiceNo: 'string', subtotal: 'string', tax: 'string', total: 'string' },
           recognition: {
             forms: [
               {
                 id: 'inv',
                 name: 'Invoice',
                 match: ['invoice'],
-                fields: { invoiceNo: 'Invoice\\s+No\\.?\\s+(\\S+)', total: 'Total:\\s*(\\S+)' },
+                fields: {
+                  invoiceNo: { type: 'id', labels: ['Invoice No.'] },
+                  subtotal: { type: 'amount', labels: ['Subtotal'] },
+                  tax: { type: 'amount', labels: ['Tax'] },
+                  total: { type: 'amount', labels: ['Total'] },
+                },
               },
             ],
-            validation: { autoValidateAt: 0, validators: ['valerie@example.com'] },
+            validation: { autoValidateAt: THRESHOLD, validators: ['valerie@example.com'] },
           },
         },
       });
       assert.equal(put.status, 201, put.text);
-      assert.deepEqual(put.body.recognition.validation, { autoValidateAt: 0, validators: [u.valerie] });
+      assert.deepEqual(put.body.recognition.validation, {
+        autoValidateAt: THRESHOLD,
+        validators: [u.valerie],
+      });
     });
-    after(() => target?.stop());
 
-    it('a part read by patterns waits for the form\u2019s validator: in her inbox until she validates it', async () => {
+    const recognised = async (subtotal: string) => {
       const created = await createDoc(target.baseUrl, admin, 'checked', {
         docForm: {},
-        files: [{ name: 'invoice.pdf', content: textPdf([INVOICE]), type: 'application/pdf' }],
+        files: [{ name: 'invoice.pdf', content: textPdf([invoiceOf(subtotal)]), type: 'application/pdf' }],
       });
       assert.equal(created.status, 201, created.text);
-      const id = created.body._id;
       const read = await eventually(
-        () => api('GET', `/api/v2/docForm/${id}?embed=recoData`, { key: admin }),
+        () => api('GET', `/api/v2/docForm/${created.body._id}?embed=recoData`, { key: admin }),
         (r) => r.body.recoStatus !== 'pending',
         RECOGNITION_WAIT_MS,
       );
-      const [entry] = read.body.recoData;
+      return { id: created.body._id as string, entry: read.body.recoData[0] };
+    };
+
+    it('a part whose every value clears the threshold is validated by recognition, no task opens', async () => {
+      const { id, entry } = await recognised('80.00');
+      assert.equal(entry.valuesByTags.total, '99.00', JSON.stringify(entry));
+      for (const [tag, field] of Object.entries<any>(entry.fieldsByTags))
+        assert.ok(field.confidence >= THRESHOLD, `${tag}: ${JSON.stringify(entry.fieldsByTags)}`);
+      assert.equal(entry.validated, true);
+      assert.equal(entry.validatedBy, 'recognition');
+      const inbox = await api('GET', '/api/v2/docForm/view/inbox', as('valerie'));
+      assert.ok(!inbox.body.some((d: any) => d._id === id), 'no validation task');
+    });
+    after(() => target?.stop());
+
+    it('a part whose total disagrees with its subtotal and tax waits for the form\u2019s validator: in her inbox until she validates it', async () => {
+      const { id, entry } = await recognised('100.00');
       assert.equal(entry.valuesByTags.invoiceNo, 'INV-2026-007');
-      assert.equal(
-        entry.validated,
-        false,
-        'a part without per-field confidence is never validated automatically',
-      );
+      assert.ok(entry.fieldsByTags.total.confidence < THRESHOLD, JSON.stringify(entry.fieldsByTags));
+      assert.equal(entry.validated, false, 'a value below the threshold is never validated automatically');
       assert.equal(entry.validatedBy, undefined);
 
       const inbox = await eventually(
@@ -100,7 +126,9 @@ for (const factory of targets()) {
 
       const put = await api('PUT', `/api/v2/docForm/${id}/recoData/${entry._id}`, {
         ...as('valerie'),
-        body: { valuesByTags: { invoiceNo: 'INV-2026-007', total: '99.00' } },
+        body: {
+          valuesByTags: { invoiceNo: 'INV-2026-007', subtotal: '80.00', tax: '19.00', total: '99.00' },
+        },
       });
       assert.equal(put.status, 200, put.text);
       assert.equal(put.body.validated, true);
@@ -120,7 +148,7 @@ for (const factory of targets()) {
       );
       assert.ok(
         summaries.some((s: string) =>
-          /valerie Test validated recognised values \(invoiceNo, total\)$/.test(s),
+          /valerie Test validated recognised values \(invoiceNo, subtotal, tax, total\)$/.test(s),
         ),
         JSON.stringify(summaries),
       );
