@@ -18,9 +18,17 @@ export const TAG_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 export { Participant };
 
+/**
+ * How many approvals complete a stage (docs/decisions.md, "Quorum"): every participant (`all`, the
+ * default), any one (`any`), or a number N (at most the stage's participants).
+ */
+export const Quorum = z.union([z.enum(['all', 'any']), z.number().int().min(1).max(100)]);
+export type Quorum = z.infer<typeof Quorum>;
+
 export const Stage = z.strictObject({
   participants: z.array(Participant).min(1).max(100),
   deadline: StageDeadline.optional(),
+  quorum: Quorum.optional(),
 });
 
 export const PHASES = ['approval', 'sign', 'execution', 'archive', 'repository'] as const;
@@ -39,6 +47,11 @@ export const WorkflowConfig = z.strictObject({
   execution: PhaseConfig.optional(),
   /** Days from creation to `datedue`; absent: no due date. */
   dueDays: z.number().int().min(0).max(3650).optional(),
+  /**
+   * What a decline does (docs/decisions.md, "Quorum"): `endPhase` (the default) declines the phase;
+   * `countAgainstQuorum` only declines it once the stage's quorum can no longer be reached.
+   */
+  onDecline: z.enum(['endPhase', 'countAgainstQuorum']).optional(),
 });
 /** A form's `workflow` section. */
 export type WorkflowConfig = z.infer<typeof WorkflowConfig>;
@@ -112,6 +125,13 @@ export const FormDefinition = RecordedFormDefinition.superRefine((form, ctx) => 
   if (form.titleField !== undefined && form.tags[form.titleField] !== 'string')
     ctx.addIssue({ code: 'custom', path: ['titleField'], message: 'names no string tag of the form' });
   for (const phase of ['approval', 'sign', 'execution'] as const) {
+    for (const [i, stage] of (form.workflow?.[phase]?.stages ?? []).entries())
+      if (typeof stage.quorum === 'number' && stage.quorum > stage.participants.length)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['workflow', phase, 'stages', i, 'quorum'],
+          message: `asks for ${stage.quorum} approvals of ${stage.participants.length} participants`,
+        });
     const next = form.workflow?.[phase]?.next;
     if (next && next !== 'archive' && next !== 'repository' && !form.workflow?.[next])
       ctx.addIssue({

@@ -67,7 +67,8 @@ export const WorkflowEvents = {
   }),
   TasksCancelled: z.object({
     respIds: z.array(Hex24Id).min(1),
-    reason: z.enum(['declined', 'cancelled', 'restarted', 'blocked', 'deleted', 'escalated']),
+    /** `quorum`: the stage completed by its quorum, so the tasks it no longer needs close. */
+    reason: z.enum(['declined', 'cancelled', 'restarted', 'blocked', 'deleted', 'escalated', 'quorum']),
     at,
   }),
   // The scheduler's facts (issue 36): the stage's deadline rule acting, never a person.

@@ -241,11 +241,15 @@ function workflowSentences(
       case 'TaskOpened':
         waiting.push(nameOf(e.data.assignee));
         break;
-      case 'TasksCancelled':
+      case 'TasksCancelled': {
+        const tasks = `${e.data.respIds.length} open task${e.data.respIds.length === 1 ? '' : 's'}`;
         acts.push(
-          `${e.data.respIds.length} open task${e.data.respIds.length === 1 ? '' : 's'} cancelled (${e.data.reason})`,
+          e.data.reason === 'quorum'
+            ? `The stage reached its quorum: ${tasks} closed`
+            : `${tasks} cancelled (${e.data.reason})`,
         );
         break;
+      }
       case 'TasksDueSoon':
       case 'TasksOverdue':
       case 'TasksEscalated':

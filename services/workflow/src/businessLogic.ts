@@ -32,6 +32,7 @@ import {
 import { foldWorkflow, isDeleted, openTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
 import { canManage, type ManagePrincipal } from './access';
 import { stageDue } from './deadlines';
+import { stageOutcome } from './quorum';
 
 const DAY_MS = 86_400_000;
 const M = MANAGEMENT_TASK_STATUS;
@@ -362,18 +363,29 @@ export function withConsequences(
   c: DecisionInputs,
 ): WorkflowEvent[] {
   const { phase, iteration } = task;
-  if (answered.data.taskstatus === R.decline)
+  // Every open task belongs to the current stage: whatever leaves a stage closes its tasks.
+  const outcome = stageOutcome(state, task, answered.data.taskstatus);
+  if (outcome === 'declined')
     return [
       answered,
       ...cancelOpen(state, 'declined', c.at, task.respId),
       { type: 'PhaseDeclined', data: { phase, iteration, respId: task.respId, at: c.at } },
     ];
-  // Every open task belongs to the current stage: whatever leaves a stage closes its tasks.
-  if (openTasks(state).some((t) => t.respId !== task.respId)) return [answered];
+  if (outcome === 'open') return [answered];
+  const closed = cancelOpen(state, 'quorum', c.at, task.respId);
+  return [answered, ...closed, ...afterStage(state, phase, iteration, c)];
+}
+
+/** The stage is done: the next one starts, or after the last the phase completes. */
+function afterStage(
+  state: WorkflowState,
+  phase: WorkPhase,
+  iteration: number,
+  cmd: DecisionInputs,
+): WorkflowEvent[] {
   const nextStage = state.stages[state.step];
-  if (nextStage)
-    return [answered, ...startStage(state.workflow, phase, iteration, state.step + 1, nextStage, c)];
-  return [answered, ...completePhase(state, phase, c)];
+  if (nextStage) return startStage(state.workflow, phase, iteration, state.step + 1, nextStage, cmd);
+  return completePhase(state, phase, cmd);
 }
 
 /** The assignee answering returns undefined; their enabled deputy returns the assignee; else forbidden. */
