@@ -804,6 +804,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/docForm/{id}/docResponse/{respId}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand an open task to another person, with a reason (extension)
+         * @description For the participants of the task’s stage, the initiator, and holders of svcAdminDocRW. The old assignee’s task closes and one for the named person opens in the same stage. 422: the person is no known active person, the task is not open, or the person already has it or another task of the stage.
+         */
+        post: operations["reassignTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/docForm/{id}/recoData/{recoId}": {
         parameters: {
             query?: never;
@@ -1601,6 +1621,12 @@ export interface components {
                 /** @default  */
                 content?: string;
             };
+        };
+        ReassignRequest: {
+            /** @description The person to hand the task to: a `usr-` id or an e-mail address. */
+            to: string;
+            /** @description Why, as the history shows it ("on holiday"). */
+            reason: string;
         };
         RecoValidation: {
             valuesByTags: components["schemas"]["ValuesByTags"];
@@ -5126,6 +5152,140 @@ export interface operations {
         };
         responses: {
             /** @description Processed: the document as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocForm"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the resource exists already, or a concurrent write won. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `If-Match` names a revision the document has moved on from: read it again (its `ETag`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reassignTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+                /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
+                "If-Match"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. A service account holds at most 20,000 keys (8 MiB) within 24 hours: past that a new key is 429 with `Retry-After`, and nothing runs. 1 to 255 printable ASCII characters, bare or as a quoted string. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+                respId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReassignRequest"];
+            };
+        };
+        responses: {
+            /** @description Handed over: the document as it is now. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -22,6 +22,7 @@ export * from './openapi';
 export * from './person';
 export * from './personal-tokens';
 export * from './problem';
+export * from './reassign';
 export * from './reco-validation';
 export * from './recognition-events';
 export * from './recognition-memory';

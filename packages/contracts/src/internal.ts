@@ -53,6 +53,8 @@ export const WorkflowCommandRequest = z.strictObject({
       respId: Hex24Id,
       content: z.string().max(100_000),
     }),
+    /** `to`: a `usr-` id or an e-mail, resolved by the workflow service. */
+    z.object({ kind: z.literal('reassign'), respId: Hex24Id, to: z.string().max(254), reason: z.string() }),
   ]),
 });
 export type WorkflowCommandRequest = z.infer<typeof WorkflowCommandRequest>;

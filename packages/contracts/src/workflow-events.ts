@@ -65,6 +65,8 @@ export const WorkflowEvents = {
     automatic: z.literal(true).optional(),
     at,
   }),
+  /** The open task `respId` of `from` closed, handed to `to` (a TaskOpened for `to` follows). */
+  TaskReassigned: z.object({ respId: Hex24Id, from: UsrId, to: UsrId, reason: z.string(), at }),
   TasksCancelled: z.object({
     respIds: z.array(Hex24Id).min(1),
     /** `quorum`: the stage completed by its quorum, so the tasks it no longer needs close. */

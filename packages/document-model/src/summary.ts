@@ -62,6 +62,7 @@ export function namedIds(entries: readonly SummaryEntry[]): string[] {
     if (event?.type === 'RecoValidationRequested') for (const v of event.data.validators) ids.add(v);
     for (const w of event?.type === 'WorkflowChanged' ? workflowEvents(event) : []) {
       if (w.type === 'TaskOpened') ids.add(w.data.assignee);
+      if (w.type === 'TaskReassigned') ids.add(w.data.from).add(w.data.to);
       if (w.type === 'TaskAnswered') {
         ids.add(w.data.answeredBy);
         if (w.data.onBehalfOf) ids.add(w.data.onBehalfOf);
@@ -175,7 +176,7 @@ function summary(event: DocumentEvent, entry: SummaryEntry, who: string, nameOf:
       return `${who} created the document${forAuthor}${files ? ` with ${files} file${files === 1 ? '' : 's'}` : ''}`;
     }
     case 'WorkflowChanged': {
-      const sentences = workflowSentences(workflowEvents(event), who, nameOf);
+      const sentences = workflowSentences(workflowEvents(event), who, nameOf, entry.runAs ?? entry.actor);
       if (sentences.answer && entry.correlationId) answers.set(entry.correlationId, sentences.answer);
       return [...sentences.acts, ...codeChanges(entry.changes), ...sentences.after].join('. ');
     }
@@ -216,6 +217,7 @@ function workflowSentences(
   events: readonly WorkflowEvent[],
   who: string,
   nameOf: NameOf,
+  whoId: string | undefined,
 ): { acts: string[]; after: string[]; answer?: string } {
   const acts: string[] = [];
   const waiting: string[] = [];
@@ -241,6 +243,13 @@ function workflowSentences(
       case 'TaskOpened':
         waiting.push(nameOf(e.data.assignee));
         break;
+      case 'TaskReassigned': {
+        // "handed the approval" when it was their own task, "handed Bob Example's approval" otherwise.
+        const phase = events.find((x) => x.type === 'TaskOpened')?.data.phase ?? 'task';
+        const whose = e.data.from === whoId ? 'the' : `${nameOf(e.data.from)}'s`;
+        acts.push(`${who} handed ${whose} ${phase} to ${nameOf(e.data.to)}: ${e.data.reason}`);
+        break;
+      }
       case 'TasksCancelled': {
         const tasks = `${e.data.respIds.length} open task${e.data.respIds.length === 1 ? '' : 's'}`;
         acts.push(

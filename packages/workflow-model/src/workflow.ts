@@ -27,6 +27,8 @@ export interface Task {
   closedAt?: string;
   answeredBy?: string;
   onBehalfOf?: string;
+  /** Whom the task was handed to (it closed as cancelled then). */
+  reassignedTo?: string;
 }
 
 /** The current stage's deadline (StageStarted) and how far the scheduler acted on it. */
@@ -156,6 +158,12 @@ function apply(state: WorkflowState, event: WorkflowEvent): WorkflowState {
         closedAt: at,
       });
     }
+    case 'TaskReassigned':
+      return updateTask(state, event.data.respId, {
+        state: 'cancelled',
+        closedAt: event.data.at,
+        reassignedTo: event.data.to,
+      });
     case 'TasksCancelled':
       return event.data.respIds.reduce(
         (s, respId) => updateTask(s, respId, { state: 'cancelled', closedAt: event.data.at }),

@@ -39,6 +39,7 @@ import {
   patchAccountRoute,
   putFormRoute,
   readyzRoute,
+  reassignTaskRoute,
   rebuildViewsRoute,
   SECURITY_SCHEMES,
   signInRoute,
@@ -332,6 +333,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.openapi(getPageImageRoute, (c) => document(c));
   app.openapi(manageDocumentRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(answerTaskRoute, (c) => document(c, c.req.valid('json')));
+  app.openapi(reassignTaskRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(validateRecoDataRoute, (c) => document(c, c.req.valid('json')));
   // The create body streams through unparsed (files are never held whole in memory), so only the
   // path and query are validated here; the route is registered for the OpenAPI document alone.

@@ -61,8 +61,10 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
     workflow: WorkflowConfig,
     assignees: string[],
     now: Date,
+    named: string[] = [],
   ): Promise<CommandContext> {
-    const accounts = await resolve(c, [...new Set([...participantsToResolve(workflow), ...assignees])]);
+    const refs = [...participantsToResolve(workflow), ...assignees, ...named];
+    const accounts = await resolve(c, [...new Set(refs)]);
     const participants: ParticipantIds = Object.fromEntries(
       Object.entries(accounts)
         .filter(([, a]) => a.kind === 'person' && a.active)
@@ -86,12 +88,14 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
     const stream = workflowStream(docId);
     const now = deps.clock.now();
     let assignees: string[] = [];
+    // The person a task is handed to is resolved like the form's participants (to a `usr-` id).
+    const named = command.kind === 'reassign' ? [command.to] : [];
     if (command.kind === 'answer') {
       const { state } = await loadAggregate(store, stream, workflowAggregate);
       const assignee = state.tasks[command.respId]?.assignee;
       if (assignee) assignees = [assignee];
     }
-    const ctx = await commandContext(c, registration.workflow, assignees, now);
+    const ctx = await commandContext(c, registration.workflow, assignees, now, named);
     const result = await executeCommand(
       store,
       stream,

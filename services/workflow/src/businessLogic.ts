@@ -33,6 +33,7 @@ import { foldWorkflow, isDeleted, openTasks, type Task, type WorkflowState } fro
 import { canManage, type ManagePrincipal } from './access';
 import { stageDue } from './deadlines';
 import { stageOutcome } from './quorum';
+import { decideReassign } from './reassign';
 
 const DAY_MS = 86_400_000;
 const M = MANAGEMENT_TASK_STATUS;
@@ -439,7 +440,18 @@ export function decideCommand(
       ? decideCreateAction({ ...ctx, taskstatus: command.taskstatus }, current)
       : command.kind === 'manage'
         ? decideManage({ ...ctx, taskstatus: command.taskstatus }, current)
-        : decideAnswer({ ...ctx, ...command, caller: ctx.principal.subject }, current);
+        : command.kind === 'reassign'
+          ? decideReassign(
+              {
+                ...ctx,
+                respId: command.respId,
+                toRef: command.to,
+                to: ctx.participants[command.to],
+                reason: command.reason,
+              },
+              current,
+            )
+          : decideAnswer({ ...ctx, ...command, caller: ctx.principal.subject }, current);
   return decided.length ? [...registered, ...decided] : [];
 }
 

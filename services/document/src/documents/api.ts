@@ -7,6 +7,7 @@ import {
   FormName,
   Hex24Id,
   ManageRequest,
+  ReassignRequest,
   RecoValidation,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
@@ -90,6 +91,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   );
   app.post('/api/v2/docForm/:id/docResponse', idempotentJson);
   app.put('/api/v2/docForm/:id/docResponse/:respId', idempotentJson);
+  app.post('/api/v2/docForm/:id/docResponse/:respId/reassign', idempotentJson);
   const filesCall = (c: Context<ServiceEnv>) => filesCallAs(deps.files, deps.internalToken, c);
 
   app.post('/api/v2/docForm/form/:formName', async (c) => {
@@ -186,6 +188,23 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       );
       after = result.state;
     }
+    return c.json(toDocForm(after));
+  });
+
+  app.post('/api/v2/docForm/:id/docResponse/:respId/reassign', async (c) => {
+    const doc = await readableDoc(c, c.req.param('id'));
+    const respId = parseWith('path', Hex24Id, c.req.param('respId'));
+    const { to, reason } = await readJson(c, ReassignRequest);
+    const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
+    const ctx = { principal: c.var.principal, ids: c.var };
+    const after = await applyWorkflowCommand(
+      store,
+      calls,
+      ctx,
+      doc,
+      { kind: 'reassign', respId, to, reason },
+      pinned,
+    );
     return c.json(toDocForm(after));
   });
 
