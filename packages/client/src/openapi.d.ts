@@ -156,6 +156,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/me/absence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the caller’s own absence: tasks arriving from `from` up to `to` go to `deputy` (extension)
+         * @description For a person acting as themselves (session, personal token, or svc-run-as). It sets the person’s deputy and enables it; the deputy acts on the person’s behalf in tasks that open in the period. A `to` in the past ends it. 403 for a service account acting as itself; 400 for an unknown deputy or oneself.
+         */
+        put: operations["setAbsence"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/accounts": {
         parameters: {
             query?: never;
@@ -903,6 +923,18 @@ export interface components {
                 id: string;
                 /** @enum {string} */
                 enabled: "true" | "false";
+                /**
+                 * Format: date-time
+                 * @description Start of the absence, when one is set (extension).
+                 * @example 2026-11-22T19:20:51.000Z
+                 */
+                from?: string;
+                /**
+                 * Format: date-time
+                 * @description End (exclusive) of the absence (extension).
+                 * @example 2026-11-22T19:20:51.000Z
+                 */
+                to?: string;
             };
         };
         Meta: {
@@ -935,6 +967,16 @@ export interface components {
                 id: string | "";
                 /** @enum {string} */
                 enabled: "true" | "false";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T19:20:51.000Z
+                 */
+                from?: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T19:20:51.000Z
+                 */
+                to?: string;
             };
         };
         /** @description The effective principal: the run-as person, or the service account itself. */
@@ -965,6 +1007,24 @@ export interface components {
             /** @description POST docResponse on documents not one’s own (a service account without run-as needs svcAdminDocsRW too). */
             manageOthersWorkflows: boolean;
             deleteOthersDocuments: boolean;
+        };
+        Absence: {
+            /**
+             * @description The person who takes the tasks arriving while away.
+             * @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01
+             */
+            deputy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Exclusive: tasks arriving from this moment are the person’s again.
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            to: string;
         };
         CreatedAccount: components["schemas"]["Account"] & {
             /** @description Only for a service account, and only in this answer: the key is stored as a hash. It names the account's id (`dfk_`, the id's 32 hex digits, `_`, 256 random bits). */
@@ -1327,6 +1387,11 @@ export interface components {
                 iteration: number;
                 /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
                 assignee: string;
+                /**
+                 * @description The participant the assignee stands in for: absent when the task opened (extension).
+                 * @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01
+                 */
+                onBehalfOf?: string;
                 /** @description 0 while open, then the answer: 2 approve, 3 approve with edits, 4 decline, 5 execution done, 8 sign. */
                 taskstatus: number;
                 content: string;
@@ -1474,6 +1539,11 @@ export interface components {
                 iteration?: number;
                 /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
                 assignee?: string;
+                /**
+                 * @description The participant the assignee stands in for: absent when the task opened (extension).
+                 * @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01
+                 */
+                onBehalfOf?: string;
                 /** @description 0 while open, then the answer: 2 approve, 3 approve with edits, 4 decline, 5 execution done, 8 sign. */
                 taskstatus?: number;
                 content?: string;
@@ -2150,6 +2220,93 @@ export interface operations {
             };
             /** @description No such resource, or one the caller may not read. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setAbsence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Absence"];
+            };
+        };
+        responses: {
+            /** @description The person, with the absence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,3 +12,8 @@ export function isEnabledDeputy(deputiesOf: DeputiesOf, assignee: string, userId
   const deputy = deputiesOf[assignee];
   return deputy?.enabled === true && deputy.id === userId;
 }
+
+/** True when `deputy` names an absence that holds at `at` (ISO 8601 UTC): [from, to). */
+export function isAbsent(deputy: Deputy | undefined, at: string): boolean {
+  return !!deputy?.from && !!deputy.to && deputy.from <= at && at < deputy.to;
+}

@@ -226,6 +226,9 @@ export const DocResponse = z
     step: z.number().int(),
     iteration: z.number().int(),
     assignee: UsrId,
+    onBehalfOf: UsrId.optional().openapi({
+      description: 'The participant the assignee stands in for: absent when the task opened (extension).',
+    }),
     taskstatus: z
       .number()
       .int()

@@ -18,7 +18,10 @@ const personChanges = z.strictObject({
   phone_office: z.string().optional(),
   phone_mobile: z.string().optional(),
   unit: z.string().optional(),
-  deputy: z.object({ id: z.string(), enabled: z.boolean() }).optional(),
+  /** `from`/`to`: an absence (issue 36) — tasks arriving in [from, to) go to the deputy. */
+  deputy: z
+    .object({ id: z.string(), enabled: z.boolean(), from: z.string().optional(), to: z.string().optional() })
+    .optional(),
 });
 
 export const IdentityEvents = {

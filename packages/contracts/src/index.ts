@@ -29,6 +29,7 @@ export * from './recognition-memory';
 export * from './rejection';
 export * from './responses';
 export * from './roles';
+export * from './routes/absence';
 export * from './routes/admin';
 export * from './routes/documents';
 export * from './routes/forms';

@@ -3,8 +3,16 @@ import { z } from '@hono/zod-openapi';
 import { type DocPhase, type DocStatus, STATE_CODES, STATUS_CODES } from './codes';
 import { EventEnvelope } from './envelope';
 import { WorkflowConfig } from './forms';
-import { Hex24Id, UsrId } from './ids';
+import { Hex24Id, Timestamp, UsrId } from './ids';
 import { Role } from './roles';
+
+/** A person's deputy; with `from`/`to` the person is absent then and new tasks go to the deputy. */
+export const DeputyFacts = z.object({
+  id: UsrId,
+  enabled: z.boolean(),
+  from: Timestamp.optional(),
+  to: Timestamp.optional(),
+});
 
 /** identity: `POST /internal/v1/resolve` — accounts by `usr-` id or e-mail. */
 export const ResolveRequest = z.strictObject({ refs: z.array(z.string().min(3).max(254)).max(500) });
@@ -12,7 +20,7 @@ export const ResolvedAccount = z.object({
   id: UsrId,
   kind: z.enum(['person', 'service']),
   active: z.boolean(),
-  deputy: z.object({ id: UsrId, enabled: z.boolean() }).nullable(),
+  deputy: DeputyFacts.nullable(),
   /**
    * How people read the account: a person's first and last name, `[erased]` once erased, a service
    * account's name. Optional: an identity older than it does not send it.
@@ -96,7 +104,7 @@ export const AccountFacts = z.object({
   roles: z.array(Role),
   /** The hash of a service account's API key (what the bus carries in ApiKeyIssued), else null. */
   keyHash: z.string().nullable(),
-  deputy: z.object({ id: UsrId, enabled: z.boolean() }).nullable(),
+  deputy: DeputyFacts.nullable(),
   /** A person's live personal access tokens, each with the hash of its token (absent: none). */
   personalTokens: z.array(PersonalTokenFacts).optional(),
   revision: z.number().int().min(1),

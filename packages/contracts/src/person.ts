@@ -12,6 +12,15 @@ export const DeputyEnabled = z
   .transform((v) => v === true || v === 'true')
   .openapi({ type: 'string', enum: ['true', 'false'] });
 
+/**
+ * An absence (issue 36, docs/decisions.md "Absences"): from `from` up to `to` (exclusive) the person is
+ * away, and tasks that arrive for them then go to their deputy, on their behalf. Both or neither.
+ */
+export const AbsencePeriod = z.strictObject({ from: Timestamp.optional(), to: Timestamp.optional() });
+export const periodInOrder = (p: { from?: string; to?: string }) =>
+  (p.from === undefined) === (p.to === undefined) && (p.from === undefined || p.from < (p.to ?? ''));
+export const periodMessage = { message: 'from and to go together, from before to', path: ['to'] };
+
 const shortText = (max: number) => z.string().trim().max(max);
 const phone = z
   .string()
@@ -42,6 +51,10 @@ export const Person = z
     deputy: z.object({
       id: z.string().openapi({ description: 'System id of the deputy, empty when none is set.' }),
       enabled: z.enum(['true', 'false']),
+      from: Timestamp.optional().openapi({
+        description: 'Start of the absence, when one is set (extension).',
+      }),
+      to: Timestamp.optional().openapi({ description: 'End (exclusive) of the absence (extension).' }),
     }),
   })
   .openapi('Person');
@@ -63,7 +76,9 @@ export const PersonUpdate = z
           .union([UsrId, z.literal('')])
           .openapi({ description: 'Deputy system id; empty string removes it.' }),
         enabled: DeputyEnabled,
+        ...AbsencePeriod.shape,
       })
+      .refine(periodInOrder, periodMessage)
       .optional(),
   })
   .openapi('PersonUpdate', {

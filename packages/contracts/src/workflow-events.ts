@@ -52,7 +52,16 @@ export const WorkflowEvents = {
     escalateTo: z.array(UsrId).optional(),
     at,
   }),
-  TaskOpened: z.object({ respId: Hex24Id, phase: WorkPhase, step, iteration, assignee: UsrId, at }),
+  TaskOpened: z.object({
+    respId: Hex24Id,
+    phase: WorkPhase,
+    step,
+    iteration,
+    assignee: UsrId,
+    /** The participant who was absent when it opened: `assignee` is their deputy, acting for them. */
+    onBehalfOf: UsrId.optional(),
+    at,
+  }),
   TaskAnswered: z.object({
     respId: Hex24Id,
     taskstatus: ResponseTaskStatus,

@@ -61,7 +61,10 @@ export function namedIds(entries: readonly SummaryEntry[]): string[] {
     if (event?.type === 'DocumentCreated') ids.add(event.data.author);
     if (event?.type === 'RecoValidationRequested') for (const v of event.data.validators) ids.add(v);
     for (const w of event?.type === 'WorkflowChanged' ? workflowEvents(event) : []) {
-      if (w.type === 'TaskOpened') ids.add(w.data.assignee);
+      if (w.type === 'TaskOpened') {
+        ids.add(w.data.assignee);
+        if (w.data.onBehalfOf) ids.add(w.data.onBehalfOf);
+      }
       if (w.type === 'TaskReassigned') ids.add(w.data.from).add(w.data.to);
       if (w.type === 'TaskAnswered') {
         ids.add(w.data.answeredBy);
@@ -241,7 +244,11 @@ function workflowSentences(
           acts.push(`${who} ${e.data.iteration > 1 ? 'restarted' : 'started'} ${e.data.phase}`);
         break;
       case 'TaskOpened':
-        waiting.push(nameOf(e.data.assignee));
+        waiting.push(
+          e.data.onBehalfOf
+            ? `${nameOf(e.data.assignee)} on behalf of ${nameOf(e.data.onBehalfOf)}, who is away`
+            : nameOf(e.data.assignee),
+        );
         break;
       case 'TaskReassigned': {
         // "handed the approval" when it was their own task, "handed Bob Example's approval" otherwise.

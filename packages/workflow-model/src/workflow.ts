@@ -133,13 +133,14 @@ function apply(state: WorkflowState, event: WorkflowEvent): WorkflowState {
     case 'TasksEscalated':
       return state;
     case 'TaskOpened': {
-      const { respId, phase, step, iteration, assignee, at } = event.data;
+      const { respId, phase, step, iteration, assignee, onBehalfOf, at } = event.data;
       const task: Task = {
         respId,
         phase,
         step,
         iteration,
         assignee,
+        ...(onBehalfOf ? { onBehalfOf } : {}),
         state: 'open',
         taskstatus: 0,
         content: '',

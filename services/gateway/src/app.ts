@@ -42,6 +42,7 @@ import {
   reassignTaskRoute,
   rebuildViewsRoute,
   SECURITY_SCHEMES,
+  setAbsenceRoute,
   signInRoute,
   signOutRoute,
   updatePersonRoute,
@@ -259,6 +260,7 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
     app.openapi(updatePersonRoute(version), (c) => identity(c, c.req.valid('json')));
   }
   app.openapi(meRoute, (c) => identity(c));
+  app.openapi(setAbsenceRoute, (c) => accountCommand(c, c.req.valid('json')));
   app.openapi(createAccountRoute, (c) => accountCommand(c, c.req.valid('json')));
   app.openapi(listAccountsRoute, (c) => identity(c));
   app.openapi(getAccountRoute, (c) => identity(c));

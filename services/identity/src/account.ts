@@ -12,6 +12,9 @@ import { ERASED, openEvent, sealEvent } from './personal-data';
 export interface Deputy {
   id: string;
   enabled: boolean;
+  /** An absence (docs/decisions.md, "Absences"): new tasks go to the deputy in [from, to). */
+  from?: string;
+  to?: string;
 }
 
 export interface AccountState {

@@ -3,6 +3,7 @@
  * Paths mirror the public ones; authorisation by role happened at the gateway.
  */
 import {
+  Absence,
   AccountCreate,
   AccountListQuery,
   AccountPatch,
@@ -52,6 +53,27 @@ export function identityApi(
     const account = await loadAccount(c.req.param('id'));
     if (!account.exists || account.kind !== 'person') throw problems.notFound('no such person');
     return c.json(toPerson(account));
+  });
+
+  app.put('/api/v2/me/absence', async (c) => {
+    const { deputy, from, to } = await readJson(c, Absence);
+    const id = c.var.principal.subject;
+    const self = await loadAccount(id);
+    if (self.kind !== 'person') throw problems.forbidden('only a person can be away: act as the person');
+    const deputyAccount = await loadAccount(deputy);
+    const result = await executeCommand(
+      store,
+      accountStream(id),
+      accountAggregate,
+      (state) =>
+        decideUpdatePerson(
+          { changes: { deputy: { id: deputy, enabled: true, from, to } }, deputyAccount },
+          { ...state, id },
+        ),
+      metadata(c),
+    );
+    c.header(PUBLISHED_REVISION_HEADER, String(result.state.publishedRev));
+    return c.json(toPerson({ ...result.state, id }));
   });
 
   app.get('/api/v2/me', async (c) => {

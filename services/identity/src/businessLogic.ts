@@ -47,7 +47,8 @@ type ChangeKey = keyof PersonChanges;
 const PERSON_FIELDS: readonly ChangeKey[] = PERSON_UPDATE_FIELDS;
 
 const sameDeputy = (a: Deputy | null, b: Deputy) =>
-  (a === null && b.id === '') || (a !== null && a.id === b.id && a.enabled === b.enabled);
+  (a === null && b.id === '') ||
+  (a !== null && a.id === b.id && a.enabled === b.enabled && a.from === b.from && a.to === b.to);
 
 /** Only what differs becomes an event; an update that changes nothing appends nothing. */
 export function decideUpdatePerson(cmd: UpdatePerson, state: AccountState): IdentityEvent[] {

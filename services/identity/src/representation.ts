@@ -15,7 +15,11 @@ export function toPerson(s: AccountState): Person {
     phone_office: s.phone_office,
     phone_mobile: s.phone_mobile,
     unit: s.unit,
-    deputy: { id: s.deputy?.id ?? '', enabled: s.deputy?.enabled ? 'true' : 'false' },
+    deputy: {
+      id: s.deputy?.id ?? '',
+      enabled: s.deputy?.enabled ? 'true' : 'false',
+      ...(s.deputy?.from && s.deputy.to ? { from: s.deputy.from, to: s.deputy.to } : {}),
+    },
   };
 }
 

@@ -73,11 +73,15 @@ export function workflowApi(deps: WorkflowApiDeps): Hono<ServiceEnv> {
     const deputiesOf: DeputiesOf = Object.fromEntries(
       assignees.map((assignee) => [assignee, accounts[assignee]?.deputy ?? undefined]),
     );
+    const standIns: DeputiesOf = Object.fromEntries(
+      Object.values(accounts).map((a) => [a.id, a.deputy ?? undefined]),
+    );
     const principal = c.var.principal;
     return {
       at: now.toISOString(),
       newId: () => newHexId(),
       participants,
+      standIns,
       deputiesOf,
       principal: { subject: principal.subject, roles: principal.roles, isServiceAccount: !principal.runAs },
     };

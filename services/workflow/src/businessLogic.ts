@@ -9,6 +9,7 @@ import {
   actionRefused,
   CREATE_TASK_STATUSES,
   type DeputiesOf,
+  isAbsent,
   isEnabledDeputy,
   MANAGE_TASK_STATUSES,
   MANAGEMENT_TASK_STATUS,
@@ -49,19 +50,30 @@ export interface DecisionInputs {
   /** A fresh respId (24 hex) per call. */
   newId: () => string;
   participants: ParticipantIds;
+  /**
+   * The deputies of the form's participants, by `usr-` id: one whose absence holds at `at` gets the
+   * task a participant would (docs/decisions.md, "Absences"). Absent: nobody is away.
+   */
+  standIns?: DeputiesOf;
 }
 
 /**
- * Participants and escalation contacts of a form's workflow that the caller must resolve to `usr-` ids
- * (the e-mails).
+ * Participants and escalation contacts of a form's workflow that the caller resolves: the e-mails to
+ * `usr-` ids, and every one of them (ids too) for their deputies, whose absence may take a participant's
+ * tasks.
  */
 export function participantsToResolve(workflow: WorkflowConfig): string[] {
-  const all = WORK_PHASES.flatMap(
-    (p) =>
-      workflow[p]?.stages.flatMap((s) => [...s.participants, ...(s.deadline?.escalation?.contacts ?? [])]) ??
-      [],
-  );
-  return [...new Set(all.filter((p) => !USR_ID_PATTERN.test(p)))];
+  return [
+    ...new Set(
+      WORK_PHASES.flatMap(
+        (p) =>
+          workflow[p]?.stages.flatMap((s) => [
+            ...s.participants,
+            ...(s.deadline?.escalation?.contacts ?? []),
+          ]) ?? [],
+      ),
+    ),
+  ];
 }
 
 // ---- registration ----------------------------------------------------------------------------------
@@ -209,12 +221,15 @@ function startStage(
       type: 'StageStarted',
       data: { step, ...due, ...(due.dueAt && escalateTo.length ? { escalateTo } : {}), at: c.at },
     },
-    ...assignees.map(
-      (assignee): WorkflowEvent => ({
+    ...assignees.map((participant): WorkflowEvent => {
+      const deputy = c.standIns?.[participant];
+      const away =
+        deputy && isAbsent(deputy, c.at) ? { assignee: deputy.id, onBehalfOf: participant } : undefined;
+      return {
         type: 'TaskOpened',
-        data: { respId: c.newId(), phase, step, iteration, assignee, at: c.at },
-      }),
-    ),
+        data: { respId: c.newId(), phase, step, iteration, assignee: participant, ...away, at: c.at },
+      };
+    }),
   ];
 }
 
@@ -323,7 +338,8 @@ function answer(cmd: AnswerTask, state: WorkflowState): WorkflowEvent[] {
     );
   const task = state.tasks[cmd.respId];
   if (!task) throw rejections.notFound(`no docResponse ${cmd.respId} on this document`);
-  const onBehalfOf = answeringFor(task, cmd.caller, cmd.deputiesOf);
+  // A task opened for an absent participant is answered for them by the deputy it went to.
+  const onBehalfOf = answeringFor(task, cmd.caller, cmd.deputiesOf) ?? task.onBehalfOf;
   const taskstatus = cmd.taskstatus as ResponseTaskStatus;
   // invalid, not notApplicable: the task's phase never changes, so this answer can never succeed on this
   // task; notApplicable is kept for a valid answer that the current state refuses (a retry later might not).

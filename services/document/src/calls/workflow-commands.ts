@@ -114,6 +114,7 @@ export function toDocResponse(task: Task, doc: DocState): DocResponse {
     step: task.step,
     iteration: task.iteration,
     assignee: task.assignee,
+    ...(task.onBehalfOf ? { onBehalfOf: task.onBehalfOf } : {}),
     taskstatus: task.taskstatus,
     content: task.content,
     datecreated: task.openedAt,

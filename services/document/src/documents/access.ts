@@ -17,9 +17,18 @@ export interface AccessPrincipal {
   roles: readonly string[];
 }
 
-/** Every user who was ever given a task on the document (a workflow task or a validation task). */
+/**
+ * Every user who was ever given a task on the document (a workflow task or a validation task), or on
+ * whose behalf one was (absences).
+ */
 export function participantsOf(doc: DocState): string[] {
-  return [...new Set([...Object.values(doc.workflow.tasks).map((t) => t.assignee), ...everValidators(doc)])];
+  const tasks = Object.values(doc.workflow.tasks);
+  return [
+    ...new Set([
+      ...tasks.flatMap((t) => (t.onBehalfOf ? [t.assignee, t.onBehalfOf] : [t.assignee])),
+      ...everValidators(doc),
+    ]),
+  ];
 }
 
 /** Whether the principal's roles let it read every (live) document: view `all` then lists them all. */
