@@ -844,6 +844,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/docForm/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The comments on a document, oldest first (extension)
+         * @description For whoever may read the document; 404 for anyone else.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a document (extension)
+         * @description For whoever may read the document; 404 for anyone else.
+         */
+        post: operations["addComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/docForm/{id}/recoData/{recoId}": {
         parameters: {
             query?: never;
@@ -1066,7 +1090,7 @@ export interface components {
             /** @example wh_65a1f0c2b3d4e5f601234567 */
             id: string;
             url: string;
-            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done")[];
+            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done" | "comment.added")[];
             description?: string;
             /**
              * Format: date-time
@@ -1080,14 +1104,14 @@ export interface components {
              * @description http(s) URL the events are POSTed to.
              */
             url: string;
-            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done")[];
+            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done" | "comment.added")[];
             description?: string;
         };
         WebhookDelivery: {
             /** @description The `webhook-id` header: the same on every attempt. */
             webhookId: string;
             /** @enum {string} */
-            eventType: "document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done";
+            eventType: "document.created" | "document.state_changed" | "task.opened" | "task.answered" | "recognition.done" | "comment.added";
             documentId: string;
             /**
              * @description `failed`: given up after the last retry.
@@ -1697,6 +1721,22 @@ export interface components {
             to: string;
             /** @description Why, as the history shows it ("on holiday"). */
             reason: string;
+        };
+        Comment: {
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            id: string;
+            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
+            author: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            at: string;
+            /** @description As written: show it as text; it is never rendered as markup. */
+            text: string;
+        };
+        CommentCreate: {
+            text: string;
         };
         RecoValidation: {
             valuesByTags: components["schemas"]["ValuesByTags"];
@@ -5525,6 +5565,197 @@ export interface operations {
             };
             /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentCreate"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the resource exists already, or a concurrent write won. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

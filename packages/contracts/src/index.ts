@@ -2,6 +2,7 @@ export * from './accounts';
 export * from './api-keys';
 export * from './audit';
 export * from './codes';
+export * from './comments';
 export * from './deadlines';
 export * from './deputies';
 export * from './document-events';

@@ -17,6 +17,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'task.overdue',
   'task.escalated',
   'recognition.done',
+  'comment.added',
 ] as const;
 export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;
@@ -82,6 +83,12 @@ export const WebhookPayload = z
       escalation: EscalationAction.optional().openapi({ description: 'task.escalated: what the form did.' }),
       fileId: z.string().optional(),
       recognized: z.boolean().optional(),
+      commentId: z
+        .string()
+        .optional()
+        .openapi({
+          description: 'comment.added: the comment’s id (never its text: read it through the API).',
+        }),
     }),
   })
   .openapi('WebhookPayload');

@@ -64,6 +64,8 @@ export interface DocState {
   recoText: string[];
   /** Attachments recognised before recognition kept text: the text backfill reads them again. */
   recoTextMissing: string[];
+  /** The comment thread, oldest first. */
+  comments: Array<{ id: string; author: string; text: string; at: string }>;
   lastModified: string;
   rev: number;
 }
@@ -91,6 +93,7 @@ export const initialDoc: DocState = {
   recoSourceIds: [],
   recoText: [],
   recoTextMissing: [],
+  comments: [],
   lastModified: '',
   rev: 0,
 };
@@ -169,6 +172,10 @@ function apply(state: DocState, event: DocumentEvent, at: string): DocState {
         ...state,
         recoData: state.recoData.map((e) => (recoIds.includes(e._id) ? { ...e, validators } : e)),
       };
+    }
+    case 'CommentAdded': {
+      const { commentId: id, author, text } = event.data;
+      return { ...state, comments: [...state.comments, { id, author, text, at }] };
     }
     case 'DocumentFieldsUpdated':
       return { ...state, valuesByTags: event.data.valuesByTags, tags: event.data.tags };

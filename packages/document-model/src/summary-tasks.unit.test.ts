@@ -1,4 +1,4 @@
-/** The history in words of issue 36's task facts: a stage closed by its quorum, a task handed over. */
+/** The history in words of issue 36's facts: a stage closed by its quorum, a task handed over, a comment. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { namedIds, type SummaryEntry, summariseHistory } from './summary';
@@ -61,6 +61,20 @@ describe('history in words: task facts of issue 36', () => {
     );
     assert.deepEqual(summariseHistory([entry], nameOf), [
       'Bob Example approved. The stage reached its quorum: 2 open tasks closed',
+    ]);
+  });
+
+  it('a comment is quoted, a long one cut at 200 characters', () => {
+    const comment = (text: string) =>
+      ({
+        type: 'CommentAdded',
+        data: { commentId: 'c'.repeat(24), author: BOB, text },
+        actor: BOB,
+        changes: [],
+      }) as SummaryEntry;
+    assert.deepEqual(summariseHistory([comment('see **p. 2**'), comment('x'.repeat(300))], nameOf), [
+      "Bob Example commented: 'see **p. 2**'",
+      `Bob Example commented: '${'x'.repeat(200)}…'`,
     ]);
   });
 });

@@ -95,6 +95,8 @@ function workflowEvents(event: DocumentEvent & { type: 'WorkflowChanged' }): Wor
   });
 }
 
+/** How much of a comment the history quotes; the thread has it whole. */
+const COMMENT_SHOWN = 200;
 const quoted = (text: string) => `'${text}'`;
 const listed = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
@@ -188,6 +190,10 @@ function summary(event: DocumentEvent, entry: SummaryEntry, who: string, nameOf:
       const answer = entry.correlationId ? answers.get(entry.correlationId) : undefined;
       const verb = answer ? (answer.endsWith('with edits') ? answer : `${answer} with edits`) : 'edited';
       return `${who} ${verb}${edits.length ? `: ${edits.join(', ')}` : ''}`;
+    }
+    case 'CommentAdded': {
+      const text = event.data.text;
+      return `${who} commented: ${quoted(text.length > COMMENT_SHOWN ? `${text.slice(0, COMMENT_SHOWN)}…` : text)}`;
     }
     case 'RecoDataValidated': {
       const tags = Object.keys(event.data.valuesByTags);

@@ -3,6 +3,7 @@
  * schemas, and forwards to the owning service. The OpenAPI document is generated from the same routes.
  */
 import {
+  addCommentRoute,
   answerTaskRoute,
   CAPABILITY_ROLES,
   CreateDocQuery,
@@ -26,6 +27,7 @@ import {
   getWebhookRoute,
   healthzRoute,
   listAccountsRoute,
+  listCommentsRoute,
   listCreatableFormsRoute,
   listFormsRoute,
   listWebhookDeliveriesRoute,
@@ -336,6 +338,8 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   app.openapi(manageDocumentRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(answerTaskRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(reassignTaskRoute, (c) => document(c, c.req.valid('json')));
+  app.openapi(listCommentsRoute, (c) => document(c));
+  app.openapi(addCommentRoute, (c) => document(c, c.req.valid('json')));
   app.openapi(validateRecoDataRoute, (c) => document(c, c.req.valid('json')));
   // The create body streams through unparsed (files are never held whole in memory), so only the
   // path and query are validated here; the route is registered for the OpenAPI document alone.

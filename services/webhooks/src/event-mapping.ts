@@ -120,6 +120,11 @@ export function mapDocumentEvent(
       emit('recognition.done', before, { fileId, recognized: envelope.type === 'RecognitionRecorded' });
       return { facts: before, events };
     }
+    case 'CommentAdded': {
+      // The id only: a receiver reads the text through the API, with the document's read access.
+      emit('comment.added', before, { commentId: String(envelope.data.commentId) });
+      return { facts: before, events };
+    }
     case 'WorkflowChanged': {
       let state: WorkflowState = { ...initialWorkflow, ...before };
       let reported = before;

@@ -26,6 +26,7 @@ import type { IdempotencyStore } from '../idempotency/store';
 import { canDownload } from './access';
 import { documentActions } from './actions';
 import { checkValuesAgainstForm, decideUpdateFields, decideValidateReco } from './businessLogic';
+import { commentRoutes } from './comments';
 import { createDocument, X_ERROR_HEADER } from './create';
 import { type DocState, docAggregate } from './docForm';
 import { parseCreateMultipart } from './multipart';
@@ -207,6 +208,8 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     );
     return c.json(toDocForm(after));
   });
+
+  commentRoutes(app, store, deps.reader);
 
   app.put('/api/v2/docForm/:id/recoData/:recoId', async (c) => {
     const doc = await readableDoc(c, c.req.param('id'));
