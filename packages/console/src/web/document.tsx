@@ -1,6 +1,7 @@
 /** A document: workflow, the caller's task and its answer, fields, attachments, recognition, management. */
 import { useState } from 'preact/hooks';
 import { call, download, enc } from './api';
+import { CommentsSection } from './comments';
 import {
   answersFor,
   type Doc,
@@ -382,6 +383,7 @@ export function DocumentPage({ id }: { id: string }) {
             <TasksTable docId={d._id} rev={d._meta._rev} names={d.names} />
           </Section>
           <ManagementPanel doc={d} onDone={done} />
+          <CommentsSection doc={d} />
         </div>
       </div>
     </>

@@ -1,4 +1,7 @@
-/** The accounts a document names, for `embed=names`: its author, and each task's assignee and answerers. */
+/**
+ * The accounts a document names, for `embed=names`: its author, each task's assignee and answerers,
+ * the people its tasks were handed to, and who commented.
+ */
 import type { DocState } from './docForm';
 
 export function namedAccounts(doc: DocState): string[] {
@@ -6,7 +9,10 @@ export function namedAccounts(doc: DocState): string[] {
   return [
     ...new Set([
       doc.author,
-      ...tasks.flatMap((t) => [t.assignee, t.answeredBy, t.onBehalfOf].filter((id): id is string => !!id)),
+      ...tasks.flatMap((t) =>
+        [t.assignee, t.answeredBy, t.onBehalfOf, t.reassignedTo].filter((id): id is string => !!id),
+      ),
+      ...doc.comments.map((c) => c.author),
     ]),
   ];
 }
