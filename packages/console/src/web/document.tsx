@@ -142,6 +142,18 @@ function TasksTable({ docId, rev, names }: { docId: string; rev: number; names: 
             </td>
             <td>
               <Person id={t.assignee} names={names} />
+              {t.onBehalfOf ? (
+                <>
+                  {' '}
+                  (on behalf of <Person id={t.onBehalfOf} names={names} />)
+                </>
+              ) : null}
+              {t.handedTo ? (
+                <>
+                  {' '}
+                  → <Person id={t.handedTo} names={names} />
+                </>
+              ) : null}
               {t.answeredBy && t.answeredBy !== t.assignee ? (
                 <>
                   {' '}

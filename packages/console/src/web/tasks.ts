@@ -13,6 +13,10 @@ export interface TaskLine {
   outcome: string;
   comment: string;
   answeredBy?: string;
+  /** The participant the assignee stood in for: away when the task opened. */
+  onBehalfOf?: string;
+  /** Whom the task was handed to (outcome `handed over: <reason>`). */
+  handedTo?: string;
   closed?: string;
 }
 
@@ -43,9 +47,11 @@ export function tasksOf(history: readonly HistoryEntry[]): TaskLine[] {
           step: number;
           iteration: number;
           assignee: string;
+          onBehalfOf?: string;
           at: string;
         };
         tasks.set(d.respId, {
+          ...(d.onBehalfOf ? { onBehalfOf: d.onBehalfOf } : {}),
           respId: d.respId,
           phase: d.phase,
           step: d.step,
@@ -71,6 +77,10 @@ export function tasksOf(history: readonly HistoryEntry[]): TaskLine[] {
             answeredBy: d.answeredBy,
             closed: d.at,
           });
+      } else if (type === 'TaskReassigned') {
+        const d = data as { respId: string; to: string; reason: string; at: string };
+        const task = tasks.get(d.respId);
+        if (task) Object.assign(task, { outcome: `handed over: ${d.reason}`, handedTo: d.to, closed: d.at });
       } else if (type === 'TasksCancelled') {
         const d = data as { respIds: string[]; reason: string; at: string };
         for (const id of d.respIds) {
