@@ -83,12 +83,9 @@ export const WebhookPayload = z
       escalation: EscalationAction.optional().openapi({ description: 'task.escalated: what the form did.' }),
       fileId: z.string().optional(),
       recognized: z.boolean().optional(),
-      commentId: z
-        .string()
-        .optional()
-        .openapi({
-          description: 'comment.added: the comment’s id (never its text: read it through the API).',
-        }),
+      commentId: z.string().optional().openapi({
+        description: 'comment.added: the comment’s id (never its text: read it through the API).',
+      }),
     }),
   })
   .openapi('WebhookPayload');
