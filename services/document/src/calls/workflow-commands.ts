@@ -47,7 +47,7 @@ export async function runWorkflowCommand(
   command: WorkflowCommandRequest['command'],
   pinned = false,
 ): Promise<WorkflowFact[]> {
-  if (command.kind !== 'answer') checkValidationHold(doc, command.taskstatus);
+  if (command.kind === 'create' || command.kind === 'manage') checkValidationHold(doc, command.taskstatus);
   const body: WorkflowCommandRequest = {
     registration: registrationOf(doc),
     command,
