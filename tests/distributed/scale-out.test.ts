@@ -11,6 +11,9 @@
  * reads in clear through the other, an address is taken once for both, and an erasure through one is
  * the other's; identity-2 SIGKILLed under a load of creates loses no acknowledged account. Two webhooks
  * services on one outbox: each webhook delivered once, and none lost when webhooks-2 is SIGKILLed.
+ * workflow-2 SIGKILLed while approvals are answered through both gateways: every acknowledged answer
+ * recorded once, the others answered after its restart; files-2 SIGKILLed while recognition-2 reads
+ * through it: every invoice recognised once after its restart.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -45,13 +48,18 @@ const WEBHOOK_KILL_AT = 3;
 /** Account creates identity-2 is killed in, and when. */
 const IDENTITY_KILL_LOAD = 8;
 const IDENTITY_KILL_AT = 3;
+/** Approvals answered through both gateways while workflow-2 is killed, and when. */
+const WORKFLOW_KILL_LOAD = 8;
+const WORKFLOW_KILL_AT = 3;
+/** Invoices recognised while files-2 (which recognition-2 reads through) is killed. */
+const FILES_KILL_LOAD = 6;
 
 /** Every third document a memo (no recognition), the others invoices with a text PDF. */
 const isInvoice = (i: number) => i % 3 !== 2;
 
 describe('distributed: scale-out, two gateways and three recognition processes', {
   skip: distributedSkipReason(),
-  timeout: 240_000,
+  timeout: 360_000,
 }, () => {
   let target: DistributedTarget;
   let gateways: Api[];
@@ -382,6 +390,117 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     assert.deepEqual(accounts, [{ n: acknowledged.length }], 'each acknowledged account created once');
     console.log(
       `# scale-out: identity-2 SIGKILLed after ${IDENTITY_KILL_AT} of ${IDENTITY_KILL_LOAD} account creates; ${acknowledged.length} acknowledged, each there once and in clear through both`,
+    );
+  });
+
+  it('workflow-2 SIGKILLed while approvals are answered through both gateways: every acknowledged answer recorded once, the rest answered after its restart', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    const [author, approver] = accounts as [(typeof accounts)[0], (typeof accounts)[0]];
+    const form = {
+      name: 'scale-kill-approval',
+      title: 'Approvals while a workflow service dies',
+      formsystype: 9,
+      tags: { subject: 'string' },
+      workflow: { approval: { stages: [{ participants: [approver.person] }] } },
+    };
+    const put = await gateways[0]!('PUT', `/api/admin/v1/forms/${form.name}`, {
+      key: target.adminKey,
+      body: form,
+    });
+    assert.equal(put.status, 201, put.text);
+    const asApprover = { key: approver.key, runAs: approver.person };
+    const tasks: { id: string; respId: string }[] = [];
+    for (let n = 0; n < WORKFLOW_KILL_LOAD; n++) {
+      const created = await createDoc(
+        target.gatewayUrls[0]!,
+        author.key,
+        form.name,
+        { docForm: { valuesByTags: { subject: `kill-workflow ${n}` } }, docResponse: { taskstatus: 100 } },
+        { runAs: author.person },
+      );
+      assert.equal(created.status, 201, created.text);
+      const id = created.body._id;
+      // Read through gateway 2 (document-2): its copy has the task before an answer is sent there.
+      const task = await eventually(
+        () => gateways[1]!('GET', `/api/v2/docForm/${id}?embed=docResponse`, asApprover),
+        (r) => r.status === 200 && Boolean(r.body.docResponse),
+        30_000,
+      );
+      tasks.push({ id, respId: task.body.docResponse.respId });
+    }
+    const answer = (g: number, t: (typeof tasks)[0]) =>
+      gateways[g]!('PUT', `/api/v2/docForm/${t.id}/docResponse/${t.respId}`, {
+        ...asApprover,
+        body: { docResponse: { taskstatus: 2, content: 'approved' } },
+      }).catch(() => undefined);
+    const acknowledged = new Set<string>();
+    for (const [n, t] of tasks.entries()) {
+      if (n === WORKFLOW_KILL_AT) await target.procs['workflow-2']!.kill();
+      const res = await answer(n % 2, t);
+      if (res?.status === 200) acknowledged.add(t.id);
+    }
+    assert.ok(acknowledged.size >= WORKFLOW_KILL_LOAD / 2, `acknowledged ${acknowledged.size}`);
+    await target.restart('workflow', { kill: true, name: 'workflow-2' });
+    // The answers not acknowledged are sent again, through the gateway whose workflow service died.
+    for (const t of tasks.filter((t) => !acknowledged.has(t.id))) {
+      const res = await eventually(
+        () => answer(1, t),
+        (r) => r?.status === 200,
+        30_000,
+      );
+      assert.equal(res?.status, 200, res?.text);
+    }
+    for (const t of tasks) {
+      for (const api of gateways) {
+        const doc = await eventually(
+          () => api('GET', `/api/v2/docForm/${t.id}`, { key: target.adminKey }),
+          (r) => r.status === 200 && r.body.status === 4,
+          30_000,
+        );
+        assert.equal(doc.body.status, 4, `${t.id}: approval completed (${doc.text})`);
+      }
+    }
+    const answers = await query<{ stream_id: string; n: number }>(
+      "SELECT stream_id, count(*)::int AS n FROM workflow.events WHERE type = 'TaskAnswered' AND stream_id = ANY($1) GROUP BY stream_id",
+      [tasks.map((t) => `workflow-${t.id}`)],
+    );
+    assert.deepEqual(
+      answers.map((a) => a.n),
+      tasks.map(() => 1),
+      'each task answered once',
+    );
+    console.log(
+      `# scale-out: workflow-2 SIGKILLed after ${WORKFLOW_KILL_AT} of ${WORKFLOW_KILL_LOAD} answers; ${acknowledged.size} acknowledged, every task answered once`,
+    );
+  });
+
+  it('files-2 SIGKILLed while recognition-2 reads through it: every invoice recognised once after its restart', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    const before = handled('recognition-2');
+    await target.procs['files-2']!.kill();
+    const invoices: string[] = [];
+    for (let n = 0; n < FILES_KILL_LOAD; n++) {
+      const as = accounts[n % 2]!;
+      const res = await createDoc(
+        target.gatewayUrls[n % 2]!,
+        as.key,
+        'invoice',
+        { files: [{ name: `kill-files-${n}.pdf`, content: pdf, type: 'application/pdf' }] },
+        { runAs: as.person },
+      );
+      assert.equal(res.status, 201, res.text);
+      invoices.push(res.body._id);
+    }
+    await target.restart('files', { kill: true, name: 'files-2' });
+    for (const id of invoices) await untilRecognised(id);
+    for (const id of invoices) {
+      const history = await gateways[1]!('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
+      assert.equal(history.body.filter((e: any) => e.type === 'RecognitionRecorded').length, 1, id);
+    }
+    console.log(
+      `# scale-out: files-2 SIGKILLed while ${FILES_KILL_LOAD} invoices were recognised (recognition-2 took ${handled('recognition-2') - before} of them after its files service came back); each recognised once`,
     );
   });
 
