@@ -30,8 +30,21 @@ const INVOICE = [
 const NOTE = [{ text: 'DELIVERY NOTE', size: 28 }, { text: 'Supplier: ACME GmbH' }];
 // Expressions the page evaluates (the tests' types have no DOM).
 const PAGE_WIDTH = 'document.documentElement.scrollWidth';
-const IMAGE_LOADED = (alt: string) =>
-  `(() => { const i = document.querySelector('img[alt="${alt}"]'); return !!i && i.complete && i.naturalWidth > 0; })()`;
+/**
+ * Waits are functions, not strings: the console's Content Security Policy (`script-src 'self'`) refuses
+ * the eval Playwright needs for a string predicate.
+ */
+const imageLoaded = (alt: string) => {
+  const image = (globalThis as any).document.querySelector(`img[alt="${alt}"]`);
+  return Boolean(image?.complete && image.naturalWidth > 0);
+};
+/** The mark stands further down the page image than `offset` (relative to the image: focus may scroll). */
+const highlightBelow = (offset: number) => {
+  const document = (globalThis as any).document;
+  const mark = document.querySelector('.page-highlight')?.getBoundingClientRect();
+  const image = document.querySelector('img[alt="Page 1 of the attachment"]')?.getBoundingClientRect();
+  return Boolean(mark && image) && mark.y - image.y > offset;
+};
 
 describe('web console: recognition review', { skip, timeout: 300_000 }, () => {
   let target: Target;
@@ -64,7 +77,7 @@ describe('web console: recognition review', { skip, timeout: 300_000 }, () => {
     await part.waitFor();
     const image = part.getByRole('img', { name: 'Page 1 of the attachment' });
     await image.waitFor();
-    await page.waitForFunction(IMAGE_LOADED('Page 1 of the attachment'));
+    await page.waitForFunction(imageLoaded, 'Page 1 of the attachment');
     const invoiceNo = part.getByLabel('invoiceNo');
     assert.equal(await invoiceNo.inputValue(), 'INV-2026-077');
     await invoiceNo.focus();
@@ -78,9 +91,7 @@ describe('web console: recognition review', { skip, timeout: 300_000 }, () => {
     assert.ok(fromTop > 0.1 && fromTop < 0.3, `the mark is ${fromTop} of the page down`);
     // Another value moves the mark.
     await part.getByLabel('total').focus();
-    await page.waitForFunction(
-      `document.querySelector('.page-highlight')?.getBoundingClientRect().y > ${markBox.y}`,
-    );
+    await page.waitForFunction(highlightBelow, markBox.y - imageBox.y);
   }
 
   it('desktop: the values appear by themselves beside the page image, the one in focus marked', async () => {
