@@ -59,7 +59,7 @@ const infraUp = join(root, 'infra/local/up.sh');
 let startedInfra = false;
 // Engines that were running before this run (a developer's, or another run's) stay running after it;
 // only those it started are stopped at the end.
-const ENGINES = ['kafka', 'minio', 'postgres', 'keycloak'];
+const ENGINES = ['kafka', 'minio', 'postgres', 'keycloak', 'mailpit'];
 const notUpBefore = existsSync(infraUp)
   ? ENGINES.filter(
       (engine) =>

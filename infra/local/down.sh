@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stops the local engines (SIGTERM, then SIGKILL after STOP_TIMEOUT=30s) and removes .infra/env
 # (or rewrites it for the engines still up). Data is kept unless --purge is given.
-# Usage: bash infra/local/down.sh [--purge] [kafka|minio|postgres|keycloak|all]...
+# Usage: bash infra/local/down.sh [--purge] [kafka|minio|postgres|keycloak|mailpit|all]...
 set -euo pipefail
 # shellcheck source=infra/local/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -19,8 +19,10 @@ state_lock
 pids=()
 if targets_has kafka; then kafka_running >/dev/null || true; fi
 if targets_has minio; then minio_running >/dev/null || true; fi
+if targets_has mailpit; then mailpit_running >/dev/null || true; fi
 if targets_has kafka; then stop_pid kafka "$KAFKA_PID" "kafka.Kafka" & pids+=($!); fi
 if targets_has minio; then stop_pid minio "$MINIO_PID" "minio server" & pids+=($!); fi
+if targets_has mailpit; then stop_pid mailpit "$MAILPIT_PID" "$MAILPIT_BIN" & pids+=($!); fi
 if targets_has postgres; then postgres_stop & pids+=($!); fi
 if targets_has keycloak; then keycloak_stop & pids+=($!); fi
 for p in "${pids[@]}"; do wait "$p"; done

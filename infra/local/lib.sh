@@ -11,6 +11,8 @@
 MINIO_MODULE=github.com/minio/minio
 MINIO_VERSION=v0.0.0-20260212201848-7aac2a2c5b7c
 KEYCLOAK_VERSION=26.4.0
+MAILPIT_MODULE=github.com/axllent/mailpit
+MAILPIT_VERSION=v1.33.1
 
 # ---- ports (loopback only) ------------------------------------------------------------------
 # DOCFLOW_INFRA_* run a second, private set of engines beside the shared one (the fault tests stop
@@ -26,6 +28,9 @@ POSTGRES_PORT=${DOCFLOW_INFRA_POSTGRES_PORT:-15432}
 KEYCLOAK_HOST=127.0.0.1
 KEYCLOAK_PORT=${DOCFLOW_INFRA_KEYCLOAK_PORT:-18080}
 KEYCLOAK_MANAGEMENT_PORT=${DOCFLOW_INFRA_KEYCLOAK_MANAGEMENT_PORT:-18081}
+MAILPIT_HOST=127.0.0.1
+MAILPIT_SMTP_PORT=${DOCFLOW_INFRA_MAILPIT_SMTP_PORT:-11025}
+MAILPIT_HTTP_PORT=${DOCFLOW_INFRA_MAILPIT_HTTP_PORT:-18025}
 
 # ---- bounds (seconds) -----------------------------------------------------------------------
 KAFKA_READY_TIMEOUT=${KAFKA_READY_TIMEOUT:-90}
@@ -37,6 +42,8 @@ KEYCLOAK_INSTALL_TIMEOUT=${KEYCLOAK_INSTALL_TIMEOUT:-900}
 STOP_TIMEOUT=${STOP_TIMEOUT:-30}
 KAFKA_INSTALL_TIMEOUT=${KAFKA_INSTALL_TIMEOUT:-900}
 MINIO_INSTALL_TIMEOUT=${MINIO_INSTALL_TIMEOUT:-1800}
+MAILPIT_INSTALL_TIMEOUT=${MAILPIT_INSTALL_TIMEOUT:-900}
+MAILPIT_READY_TIMEOUT=${MAILPIT_READY_TIMEOUT:-30}
 PROGRESS_EVERY=${PROGRESS_EVERY:-20}
 
 # ---- paths ----------------------------------------------------------------------------------
@@ -66,6 +73,10 @@ POSTGRES_LOG="$POSTGRES_STATE/postgres.log"
 POSTGRES_CREDS="$STATE_DIR/postgres.credentials"   # the invoking user's, 0600
 POSTGRES_MAJOR=15
 
+MAILPIT_STATE="$STATE_DIR/mailpit"
+MAILPIT_PID="$MAILPIT_STATE/mailpit.pid"
+MAILPIT_LOG="$MAILPIT_STATE/mailpit.log"
+
 KEYCLOAK_STATE="$STATE_DIR/keycloak"
 KEYCLOAK_RUN_HOME="$KEYCLOAK_STATE/home"   # this checkout's Keycloak home (its build and import dir)
 KEYCLOAK_PID="$KEYCLOAK_STATE/keycloak.pid"
@@ -80,6 +91,7 @@ kafka_version() { sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$IN
 KAFKA_HOME="$CACHE_DIR/kafka/$(kafka_version)-$(kafka_pom_hash)"   # libs/ + classes/
 MINIO_HOME="$CACHE_DIR/minio/$MINIO_VERSION"                          # bin/minio
 KEYCLOAK_HOME="$CACHE_DIR/keycloak/$KEYCLOAK_VERSION"                 # the unzipped distribution
+MAILPIT_HOME="$CACHE_DIR/mailpit/$MAILPIT_VERSION"                    # bin/mailpit
 GO_CACHE_ROOT="$CACHE_DIR/go"                                         # GOMODCACHE + GOCACHE for the build
 M2_REPO="$CACHE_DIR/maven-repository"
 
@@ -362,35 +374,39 @@ MINIO_BIN="$MINIO_HOME/bin/minio"
 minio_installed() { [[ -x $MINIO_BIN ]]; }
 
 require_go() {
-  command -v go >/dev/null || die "building MinIO needs Go 1.24 or newer ('go'; https://go.dev/doc/install or Debian backports)"
+  command -v go >/dev/null || die "building MinIO and Mailpit needs Go 1.24 or newer ('go'; https://go.dev/doc/install or Debian backports)"
   local v
   v=$(go env GOVERSION)                # e.g. go1.26.8
   v=${v#go}
   local major=${v%%.*} rest=${v#*.}
   local minor=${rest%%.*}
-  ((major > 1 || (major == 1 && minor >= 24))) || die "building MinIO needs Go 1.24 or newer; found go$v (GOTOOLCHAIN=local: no toolchain download)"
+  ((major > 1 || (major == 1 && minor >= 24))) || die "building MinIO and Mailpit needs Go 1.24 or newer; found go$v (GOTOOLCHAIN=local: no toolchain download)"
 }
 
-_minio_install_locked() {
-  minio_installed && return 0
-  local tmp="$MINIO_HOME.tmp.$$"
+# _go_install_locked NAME MODULE@VERSION HOME LIMIT — builds one binary into HOME/bin (pinned, CGO off,
+# -trimpath), through a temporary directory so a half-built install never counts.
+_go_install_locked() {
+  local name=$1 module=$2 home=$3 limit=$4
+  [[ -x $home/bin/$name ]] && return 0
+  local tmp="$home.tmp.$$"
   rm -rf "$tmp"
   mkdir -p "$tmp/bin" "$GO_CACHE_ROOT/mod" "$GO_CACHE_ROOT/build"
-  log "minio: go install $MINIO_MODULE@$MINIO_VERSION (go $(go env GOVERSION), CGO off, -trimpath; cold: several minutes on 2 cores)"
-  run_with_progress "minio: go install" "$MINIO_INSTALL_TIMEOUT" "$tmp/install.log" \
+  log "$name: go install $module (go $(go env GOVERSION), CGO off, -trimpath)"
+  run_with_progress "$name: go install" "$limit" "$tmp/install.log" \
     env GOBIN="$tmp/bin" GOMODCACHE="$GO_CACHE_ROOT/mod" GOCACHE="$GO_CACHE_ROOT/build" \
       GOPATH="$GO_CACHE_ROOT/path" GOTOOLCHAIN=local CGO_ENABLED=0 GOFLAGS="-trimpath -buildvcs=false -modcacherw" \
-      go install -ldflags "-s -w" "$MINIO_MODULE@$MINIO_VERSION" \
-    || { rm -rf "$tmp"; die "minio: go install failed (log above)"; }
-  [[ -x $tmp/bin/minio ]] || { rm -rf "$tmp"; die "minio: go install produced no binary"; }
-  log "minio: built $(du -sh "$tmp/bin/minio" | cut -f1) binary"
-  rm -rf "$MINIO_HOME"
-  mv "$tmp" "$MINIO_HOME"
+      go install -ldflags "-s -w" "$module" \
+    || { rm -rf "$tmp"; die "$name: go install failed (log above)"; }
+  [[ -x $tmp/bin/$name ]] || { rm -rf "$tmp"; die "$name: go install produced no binary"; }
+  log "$name: built $(du -sh "$tmp/bin/$name" | cut -f1) binary"
+  rm -rf "$home"
+  mv "$tmp" "$home"
 }
 minio_install() {
   minio_installed && return 0
   require_go
-  with_lock "$CACHE_DIR/minio/.install.lock" _minio_install_locked
+  # cold: several minutes on 2 cores
+  with_lock "$CACHE_DIR/minio/.install.lock" _go_install_locked minio "$MINIO_MODULE@$MINIO_VERSION" "$MINIO_HOME" "$MINIO_INSTALL_TIMEOUT"
 }
 
 minio_running() {
@@ -434,6 +450,38 @@ minio_start() {
     start_detached "$MINIO_PID" "$MINIO_LOG" "$MINIO_BIN" server "$MINIO_DATA" \
       --address "$MINIO_HOST:$MINIO_PORT" --console-address "$MINIO_HOST:$MINIO_CONSOLE_PORT" --anonymous
   )
+}
+
+# ---- Mailpit (SMTP catcher) ------------------------------------------------------------------
+# Catches the e-mail notifications: SMTP in, messages read back through its HTTP API (the tests).
+# Built with `go install` like MinIO; its messages live in memory (nothing on disk to purge).
+MAILPIT_BIN="$MAILPIT_HOME/bin/mailpit"
+mailpit_installed() { [[ -x $MAILPIT_BIN ]]; }
+mailpit_install() {
+  mailpit_installed && return 0
+  require_go
+  with_lock "$CACHE_DIR/mailpit/.install.lock" _go_install_locked mailpit "$MAILPIT_MODULE@$MAILPIT_VERSION" "$MAILPIT_HOME" "$MAILPIT_INSTALL_TIMEOUT"
+}
+mailpit_running() {
+  pid_alive "$MAILPIT_PID" "$MAILPIT_BIN" && return 0
+  adopt mailpit "$MAILPIT_PID" "$MAILPIT_BIN" "$MAILPIT_HOST:$MAILPIT_SMTP_PORT"
+  pid_alive "$MAILPIT_PID" "$MAILPIT_BIN"
+}
+mailpit_ready() { curl -fsS --max-time 2 -o /dev/null "http://$MAILPIT_HOST:$MAILPIT_HTTP_PORT/readyz" 2>/dev/null; }
+mailpit_start() {
+  mailpit_install
+  if mailpit_running; then
+    log "mailpit: already running (pid $(<"$MAILPIT_PID"))"
+    return 0
+  fi
+  port_open "$MAILPIT_HOST" "$MAILPIT_SMTP_PORT" && die "mailpit: port $MAILPIT_SMTP_PORT is taken by another process (not ours: no live $MAILPIT_PID)"
+  port_open "$MAILPIT_HOST" "$MAILPIT_HTTP_PORT" && die "mailpit: port $MAILPIT_HTTP_PORT is taken by another process"
+  mkdir -p "$MAILPIT_STATE"
+  log "mailpit: starting, SMTP on $MAILPIT_HOST:$MAILPIT_SMTP_PORT, HTTP on :$MAILPIT_HTTP_PORT"
+  : >"$MAILPIT_LOG"
+  start_detached "$MAILPIT_PID" "$MAILPIT_LOG" "$MAILPIT_BIN" \
+    --smtp "$MAILPIT_HOST:$MAILPIT_SMTP_PORT" --listen "$MAILPIT_HOST:$MAILPIT_HTTP_PORT" \
+    --smtp-auth-accept-any --smtp-auth-allow-insecure --disable-version-check
 }
 
 # ---- PostgreSQL -------------------------------------------------------------------------------
@@ -716,6 +764,11 @@ write_env() {
     printf 'POSTGRES_URL=%s\n' "$(postgres_url)" >>"$tmp"
     any=1
   fi
+  if mailpit_running && mailpit_ready; then
+    printf 'MAILPIT_SMTP=smtp://%s:%s\nMAILPIT_API=http://%s:%s\n' \
+      "$MAILPIT_HOST" "$MAILPIT_SMTP_PORT" "$MAILPIT_HOST" "$MAILPIT_HTTP_PORT" >>"$tmp"
+    any=1
+  fi
   if keycloak_running && keycloak_ready; then
     printf 'KEYCLOAK_URL=%s\nKEYCLOAK_ISSUER=%s/realms/%s\n' "$(keycloak_url)" "$(keycloak_url)" "$KEYCLOAK_REALM" >>"$tmp"
     any=1
@@ -734,12 +787,12 @@ parse_targets() {
   local a
   for a in "$@"; do
     case $a in
-      kafka | minio | postgres | keycloak) TARGETS+=("$a") ;;
-      all) TARGETS=(kafka minio postgres keycloak) ;;
-      *) die "unknown engine '$a' (expected: kafka, minio, postgres, keycloak or all)" ;;
+      kafka | minio | postgres | keycloak | mailpit) TARGETS+=("$a") ;;
+      all) TARGETS=(kafka minio postgres keycloak mailpit) ;;
+      *) die "unknown engine '$a' (expected: kafka, minio, postgres, keycloak, mailpit or all)" ;;
     esac
   done
-  ((${#TARGETS[@]})) || TARGETS=(kafka minio postgres keycloak)
+  ((${#TARGETS[@]})) || TARGETS=(kafka minio postgres keycloak mailpit)
 }
 targets_has() {
   local t

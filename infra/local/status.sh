@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Shows whether each local engine is installed, running and ready. Exit 0 when every engine named
-# (default: all) is ready, 1 otherwise. Usage: bash infra/local/status.sh [kafka|minio|postgres|keycloak|all]...
+# (default: all) is ready, 1 otherwise. Usage: bash infra/local/status.sh [kafka|minio|postgres|keycloak|mailpit|all]...
 set -euo pipefail
 # shellcheck source=infra/local/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -51,6 +51,17 @@ if targets_has keycloak; then
     fi
   else
     line keycloak stopped - "$(keycloak_installed && echo "installed: $KEYCLOAK_HOME" || echo "not installed (up.sh fetches it)")"; ok=1
+  fi
+fi
+if targets_has mailpit; then
+  if mailpit_running; then
+    if mailpit_ready; then
+      line mailpit ready "$(<"$MAILPIT_PID")" "SMTP $MAILPIT_HOST:$MAILPIT_SMTP_PORT, messages http://$MAILPIT_HOST:$MAILPIT_HTTP_PORT"
+    else
+      line mailpit starting "$(<"$MAILPIT_PID")" "not answering yet (log: ${MAILPIT_LOG#"$REPO_ROOT"/})"; ok=1
+    fi
+  else
+    line mailpit stopped - "$(mailpit_installed && echo "installed: $MAILPIT_BIN" || echo "not installed (up.sh builds it)")"; ok=1
   fi
 fi
 if [[ -f $ENV_FILE ]]; then
