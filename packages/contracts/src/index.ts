@@ -17,6 +17,7 @@ export * from './internal';
 export * from './internal-route';
 export * from './layout';
 export * from './me';
+export * from './notifications';
 export * from './ocr-languages';
 export * from './oidc';
 export * from './openapi';

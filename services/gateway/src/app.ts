@@ -20,6 +20,7 @@ import {
   getAccountRoute,
   getDocumentRoute,
   getFormRoute,
+  getMyNotificationsRoute,
   getPageImageRoute,
   getPageLayoutRoute,
   getPersonRoute,
@@ -40,6 +41,7 @@ import {
   PERSON_API_VERSIONS,
   patchAccountRoute,
   putFormRoute,
+  putMyNotificationsRoute,
   readyzRoute,
   reassignTaskRoute,
   rebuildViewsRoute,
@@ -263,6 +265,8 @@ export function createGatewayApp(deps: GatewayDeps): OpenAPIHono<ServiceEnv> {
   }
   app.openapi(meRoute, (c) => identity(c));
   app.openapi(setAbsenceRoute, (c) => accountCommand(c, c.req.valid('json')));
+  app.openapi(getMyNotificationsRoute, (c) => identity(c));
+  app.openapi(putMyNotificationsRoute, (c) => identity(c, c.req.valid('json')));
   app.openapi(createAccountRoute, (c) => accountCommand(c, c.req.valid('json')));
   app.openapi(listAccountsRoute, (c) => identity(c));
   app.openapi(getAccountRoute, (c) => identity(c));

@@ -8,6 +8,7 @@ import { identityApi } from './api';
 import { type BootstrapResult, bootstrapAdmin } from './bootstrap';
 import { keyStoreBeside, keyStoreFileBeside, keyStoreFileRows } from './key-store';
 import { postgresKeyStore } from './key-store-postgres';
+import { notificationSettingsApi } from './notification-settings';
 import { personalTokensApi } from './personal-tokens-api';
 import { signInApi } from './sign-in-api';
 
@@ -39,6 +40,7 @@ export function createIdentityService(deps: IdentityServiceDeps): IdentityServic
   app.route('/', identityApi(store, accounts, keys, accountList));
   app.route('/', signInApi(store, accounts, keys));
   app.route('/', personalTokensApi(store, accounts));
+  app.route('/', notificationSettingsApi(store, accounts));
 
   let bootstrap: BootstrapResult | undefined;
   let relay: Subscription | undefined;
