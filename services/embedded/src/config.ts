@@ -7,7 +7,7 @@ import { envFields } from '@docflow/kit';
 import { MetricsEnv } from '@docflow/kit/engines';
 import { RecognitionEnv } from '@docflow/recognition';
 import { WebhooksEnv } from '@docflow/webhooks';
-import { SchedulerEnv } from '@docflow/workflow';
+import { NotifyEnv, SchedulerEnv } from '@docflow/workflow';
 import { z } from 'zod';
 
 export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape)
@@ -17,6 +17,7 @@ export const EmbeddedConfig = AdminKeyEnv.extend(FilesEnv.shape)
   .extend(MetricsEnv.shape)
   .extend(WebhooksEnv.shape)
   .extend(SchedulerEnv.shape)
+  .extend(NotifyEnv.shape)
   .extend({
     DOCFLOW_MODE: z
       .literal('embedded', {

@@ -28,7 +28,7 @@ import { inProcessClient, serviceReadiness } from '@docflow/kit/http';
 import type { RunnableService } from '@docflow/kit/runner';
 import { createRecognitionService } from '@docflow/recognition';
 import { createWebhooksService } from '@docflow/webhooks';
-import { createWorkflowService, schedulerSettings } from '@docflow/workflow';
+import { createWorkflowService, notifySettings, schedulerSettings } from '@docflow/workflow';
 import type { EmbeddedConfig } from './config';
 
 const READ_MODEL_WAIT_MS = 10_000;
@@ -92,6 +92,7 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
     ...engines('workflow'),
     identity: identityClient,
     ...schedulerSettings(config),
+    ...notifySettings(config),
   });
   const clients = {
     identity: identityClient,

@@ -3,10 +3,13 @@ import { DistributedEnv } from '@docflow/kit/engines';
 import { httpClient } from '@docflow/kit/http';
 import { runDistributedService } from '@docflow/kit/runner';
 import { z } from 'zod';
+import { NotifyEnv, notifySettings } from './notify/config';
 import { SchedulerEnv, schedulerSettings } from './scheduler/config';
 import { createWorkflowService } from './service';
 
-const WorkflowEnv = DistributedEnv.extend({ IDENTITY_URL: z.url() }).extend(SchedulerEnv.shape);
+const WorkflowEnv = DistributedEnv.extend({ IDENTITY_URL: z.url() })
+  .extend(SchedulerEnv.shape)
+  .extend(NotifyEnv.shape);
 
 await runDistributedService('workflow', WorkflowEnv, (config, log, engines) =>
   createWorkflowService({
@@ -16,5 +19,6 @@ await runDistributedService('workflow', WorkflowEnv, (config, log, engines) =>
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     identity: httpClient(config.IDENTITY_URL),
     ...schedulerSettings(config),
+    ...notifySettings(config),
   }),
 );

@@ -9,6 +9,9 @@ import {
 } from '@docflow/kit/http';
 import type { Hono } from 'hono';
 import { workflowApi } from './api';
+import type { MailSettings } from './notify/config';
+import { smtpMailer } from './notify/mailer';
+import { startNotifier } from './notify/notifier';
 import { type Clock, systemClock } from './scheduler/clock';
 import { startScheduler } from './scheduler/scheduler';
 
@@ -18,6 +21,8 @@ export interface WorkflowServiceDeps extends ServiceBaseDeps {
   clock?: Clock;
   /** How often the scheduler looks for due deadlines (default 1000 ms). */
   schedulerPollMs?: number;
+  /** The e-mail notifications' SMTP server and sender (DOCFLOW_SMTP_URL); none: no e-mail. */
+  mail?: MailSettings;
 }
 
 export interface WorkflowService {
@@ -35,6 +40,7 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
   app.route('/', workflowApi({ store, identity: deps.identity, internalToken: deps.internalToken, clock }));
   let relay: Subscription | undefined;
   let scheduler: Subscription | undefined;
+  let notifier: Subscription | undefined;
   return {
     app,
     async start() {
@@ -50,8 +56,19 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
         pollMs: deps.schedulerPollMs ?? 1000,
         log: deps.log,
       });
+      if (!deps.mail) deps.log.info('e-mail notifications off: DOCFLOW_SMTP_URL is not set');
+      else
+        notifier ??= startNotifier({
+          store: deps.store,
+          lease: deps.serviceLease,
+          identity: deps.identity,
+          internalToken: deps.internalToken,
+          mailer: smtpMailer(deps.mail.smtpUrl, deps.mail.from),
+          log: deps.log,
+        });
     },
     async stop() {
+      await notifier?.stop();
       await scheduler?.stop();
       await relay?.stop();
     },

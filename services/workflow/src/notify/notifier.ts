@@ -1,0 +1,157 @@
+/**
+ * E-mail notifications (issue 36): follows the workflow streams and e-mails the people a fact concerns
+ * (messages.ts). Addresses are asked of identity at send time and used only for the SMTP call: never
+ * in an event, a log line or the bus, so an erased (or opted-out) person gets nothing.
+ *
+ * Once per fact: after a fact's mails are sent, `NotificationsSent` with the fact's event id and store
+ * position is appended to the notifier's own stream (`notifier-workflow`, never relayed), and a start
+ * resumes after the newest one; the first start ever begins at the store's head (no mail for history).
+ * A crash between the SMTP answer and that append would send that fact again; the Message-ID, keyed
+ * by the fact's event id and the recipient, lets the mail client show it once. On a store several
+ * processes share, only the holder of the `workflow-notifier` lease sends.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  notificationRecipientsRoute,
+  parseWorkflowEvent,
+  type WorkflowEvent,
+  workflowStream,
+} from '@docflow/contracts';
+import type { EventStore, RecordedEvent, ServiceLease, Subscription } from '@docflow/eventstore';
+import type { Logger } from '@docflow/kit';
+import { loadAggregate, whileLeased } from '@docflow/kit/eventsourcing';
+import { internalClient, type Principal, type ServiceClient } from '@docflow/kit/http';
+import { workflowAggregate } from '../aggregate';
+import type { Mailer } from './mailer';
+import { NOTIFIED_EVENTS, notificationOf } from './messages';
+
+export const NOTIFIER_LEASE = 'workflow-notifier';
+export const NOTIFIER_STREAM = 'notifier-workflow';
+const WORKFLOW_PRINCIPAL: Principal = { account: 'workflow', subject: 'workflow', roles: [] };
+
+export interface NotifierOptions {
+  store: EventStore;
+  lease?: ServiceLease;
+  identity: ServiceClient;
+  internalToken: string;
+  mailer: Mailer;
+  log: Logger;
+}
+
+export function startNotifier(options: NotifierOptions): Subscription {
+  const { lease, log } = options;
+  if (!lease) return notifierWork(options);
+  return whileLeased({
+    lease,
+    name: NOTIFIER_LEASE,
+    log,
+    start: () => ({ ...notifierWork(options), position: () => undefined }),
+  });
+}
+
+/** Where the notifier resumes: after the newest fact it handled, or (first start) the store's head. */
+async function resumePosition(store: EventStore): Promise<string | undefined> {
+  const last = (await store.readStream(NOTIFIER_STREAM)).at(-1);
+  if (last) return String(last.data.position ?? '') || undefined;
+  const head = await store.headPosition({ streamPrefixes: [workflowStream('')] });
+  await record(store, 'NotifierStarted', { position: head ?? '' });
+  return head;
+}
+
+async function record(store: EventStore, type: string, data: Record<string, unknown>): Promise<void> {
+  const metadata = { correlationId: randomUUID(), actor: 'workflow', timestamp: new Date().toISOString() };
+  await store.append(NOTIFIER_STREAM, [{ id: randomUUID(), type, version: 1, data, metadata }], 'any');
+}
+
+function notifierWork({ store, identity, internalToken, mailer, log }: NotifierOptions): Subscription {
+  const client = internalClient(identity, internalToken);
+
+  async function notify(event: RecordedEvent): Promise<void> {
+    if (!NOTIFIED_EVENTS.has(event.type)) return;
+    const fact: WorkflowEvent = parseWorkflowEvent(event.type, event.data);
+    const { state } = await loadAggregate(store, event.streamId, workflowAggregate);
+    const notification = notificationOf(fact, state);
+    const sentTo: string[] = [];
+    if (notification?.to.length) {
+      const ctx = {
+        principal: WORKFLOW_PRINCIPAL,
+        ids: { requestId: randomUUID(), correlationId: randomUUID() },
+      };
+      const { recipients } = await client.call(
+        notificationRecipientsRoute,
+        { body: { ids: notification.to } },
+        ctx,
+      );
+      for (const id of notification.to) {
+        const recipient = recipients[id];
+        if (!recipient) continue; // erased, deactivated, opted out
+        const sent = await mailer.send({
+          to: { name: recipient.name, address: recipient.email },
+          subject: notification.subject,
+          text: notification.text,
+          messageId: `<${event.id}.${id}@docflow>`,
+        });
+        if (sent) sentTo.push(id);
+        else log.warn({ eventId: event.id, recipient: id }, 'e-mail notification refused by the SMTP server');
+      }
+    }
+    await record(store, 'NotificationsSent', {
+      eventId: event.id,
+      type: event.type,
+      position: event.position,
+      to: sentTo,
+    });
+    log.info({ eventId: event.id, type: event.type, recipients: sentTo.length }, 'e-mail notifications sent');
+  }
+
+  let subscription: Subscription | undefined;
+  const stopping = new AbortController();
+  const started = untilStarted(() => resumePosition(store), stopping.signal, log).then((after) => {
+    if (stopping.signal.aborted) return;
+    subscription = store.subscribeAll(
+      {
+        after,
+        streamPrefixes: [workflowStream('')],
+        onHandlerError: (error, event, attempt) =>
+          // The error may quote the address: its code only.
+          log.warn(
+            { code: errorCode(error), eventId: event.id, attempt },
+            'e-mail notification failed; retried',
+          ),
+      },
+      notify,
+    );
+  });
+
+  return {
+    async stop() {
+      stopping.abort();
+      await started;
+      await subscription?.stop();
+      mailer.close();
+    },
+  };
+}
+
+const errorCode = (error: unknown) =>
+  (error as { code?: unknown; responseCode?: unknown })?.responseCode ??
+  (error as { code?: unknown })?.code ??
+  'unknown';
+
+/** `attempt` again (every few seconds) until it answers or the notifier stops. */
+async function untilStarted<T>(
+  attempt: () => Promise<T>,
+  signal: AbortSignal,
+  log: Logger,
+): Promise<T | undefined> {
+  while (!signal.aborted) {
+    try {
+      return await attempt();
+    } catch (error) {
+      log.warn({ err: error }, 'e-mail notifier could not start; tried again');
+      await sleep(5000, undefined, { signal }).catch(() => {});
+    }
+  }
+  return undefined;
+}
