@@ -1,8 +1,9 @@
 /**
  * The notifier on the embedded event store and the real Mailpit (MAILPIT_SMTP / MAILPIT_API): each
  * fact is e-mailed once, also across a restart (it resumes after the last fact it handled, and a fact
- * appended while it was down is sent after it); a person identity no longer gives an address for
- * (erased, opted out) gets nothing; the notifier's own records name people by id only.
+ * appended while it was down is sent after it) and with two processes on a shared PostgreSQL store
+ * (the lease); a person identity no longer gives an address for (erased, opted out) gets nothing; the
+ * notifier's own records name people by id only.
  * Identity is the in-process stand-in the workflow tests use: only its answer matters here.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { type WorkflowConfig, workflowStream } from '@docflow/contracts';
-import { createSqliteEventStore, type EventStore } from '@docflow/eventstore';
+import {
+  createPostgresEventStore,
+  createSqliteEventStore,
+  type EventStore,
+  type ServiceLease,
+} from '@docflow/eventstore';
 import { createLogger, newHexId } from '@docflow/kit';
 import { executeCommand } from '@docflow/kit/eventsourcing';
 import { inProcessClient } from '@docflow/kit/http';
@@ -26,7 +32,7 @@ import { NOTIFIER_STREAM, startNotifier } from './notifier';
 const usr = (n: number) => `usr-00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const [AUTHOR, ALICE, ERIN] = [usr(1), usr(2), usr(3)];
 const run = randomBytes(4).toString('hex');
-const ALICE_EMAIL = `alice-${run}@example.com`;
+const log = createLogger('notifier-test', 'silent');
 
 /** A new document whose first stage opens a task for each of `participants`. */
 async function openTasks(store: EventStore, participants: string[]): Promise<string> {
@@ -56,55 +62,90 @@ async function openTasks(store: EventStore, participants: string[]): Promise<str
   return docId;
 }
 
-describe('e-mail notifier', { skip: mailpitSkipReason(), timeout: 120_000 }, () => {
-  const dir = mkdtempSync(join(tmpdir(), 'docflow-notifier-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+interface Proc {
+  store: EventStore;
+  lease?: ServiceLease;
+  close(): Promise<void>;
+}
 
-  it('e-mails each fact once across a restart, and nobody identity gives no address for', async () => {
+/** The story on any store: `open` gives a notifier process its own store (and lease) on it. */
+function scenario(name: string, processes: number, open: () => Proc) {
+  return async () => {
     const catcher = mailpit();
-    const store = createSqliteEventStore({ file: join(dir, 'events.db') });
+    const aliceEmail = `alice-${name}-${run}@example.com`;
     // Alice has an address; Erin has none any more (erased, or opted out).
     const identity = inProcessClient(() =>
-      Response.json({ recipients: { [ALICE]: { email: ALICE_EMAIL, name: 'Alice Test' } } }),
+      Response.json({ recipients: { [ALICE]: { email: aliceEmail, name: 'Alice Test' } } }),
     );
-    const start = () =>
+    const procs = Array.from({ length: processes }, open);
+    const start = (p: Proc) =>
       startNotifier({
-        store,
+        store: p.store,
+        lease: p.lease,
         identity,
         internalToken: 'test-internal-token-of-at-least-32-chars',
         mailer: smtpMailer(catcher.smtpUrl, 'docflow <docflow@localhost>'),
-        log: createLogger('notifier-test', 'silent'),
+        log,
       });
     const mailsOf = (docId: string) =>
       eventually(
-        async () => (await catcher.messagesTo(ALICE_EMAIL)).filter((m) => m.Subject.includes(docId)),
+        async () => (await catcher.messagesTo(aliceEmail)).filter((m) => m.Subject.includes(docId)),
         (list) => list.length > 0,
         30_000,
       );
-    const recorded = async () => (await store.readStream(NOTIFIER_STREAM)).map((e) => e.data);
+    const [a] = procs as [Proc];
+    const notifiers = procs.map(start);
     try {
-      let notifier = start();
-      const first = await openTasks(store, [ALICE, ERIN]);
+      const first = await openTasks(a.store, [ALICE, ERIN]);
       assert.equal((await mailsOf(first)).length, 1);
-      await notifier.stop();
-      // A fact appended while the notifier is down is sent after the restart; the first is not resent.
-      const second = await openTasks(store, [ALICE]);
-      notifier = start();
+      // A fact appended while the (or one) notifier is down is sent; the first is not sent again.
+      await notifiers[0]!.stop();
+      const second = await openTasks(a.store, [ALICE]);
+      // Two processes: the other takes the lease over and sends it; one: the restarted one does.
+      if (processes === 1) notifiers[0] = start(a);
       assert.equal((await mailsOf(second)).length, 1);
-      const third = await openTasks(store, [ALICE]);
+      if (processes > 1) notifiers[0] = start(a);
+      const third = await openTasks(a.store, [ALICE]);
       assert.equal((await mailsOf(third)).length, 1);
+      // In store order: once the third is sent, a resent first or second would have arrived.
       assert.equal((await mailsOf(first)).length, 1, 'the first fact was not sent again');
       assert.equal((await mailsOf(second)).length, 1, 'the second fact was not sent again');
-      await notifier.stop();
 
-      const records = await recorded();
+      const records = (await a.store.readStream(NOTIFIER_STREAM)).map((e) => e.data);
       const sent = records.filter((r) => 'eventId' in r);
       assert.equal(sent.length, 4, JSON.stringify(records)); // three for Alice, one for Erin
       assert.equal(new Set(sent.map((r) => r.eventId)).size, 4);
       assert.deepEqual(sent.map((r) => r.to).sort(), [[], [ALICE], [ALICE], [ALICE]]);
       assert.ok(!JSON.stringify(records).includes('@'), 'the records hold no address');
     } finally {
-      await store.close();
+      await Promise.all(notifiers.map((n) => n.stop()));
+      for (const p of procs) await p.close();
     }
-  });
+  };
+}
+
+describe('e-mail notifier', { skip: mailpitSkipReason(), timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docflow-notifier-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it(
+    'SQLite: e-mails each fact once across a restart, and nobody identity gives no address for',
+    scenario('sqlite', 1, () => {
+      const store = createSqliteEventStore({ file: join(dir, 'events.db'), pollIntervalMs: 20 });
+      return { store, close: () => store.close() };
+    }),
+  );
+
+  const url = process.env.POSTGRES_URL;
+  const required = process.env.DOCFLOW_ENGINES_REQUIRED === '1';
+  const schema = `notify_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  it(
+    'PostgreSQL, two processes with the lease: each fact once, also while one is down',
+    { skip: url || required ? undefined : 'no PostgreSQL: POSTGRES_URL is not set (.infra/env)' },
+    scenario('postgres', 2, () => {
+      assert.ok(url, 'DOCFLOW_ENGINES_REQUIRED=1 but POSTGRES_URL is not set');
+      const store = createPostgresEventStore({ connectionString: url, schema, pollIntervalMs: 20 });
+      return { store, lease: store.serviceLease(600), close: () => store.close() };
+    }),
+  );
 });
