@@ -2,7 +2,8 @@
  * E-mail notifications over real HTTP and a real SMTP catcher (Mailpit), in every mode (issue 36): a
  * participant gets an e-mail when their task opens, when it is due soon and when it is overdue (the
  * workflow service's clock moved by the test), the escalation contact when it is escalated, each once;
- * a person who opted out (PUT /api/v2/me/notifications) gets none; and no stored event holds an address.
+ * a person who opted out (PUT /api/v2/me/notifications) gets none, an erased one none after the
+ * erasure; and no stored event holds an address.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -64,7 +65,7 @@ for (const factory of targets({
       target = await factory.start();
       api = apiClient(target.baseUrl);
       admin = target.adminKey;
-      for (const name of ['author', 'bob', 'olga', 'carol'])
+      for (const name of ['author', 'bob', 'olga', 'erin', 'carol'])
         u[name] = await createPerson(api, admin, email(name));
       svc = (
         await api('POST', '/api/admin/v1/accounts', {
@@ -82,7 +83,7 @@ for (const factory of targets({
           approval: {
             stages: [
               {
-                participants: [u.bob, u.olga],
+                participants: [u.bob, u.olga, u.erin],
                 deadline: {
                   within: 'P2D',
                   remindBefore: 'PT4H',
@@ -129,6 +130,12 @@ for (const factory of targets({
       assert.deepEqual(got[0]!.To, [{ Name: 'bob-' + run + ' Test', Address: email('bob') }]);
     });
 
+    it('an erased participant is e-mailed no more', async () => {
+      assert.equal((await mailsUntil('erin', /new task/)).length, 1);
+      const erased = await api('POST', `/api/admin/v1/accounts/${u.erin}/erase`, { key: admin });
+      assert.equal(erased.status, 200, erased.text);
+    });
+
     it('the reminder and the deadline e-mail the participant, the escalation its contact, each once', async () => {
       moveClock(44 * HOUR + 60_000);
       await mailsUntil('bob', /due soon/);
@@ -152,14 +159,19 @@ for (const factory of targets({
       );
     });
 
-    it('the person who opted out got no e-mail at all', async () => {
+    it('the person who opted out got no e-mail at all, the erased one none after the erasure', async () => {
       // Her task opened, was due soon and overdue before the escalation was e-mailed (store order).
       assert.equal((await mailsUntil('carol', /escalated to you/)).length, 1);
       assert.deepEqual(await mails('olga'), []);
+      // Erin only had the mail of her new task, sent before she was erased.
+      assert.deepEqual(
+        subjects(await mails('erin')).map((s) => s.replace(/ on document .*/, '')),
+        ['docflow: a new task for you'],
+      );
     });
 
     it('no stored event holds an e-mail address', () => {
-      const addresses = ['author', 'bob', 'olga', 'carol'].map(email);
+      const addresses = ['author', 'bob', 'olga', 'erin', 'carol'].map(email);
       const stores = eventStoresUnder(target.dataDir);
       assert.ok(
         stores.some((f) => f.includes('workflow')),
