@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { type CaughtMail, mailpit, mailpitSkipReason } from '../support/mailpit';
-import { type Target, targets } from '../support/targets';
+import { startEmbedded, type Target, targets } from '../support/targets';
 
 const HOUR = 3_600_000;
 const WAIT_MS = 60_000;
@@ -199,5 +199,21 @@ for (const factory of targets({
     });
   });
 }
+
+describe('without DOCFLOW_SMTP_URL [embedded]', { timeout: 120_000 }, () => {
+  it('sends no e-mail and says so in the log', async () => {
+    const target = await startEmbedded();
+    try {
+      const log = await eventually(
+        async () => target.output(),
+        (out) => out.includes('e-mail notifications off'),
+        WAIT_MS,
+      );
+      assert.match(log, /e-mail notifications off: DOCFLOW_SMTP_URL is not set/);
+    } finally {
+      await target.stop();
+    }
+  });
+});
 
 after(() => rmSync(dir, { recursive: true, force: true }));
