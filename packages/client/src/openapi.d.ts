@@ -156,6 +156,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/me/absence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the caller’s own absence: tasks arriving from `from` up to `to` go to `deputy` (extension)
+         * @description For a person acting as themselves (session, personal token, or svc-run-as). It sets the person’s deputy and enables it; the deputy acts on the person’s behalf in tasks that open in the period. A `to` in the past ends it. 403 for a service account acting as itself; 400 for an unknown deputy or oneself.
+         */
+        put: operations["setAbsence"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/me/notifications": {
         parameters: {
             query?: never;
@@ -182,7 +202,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List accounts (persons and service accounts), oldest or newest first, or look one up by e-mail
+         * List accounts (persons and service accounts), oldest or newest first, or find them by e-mail or name
          * @description Each account as `GET /api/admin/v1/accounts/{id}` shows it (an erased one with its personal fields as `"[erased]"`). An account created or changed before the request is listed as it is now.
          */
         get: operations["listAccounts"];
@@ -631,6 +651,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/forms/{formName}/recognition-memory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What recognition learnt from corrections on documents of a form
+         * @description Per supplier, where each value a validator corrected stood (its label and place), tried first on that supplier’s next document. Empty for a form nothing was learnt of (or no such form).
+         */
+        get: operations["getRecognitionMemory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/forms/{formName}/recognition-memory/{supplier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove what recognition learnt of one supplier on a form */
+        delete: operations["forgetRecognitionSupplier"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/forms": {
         parameters: {
             query?: never;
@@ -782,6 +839,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/docForm/{id}/file/{fileId}/page/{pageIdx}/layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The words recognition read on a page, with their boxes, in reading order (extension)
+         * @description For whoever may download the file. Boxes are fractions of the page (origin top left), so they lay over the page image at any size. 404: no such page, no layout kept for it (a file recognised before layouts were kept, or still being recognised), or a document the caller may not read.
+         */
+        get: operations["getPageLayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/docForm/{id}/file/{fileId}/page/{pageIdx}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recognised page as a PNG image, rendered on the server (extension)
+         * @description For whoever may download the file. A PDF page is rendered at 100 dpi, an image is converted to PNG; the result is kept, so later requests are served without rendering. 404: no such page, a file not recognised yet, or a document the caller may not read; 422: the file cannot be rendered.
+         */
+        get: operations["getPageImage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/docForm/{id}/docResponse": {
         parameters: {
             query?: never;
@@ -816,6 +913,50 @@ export interface paths {
          */
         put: operations["answerTask"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/docForm/{id}/docResponse/{respId}/reassign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand an open task to another person, with a reason (extension)
+         * @description For the participants of the task’s stage, the initiator, and holders of svcAdminDocRW. The old assignee’s task closes and one for the named person opens in the same stage. 422: the person is no known active person, the task is not open, or the person already has it or another task of the stage.
+         */
+        post: operations["reassignTask"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/docForm/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The comments on a document, oldest first (extension)
+         * @description For whoever may read the document; 404 for anyone else.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a document (extension)
+         * @description For whoever may read the document; 404 for anyone else.
+         */
+        post: operations["addComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -901,6 +1042,18 @@ export interface components {
                 id: string;
                 /** @enum {string} */
                 enabled: "true" | "false";
+                /**
+                 * Format: date-time
+                 * @description Start of the absence, when one is set (extension).
+                 * @example 2026-11-22T19:20:51.000Z
+                 */
+                from?: string;
+                /**
+                 * Format: date-time
+                 * @description End (exclusive) of the absence (extension).
+                 * @example 2026-11-22T19:20:51.000Z
+                 */
+                to?: string;
             };
         };
         Meta: {
@@ -933,6 +1086,16 @@ export interface components {
                 id: string | "";
                 /** @enum {string} */
                 enabled: "true" | "false";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T19:20:51.000Z
+                 */
+                from?: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T19:20:51.000Z
+                 */
+                to?: string;
             };
         };
         /** @description The effective principal: the run-as person, or the service account itself. */
@@ -963,6 +1126,24 @@ export interface components {
             /** @description POST docResponse on documents not one’s own (a service account without run-as needs svcAdminDocsRW too). */
             manageOthersWorkflows: boolean;
             deleteOthersDocuments: boolean;
+        };
+        Absence: {
+            /**
+             * @description The person who takes the tasks arriving while away.
+             * @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01
+             */
+            deputy: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Exclusive: tasks arriving from this moment are the person’s again.
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            to: string;
         };
         NotificationSettings: {
             /** @description Whether docflow e-mails this person about their tasks (opened, due soon, overdue, escalated). */
@@ -1008,7 +1189,7 @@ export interface components {
             /** @example wh_65a1f0c2b3d4e5f601234567 */
             id: string;
             url: string;
-            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done")[];
+            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done" | "comment.added")[];
             description?: string;
             /**
              * Format: date-time
@@ -1022,14 +1203,14 @@ export interface components {
              * @description http(s) URL the events are POSTed to.
              */
             url: string;
-            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done")[];
+            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done" | "comment.added")[];
             description?: string;
         };
         WebhookDelivery: {
             /** @description The `webhook-id` header: the same on every attempt. */
             webhookId: string;
             /** @enum {string} */
-            eventType: "document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done";
+            eventType: "document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done" | "comment.added";
             documentId: string;
             /**
              * @description `failed`: given up after the last retry.
@@ -1172,6 +1353,7 @@ export interface components {
                                 answer?: 2;
                             };
                         };
+                        quorum?: ("all" | "any") | number;
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1193,6 +1375,7 @@ export interface components {
                                 answer?: 2;
                             };
                         };
+                        quorum?: ("all" | "any") | number;
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1214,26 +1397,61 @@ export interface components {
                                 answer?: 2;
                             };
                         };
+                        quorum?: ("all" | "any") | number;
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
                 };
                 dueDays?: number;
+                /** @enum {string} */
+                onDecline?: "endPhase" | "countAgainstQuorum";
             };
             recognition?: {
                 forms: {
                     id: string;
                     name: string;
+                    /** @description Keywords that identify the form on a page: whole words or phrases, case-insensitive, in any language. A page’s keyword evidence is the number of distinct keywords found on it, full at two (min(found, 2) / 2; with one keyword: found / 1), not their share of the list, so listing the words of several languages does not lower a page’s score. Field evidence likewise: the fields found, weighed by how well (0–1), full at four. Score = 100 × (0.75 × keyword evidence + 0.25 × field evidence); a page goes to the best form with a keyword on it and a score ≥ 50. */
                     match: string[];
                     /** @default {} */
                     fields?: {
-                        [key: string]: string;
+                        [key: string]: string | components["schemas"]["FieldDeclaration"];
                     };
                 }[];
+                validation?: components["schemas"]["RecognitionValidation"];
             };
             /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
             titleField?: string;
             _meta: components["schemas"]["Meta"];
+        };
+        /** @description A field by type and labels: the value of the type beside (right, same line) or below a label, normalised. `pattern` fields need `pattern`, `table` fields `columns`. */
+        FieldDeclaration: {
+            /** @enum {string} */
+            type: "date" | "amount" | "currency" | "id" | "text" | "party" | "iban" | "vatId" | "table" | "pattern";
+            labels?: string[];
+            pattern?: string;
+            columns?: {
+                name: string;
+                /**
+                 * @default text
+                 * @enum {string}
+                 */
+                type?: "text" | "amount" | "quantity";
+                labels: string[];
+            }[];
+        };
+        RecognitionValidation: {
+            /** @description A recognised part is validated automatically (by the machine, recorded as such) when every field its recognition form reads was found with a per-field confidence (`fieldsByTags[tag].confidence`) of at least this. Absent: no part is validated automatically. A part without per-field confidences (recognised before them) never is. */
+            autoValidateAt?: number;
+            /**
+             * @description Who validates a part that is not validated automatically: its validation task is in their `inbox` until one of them (or anyone who may write the document) validates it. Empty: the author.
+             * @default []
+             */
+            validators?: string[];
+            /**
+             * @description The phase that does not start while a recognised part of the document waits for validation (or recognition is still running): a move that would start it answers 422 (on create: 201 with `X-Error`, the document staying in registration) until every part is validated; then it starts as usual.
+             * @enum {string}
+             */
+            waitBefore?: "approval" | "sign" | "execution";
         };
         FormDefinition: {
             /** @example memo */
@@ -1261,6 +1479,7 @@ export interface components {
                                 answer?: 2;
                             };
                         };
+                        quorum?: ("all" | "any") | number;
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1282,6 +1501,7 @@ export interface components {
                                 answer?: 2;
                             };
                         };
+                        quorum?: ("all" | "any") | number;
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
@@ -1303,26 +1523,63 @@ export interface components {
                                 answer?: 2;
                             };
                         };
+                        quorum?: ("all" | "any") | number;
                     }[];
                     /** @enum {string} */
                     next?: "approval" | "sign" | "execution" | "archive" | "repository";
                 };
                 dueDays?: number;
+                /** @enum {string} */
+                onDecline?: "endPhase" | "countAgainstQuorum";
             };
             recognition?: {
                 forms: {
                     id: string;
                     name: string;
+                    /** @description Keywords that identify the form on a page: whole words or phrases, case-insensitive, in any language. A page’s keyword evidence is the number of distinct keywords found on it, full at two (min(found, 2) / 2; with one keyword: found / 1), not their share of the list, so listing the words of several languages does not lower a page’s score. Field evidence likewise: the fields found, weighed by how well (0–1), full at four. Score = 100 × (0.75 × keyword evidence + 0.25 × field evidence); a page goes to the best form with a keyword on it and a score ≥ 50. */
                     match: string[];
                     /** @default {} */
                     fields?: {
-                        [key: string]: string;
+                        [key: string]: string | components["schemas"]["FieldDeclaration"];
                     };
                 }[];
+                validation?: components["schemas"]["RecognitionValidation"];
             };
             /** @description The string tag whose value titles a document of this form (extension; e.g. `subject`). Without it, or while that value is empty, a document is titled by the form’s title and its creation date. */
             titleField?: string;
         };
+        /** @description What recognition learnt from validators’ corrections on documents of a form: per supplier (the `supplier` value, normalised), where each corrected value stood. */
+        RecognitionMemory: {
+            form: string;
+            suppliers: components["schemas"]["SupplierMemory"][];
+        };
+        SupplierMemory: {
+            supplier: string;
+            places: {
+                [key: string]: components["schemas"]["RememberedPlace"];
+            };
+        };
+        /** @description Where a supplier’s value of one tag stood, learnt from a validator’s correction. */
+        RememberedPlace: {
+            label?: string;
+            pageIdx: number;
+            box: components["schemas"]["Box"];
+            fromLabel?: [
+                number,
+                number
+            ];
+            value: string;
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            docId: string;
+            at: string;
+        };
+        /** @description [left, top, right, bottom] as fractions of the page width and height. */
+        Box: [
+            number,
+            number,
+            number,
+            number
+        ];
         FormSummary: {
             /** @example memo */
             name: string;
@@ -1331,6 +1588,27 @@ export interface components {
             tags: {
                 [key: string]: "string" | "table";
             };
+        };
+        ListedDocForm: components["schemas"]["DocForm"] & {
+            names?: components["schemas"]["PeopleNames"];
+        };
+        ValuesByTags: {
+            [key: string]: components["schemas"]["TagValue"];
+        };
+        TagValue: string | string[][];
+        FileEntry: {
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            id: string;
+            fileName: string;
+        };
+        /**
+         * @description `embed=names`: the display name of each account the document names (author, assignees, who answered), by `usr-` id: a person’s first and last name (`[erased]` after an erasure), a service account’s name.
+         * @example {
+         *       "usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703": "Alice Example"
+         *     }
+         */
+        PeopleNames: {
+            [key: string]: string;
         };
         DocForm: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1378,15 +1656,6 @@ export interface components {
              */
             title?: string;
         };
-        ValuesByTags: {
-            [key: string]: components["schemas"]["TagValue"];
-        };
-        TagValue: string | string[][];
-        FileEntry: {
-            /** @example 65a1f0c2b3d4e5f601234567 */
-            id: string;
-            fileName: string;
-        };
         /** @description The document (`DocFormEmbedded`), or with `fields` the selection of it (`DocFormSelection`). */
         DocFormRead: components["schemas"]["DocFormEmbedded"] | components["schemas"]["DocFormSelection"];
         DocFormEmbedded: components["schemas"]["DocForm"] & {
@@ -1403,6 +1672,11 @@ export interface components {
                 iteration: number;
                 /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
                 assignee: string;
+                /**
+                 * @description The participant the assignee stands in for: absent when the task opened (extension).
+                 * @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01
+                 */
+                onBehalfOf?: string;
                 /** @description 0 while open, then the answer: 2 approve, 3 approve with edits, 4 decline, 5 execution done, 8 sign. */
                 taskstatus: number;
                 content: string;
@@ -1426,6 +1700,11 @@ export interface components {
             /** @description 0-based, inclusive. */
             pageIdxEnd: number;
             validated: boolean;
+            /**
+             * @description Extension: who validated the part: `person` (PUT recoData) or `recognition` (every value cleared the form’s `recognition.validation.autoValidateAt`). Absent while not validated, and on parts validated before it was recorded (by a person).
+             * @enum {string}
+             */
+            validatedBy?: "person" | "recognition";
             recoForm: components["schemas"]["RecoForm"];
             valuesByTags: components["schemas"]["ValuesByTags"];
             recoResult: {
@@ -1455,13 +1734,6 @@ export interface components {
             box?: components["schemas"]["Box"];
             label?: string;
         };
-        /** @description [left, top, right, bottom] as fractions of the page width and height. */
-        Box: [
-            number,
-            number,
-            number,
-            number
-        ];
         /** @description `embed=actions`: what the caller may do now. */
         DocumentActions: {
             /** @description Task statuses of POST docResponse that would change the workflow now. */
@@ -1479,15 +1751,6 @@ export interface components {
             history: boolean;
             verify: boolean;
             export: boolean;
-        };
-        /**
-         * @description `embed=names`: the display name of each account the document names (author, assignees, who answered), by `usr-` id: a person’s first and last name (`[erased]` after an erasure), a service account’s name.
-         * @example {
-         *       "usr-3c9f30e0-8201-4f28-9b2f-0762e02d6703": "Alice Example"
-         *     }
-         */
-        PeopleNames: {
-            [key: string]: string;
         };
         DocFormSelection: {
             /** @example 65a1f0c2b3d4e5f601234567 */
@@ -1550,6 +1813,11 @@ export interface components {
                 iteration?: number;
                 /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
                 assignee?: string;
+                /**
+                 * @description The participant the assignee stands in for: absent when the task opened (extension).
+                 * @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01
+                 */
+                onBehalfOf?: string;
                 /** @description 0 while open, then the answer: 2 approve, 3 approve with edits, 4 decline, 5 execution done, 8 sign. */
                 taskstatus?: number;
                 content?: string;
@@ -1568,6 +1836,11 @@ export interface components {
                 /** @description 0-based, inclusive. */
                 pageIdxEnd?: number;
                 validated?: boolean;
+                /**
+                 * @description Extension: who validated the part: `person` (PUT recoData) or `recognition` (every value cleared the form’s `recognition.validation.autoValidateAt`). Absent while not validated, and on parts validated before it was recorded (by a person).
+                 * @enum {string}
+                 */
+                validatedBy?: "person" | "recognition";
                 recoForm?: components["schemas"]["RecoForm"];
                 valuesByTags?: components["schemas"]["ValuesByTags"];
                 recoResult?: {
@@ -1673,6 +1946,21 @@ export interface components {
             status: "valid" | "missing" | "changed" | "unreadable";
             reason: string | null;
         };
+        PageLayout: {
+            pageIdx: number;
+            width: number;
+            height: number;
+            lines: {
+                box: components["schemas"]["Box"];
+                words: {
+                    text: string;
+                    box: components["schemas"]["Box"];
+                    confidence: number;
+                }[];
+            }[];
+            /** @enum {string} */
+            source: "text-layer" | "ocr";
+        };
         ManageRequest: {
             docResponse: {
                 /**
@@ -1698,8 +1986,32 @@ export interface components {
                 content?: string;
             };
         };
+        ReassignRequest: {
+            /** @description The person to hand the task to: a `usr-` id or an e-mail address. */
+            to: string;
+            /** @description Why, as the history shows it ("on holiday"). */
+            reason: string;
+        };
+        Comment: {
+            /** @example 65a1f0c2b3d4e5f601234567 */
+            id: string;
+            /** @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01 */
+            author: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T19:20:51.000Z
+             */
+            at: string;
+            /** @description As written: show it as text; it is never rendered as markup. */
+            text: string;
+        };
+        CommentCreate: {
+            text: string;
+        };
         RecoValidation: {
             valuesByTags: components["schemas"]["ValuesByTags"];
+            /** @description Also copy the validated values into the document's fields (default false: recognition only fills empty fields when recorded; the document keeps the rest until a validation asks to copy). */
+            copyToFields?: boolean;
         };
         DocFormCreate: {
             valuesByTags?: components["schemas"]["ValuesByTags"];
@@ -2247,6 +2559,93 @@ export interface operations {
             };
         };
     };
+    setAbsence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Absence"];
+            };
+        };
+        responses: {
+            /** @description The person, with the absence. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Person"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getMyNotifications: {
         parameters: {
             query?: never;
@@ -2420,6 +2819,8 @@ export interface operations {
                 order?: "oldest" | "newest";
                 /** @description Only the account holding this exact address (case ignored), found through a keyed hash of the address, never a clear-text index; an erased account is not found by its old address. */
                 email?: string;
+                /** @description Only the accounts a word of whose name (first or last, case and accents ignored) starts with this, newest first; matched in memory against the decrypted names of the newest 2,000 accounts (no index holds a name), `svc-total-count-relation: gte` when older ones were not read. Not with `email`. */
+                name?: string;
             };
             header?: never;
             path?: never;
@@ -2431,6 +2832,8 @@ export interface operations {
             200: {
                 headers: {
                     "svc-total-count"?: number;
+                    /** @description `gte` when a `name` lookup did not read the older accounts. */
+                    "svc-total-count-relation"?: "eq" | "gte";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4581,6 +4984,148 @@ export interface operations {
             };
         };
     };
+    getRecognitionMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form’s memory. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecognitionMemory"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forgetRecognitionSupplier: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                formName: string;
+                supplier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Forgotten: the supplier’s next document is read by the form’s fields alone. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listCreatableForms: {
         parameters: {
             query?: never;
@@ -4724,6 +5269,8 @@ export interface operations {
                 tags?: string;
                 /** @description Full-text search (extension): the documents whose values, tags, attachment names or recognised attachment text hold every word of q (the last word also as a prefix), case and accents ignored; every other character separates words and has no meaning. Listed best match first (BM25), ties in the view’s order; the other parameters filter as without q. A q without a letter or digit is 400. */
                 q?: string;
+                /** @description `names`: each listed document names the accounts it names, as `embed=names` of a read does. Comma-separated, at most 100 values. */
+                embed?: "names";
             };
             header?: {
                 /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
@@ -4744,7 +5291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DocForm"][];
+                    "application/json": components["schemas"]["ListedDocForm"][];
                 };
             };
             /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
@@ -5225,6 +5772,181 @@ export interface operations {
             };
         };
     };
+    getPageLayout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+                fileId: string;
+                /** @description 0-based page of the file (as `pageIdxStart` of a `recoData` entry). */
+                pageIdx: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page layout. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PageLayout"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPageImage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+                fileId: string;
+                /** @description 0-based page of the file (as `pageIdxStart` of a `recoData` entry). */
+                pageIdx: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page image. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     manageDocument: {
         parameters: {
             query?: never;
@@ -5465,6 +6187,331 @@ export interface operations {
             };
             /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reassignTask: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+                /** @description Act only if the document is still at this `ETag` (`"<_meta._rev>"`, strong comparison); otherwise 412 and nothing changes. Without it the request acts whatever the revision. */
+                "If-Match"?: string;
+                /** @description Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): the same key and body from the same principal within 24 hours answer the first success again (status, headers, body; `Idempotent-Replayed: true`) and write nothing; while the first request still runs, 409 with `Retry-After`; the same key with another body, 422. A refused or failed request keeps no answer. A service account holds at most 20,000 keys (8 MiB) within 24 hours: past that a new key is 429 with `Retry-After`, and nothing runs. 1 to 255 printable ASCII characters, bare or as a quoted string. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+                respId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReassignRequest"];
+            };
+        };
+        responses: {
+            /** @description Handed over: the document as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocForm"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the resource exists already, or a concurrent write won. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `If-Match` names a revision the document has moved on from: read it again (its `ETag`). */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"][];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed authentications from this client, or (a new `Idempotency-Key`) the account holds as many keys as it may; retry after the `Retry-After` seconds. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A dependency is down; retry after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Act on behalf of an active user: a `usr-` system id or the user’s e-mail. The user’s document rights apply (authorship, participation, deputies); a role (svcAdminSysRW, svcAdminDocsRW, svcAdminDocRW, svcAdminDocRWD, svcAuditR) counts only when the service account holds it too, so run-as never adds a right the service account was not granted. */
+                "svc-run-as"?: string;
+            };
+            path: {
+                /** @description `_id` (24 hex) or `_id_web` of the document. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentCreate"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Malformed input: bad JSON, wrong types, unknown keys or values out of range (`errors` lists them). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credentials, or an unknown or inactive API key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Authenticated but not allowed (missing role, or unknown/inactive `svc-run-as` user). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource, or one the caller may not read. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict: the resource exists already, or a concurrent write won. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body (or an uploaded file) is larger than the configured maximum. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
