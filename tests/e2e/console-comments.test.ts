@@ -3,46 +3,25 @@
  * and it shows as written — text, never rendered HTML — with the commenter's name.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import {
-  chromiumSkipReason,
-  launchChromium,
-  newConsolePage,
-  SHOTS,
-  screenshot,
-  signInWithKey,
-} from '../support/chromium';
+import { describe, it } from 'node:test';
+import { chromiumSkipReason } from '../support/chromium';
+import { consoleSuite } from '../support/console-suite';
 import { createDoc } from '../support/documents';
-import { startEmbedded, type Target } from '../support/targets';
 
 const skip = chromiumSkipReason();
 if (skip) console.log(`# console comments test skipped: ${skip}`);
 const TEXT = 'See <b>page 2</b> and **the total**';
 
 describe('console comments in Chromium', { skip, timeout: 300_000 }, () => {
-  let target: Target;
-  let browser: Browser;
-  const pageErrors: string[] = [];
-
-  before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
-  });
-  after(async () => {
-    await browser?.close();
-    await target?.stop();
-  });
+  const suite = consoleSuite();
 
   it('a comment with markup shows as written, as text', async () => {
-    const created = await createDoc(target.baseUrl, target.adminKey, 'memo', {
+    const created = await createDoc(suite.target.baseUrl, suite.target.adminKey, 'memo', {
       docForm: { valuesByTags: { subject: 'Comment me' } },
     });
     assert.equal(created.status, 201, created.text);
-    const page = await newConsolePage(browser, pageErrors);
-    await signInWithKey(page, target.baseUrl, target.adminKey);
-    await page.goto(`${target.baseUrl}/console#/doc/${created.body._id}`);
+    const page = await suite.signedIn();
+    await page.goto(`${suite.target.baseUrl}/console#/doc/${created.body._id}`);
     const comments = page.getByRole('region', { name: 'Comments' });
     await comments.getByText('No comments yet.').waitFor();
     await comments.getByLabel('Add a comment').fill(TEXT);
@@ -52,7 +31,7 @@ describe('console comments in Chromium', { skip, timeout: 300_000 }, () => {
     assert.equal(await shown.textContent(), TEXT);
     assert.equal(await comments.locator('.comment-text b').count(), 0, 'no element made of the text');
     assert.equal(await comments.getByLabel('Add a comment').inputValue(), '');
-    await screenshot(page, 'comments-1-thread', pageErrors);
+    await suite.shot(page, 'comments-1-thread');
     await page.context().close();
   });
 });

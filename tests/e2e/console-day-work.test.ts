@@ -7,21 +7,13 @@
  * serious or critical accessibility violation on the main pages.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import {
-  chromiumSkipReason,
-  launchChromium,
-  newConsolePage,
-  SHOTS,
-  screenshot,
-  signInWithKey,
-} from '../support/chromium';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { chromiumSkipReason } from '../support/chromium';
+import { consoleSuite } from '../support/console-suite';
 import { createDoc, createPerson, eventually } from '../support/documents';
-import { type Api, apiClient } from '../support/http';
-import { startEmbedded, type Target } from '../support/targets';
 
 const skip = chromiumSkipReason();
 /** axe-core's browser build, injected into the page as a script (no network). */
@@ -41,28 +33,25 @@ const FOCUSED_TEXT = 'document.activeElement?.textContent';
 const HOSTILE = 'cranes <img src=x id=injected> and <b>harbour</b>';
 
 describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
-  let target: Target;
-  let api: Api;
-  let browser: Browser;
+  const suite = consoleSuite();
   let memoId: string;
   let aliceId: string;
-  const pageErrors: string[] = [];
 
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
-    api = apiClient(target.baseUrl);
-    const admin = target.adminKey;
-    aliceId = await createPerson(api, admin, 'alice@example.com');
-    await createPerson(api, admin, 'bob@example.com');
-    const erin = await createPerson(api, admin, 'erin@example.com');
-    assert.equal((await api('POST', `/api/admin/v1/accounts/${erin}/erase`, { key: admin })).status, 200);
+    const admin = suite.target.adminKey;
+    aliceId = await createPerson(suite.api, admin, 'alice@example.com');
+    await createPerson(suite.api, admin, 'bob@example.com');
+    const erin = await createPerson(suite.api, admin, 'erin@example.com');
     assert.equal(
-      (await api('PUT', `/api/admin/v1/forms/${FORM.name}`, { key: admin, body: FORM })).status,
+      (await suite.api('POST', `/api/admin/v1/accounts/${erin}/erase`, { key: admin })).status,
+      200,
+    );
+    assert.equal(
+      (await suite.api('PUT', `/api/admin/v1/forms/${FORM.name}`, { key: admin, body: FORM })).status,
       201,
     );
     const memo = await createDoc(
-      target.baseUrl,
+      suite.target.baseUrl,
       admin,
       FORM.name,
       {
@@ -75,7 +64,7 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
     memoId = memo.body._id_web;
     // The search index follows a new document within moments.
     const found = await eventually(
-      () => api('GET', '/api/v2/docForm/view/all?q=crane', { key: admin }),
+      () => suite.api('GET', '/api/v2/docForm/view/all?q=crane', { key: admin }),
       (r) => r.body.some((d: { _id_web: string }) => d._id_web === memoId),
     );
     assert.ok(
@@ -83,19 +72,6 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
       'the search finds the memo',
     );
   });
-  after(async () => {
-    await browser?.close();
-    await target?.stop();
-  });
-
-  /** A new browser context signed in with the admin key (and `runAs`), at `options`' viewport. */
-  async function signedIn(runAs = '', options: BrowserContextOptions = {}): Promise<Page> {
-    const page = await newConsolePage(browser, pageErrors, options);
-    await signInWithKey(page, target.baseUrl, target.adminKey, runAs);
-    return page;
-  }
-
-  const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
 
   /** The main pages, each with what shows it has loaded (the document's table, the inbox's row…). */
   const MAIN_PAGES = (): [string, string, (p: Page) => Promise<void>][] => [
@@ -111,7 +87,7 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
   ];
 
   it('the search box finds a document by a word, ranked, its snippet marked and escaped, and opens it', async () => {
-    const page = await signedIn();
+    const page = await suite.signedIn();
     const search = page.getByRole('form', { name: 'Search documents' });
     await search.getByRole('searchbox').fill('Crane');
     await search.getByRole('button', { name: 'Search' }).click();
@@ -122,7 +98,7 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
     assert.equal(await page.locator('#injected').count(), 0);
     assert.match((await result.textContent()) ?? '', /<img src=x id=injected> and <b>harbour<\/b>/);
     assert.equal(await result.locator('b, img').count(), 0);
-    await shot(page, 'day-1-search');
+    await suite.shot(page, 'day-1-search');
     await result.getByRole('link').click();
     await page.waitForURL(`**/console#/doc/${memoId}`);
     await page.getByRole('heading', { level: 1 }).filter({ hasText: memoId }).waitFor();
@@ -130,7 +106,7 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
   });
 
   it('people are looked up by e-mail, an erased person not by the old address', async () => {
-    const page = await signedIn();
+    const page = await suite.signedIn();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
     const open = page.getByRole('form', { name: 'Open an account' });
     await open.getByLabel('Name, e-mail or account id').fill('ALICE@example.com');
@@ -140,10 +116,10 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
     await open.getByRole('button', { name: 'Open' }).click();
     const refused = page.getByRole('alert').filter({ hasText: 'No account holds this e-mail' });
     await refused.waitFor();
-    await shot(page, 'day-2-lookup');
+    await suite.shot(page, 'day-2-lookup');
 
     // The views' author filter takes an e-mail and lists that person's documents.
-    await page.goto(`${target.baseUrl}/console#/views/all`);
+    await page.goto(`${suite.target.baseUrl}/console#/views/all`);
     const filters = page.getByRole('form', { name: 'View and filters' });
     await filters.getByLabel('Author(s): name, e-mail or id').fill('alice@example.com');
     await filters.getByRole('button', { name: 'Show' }).click();
@@ -153,8 +129,8 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
   });
 
   it('accounts list newest first; a new API key is shown whole with a Copy button', async () => {
-    const page = await signedIn('', { permissions: ['clipboard-read', 'clipboard-write'] });
-    await page.goto(`${target.baseUrl}/console#/admin/accounts`);
+    const page = await suite.signedIn('', { permissions: ['clipboard-read', 'clipboard-write'] });
+    await page.goto(`${suite.target.baseUrl}/console#/admin/accounts`);
     const table = page.getByRole('table', { name: 'Accounts' });
     await table.waitFor();
     const create = page.getByRole('form', { name: 'New account' });
@@ -178,14 +154,14 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
     await table.getByRole('row').filter({ hasText: 'robot@example.com' }).waitFor();
     const firstRow = table.getByRole('row').nth(1);
     assert.match((await firstRow.textContent()) ?? '', /robot@example\.com/, 'newest first');
-    await shot(page, 'day-3-new-key');
+    await suite.shot(page, 'day-3-new-key');
     await page.context().close();
   });
 
   it('at 375 px no page is wider than the screen', async () => {
     const mobile = { viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true };
-    const anon = await browser.newPage(mobile);
-    await anon.goto(`${target.baseUrl}/console`);
+    const anon = await suite.browser.newPage(mobile);
+    await anon.goto(`${suite.target.baseUrl}/console`);
     await anon.getByRole('heading', { name: 'Sign in to docflow' }).waitFor();
     const signInWidth = await anon.evaluate<number>(PAGE_WIDTH);
     assert.ok(signInWidth <= 375, `sign-in: ${signInWidth} px wide`);
@@ -194,20 +170,20 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
       ['bob@example.com', MAIN_PAGES()],
       ['', ADMIN_PAGES()],
     ] as const) {
-      const page = await signedIn(runAs, mobile);
+      const page = await suite.signedIn(runAs, mobile);
       for (const [name, hash, loaded] of pages) {
-        await page.goto(`${target.baseUrl}/console${hash}`);
+        await page.goto(`${suite.target.baseUrl}/console${hash}`);
         await loaded(page);
         const width = await page.evaluate<number>(PAGE_WIDTH);
         assert.ok(width <= 375, `${name}: ${width} px wide`);
-        if (name === 'inbox' || name === 'document') await shot(page, `day-4-375-${name}`);
+        if (name === 'inbox' || name === 'document') await suite.shot(page, `day-4-375-${name}`);
       }
       await page.context().close();
     }
   });
 
   it('each page names the tab, and a navigation moves focus to its heading', async () => {
-    const page = await signedIn('bob@example.com');
+    const page = await suite.signedIn('bob@example.com');
     assert.equal(await page.title(), 'Inbox · docflow');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Views' }).click();
     await page.waitForFunction("document.activeElement?.tagName === 'H1'");
@@ -225,13 +201,13 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
   });
 
   it('times are shown in the browser\u2019s zone, the zone named', async () => {
-    const page = await signedIn('bob@example.com', { timezoneId: 'Asia/Kolkata', locale: 'en-US' });
-    await page.goto(`${target.baseUrl}/console#/doc/${memoId}`);
+    const page = await suite.signedIn('bob@example.com', { timezoneId: 'Asia/Kolkata', locale: 'en-US' });
+    await page.goto(`${suite.target.baseUrl}/console#/doc/${memoId}`);
     await page.getByRole('region', { name: 'Your task' }).waitFor();
     const created = page.locator('dt', { hasText: 'Created' }).locator('xpath=following-sibling::dd[1]');
     const text = (await created.textContent()) ?? '';
     assert.match(text, /\(GMT\+5:30\)$/);
-    const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
+    const read = await suite.api('GET', `/api/v2/docForm/${memoId}`, { key: suite.target.adminKey });
     const local = new Date(Date.parse(read.body.datecreated) + 330 * 60_000);
     assert.match(
       text,
@@ -253,8 +229,8 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
           found.push(`${name}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`);
     }
     // The console's CSP allows no inline script; axe is the test's, not the page's.
-    const anon = await browser.newPage({ bypassCSP: true });
-    await anon.goto(`${target.baseUrl}/console`);
+    const anon = await suite.browser.newPage({ bypassCSP: true });
+    await anon.goto(`${suite.target.baseUrl}/console`);
     await anon.getByRole('heading', { name: 'Sign in to docflow' }).waitFor();
     await check(anon, 'sign-in');
     await anon.close();
@@ -262,9 +238,9 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
       ['bob@example.com', MAIN_PAGES()],
       ['', ADMIN_PAGES().slice(0, 1)],
     ] as const) {
-      const page = await signedIn(runAs, { bypassCSP: true });
+      const page = await suite.signedIn(runAs, { bypassCSP: true });
       for (const [name, hash, loaded] of pages) {
-        await page.goto(`${target.baseUrl}/console${hash}`);
+        await page.goto(`${suite.target.baseUrl}/console${hash}`);
         await loaded(page);
         await check(page, name);
       }

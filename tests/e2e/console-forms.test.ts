@@ -8,20 +8,11 @@
  * (a name and a kind each) kept in step with its JSON.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import {
-  chromiumSkipReason,
-  launchChromium,
-  newConsolePage,
-  SHOTS,
-  screenshot,
-  signInWithKey,
-} from '../support/chromium';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { chromiumSkipReason } from '../support/chromium';
+import { consoleSuite } from '../support/console-suite';
 import { createPerson } from '../support/documents';
-import { type Api, apiClient } from '../support/http';
-import { startEmbedded, type Target } from '../support/targets';
 
 const skip = chromiumSkipReason();
 
@@ -34,31 +25,16 @@ const ORDER = {
 const PAGE_WIDTH = 'document.documentElement.scrollWidth';
 
 describe('web console: forms', { skip, timeout: 300_000 }, () => {
-  let target: Target;
-  let api: Api;
-  let browser: Browser;
-  const pageErrors: string[] = [];
+  const suite = consoleSuite();
 
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
-    api = apiClient(target.baseUrl);
-    await createPerson(api, target.adminKey, 'alice@example.com');
-    const put = await api('PUT', `/api/admin/v1/forms/${ORDER.name}`, { key: target.adminKey, body: ORDER });
+    await createPerson(suite.api, suite.target.adminKey, 'alice@example.com');
+    const put = await suite.api('PUT', `/api/admin/v1/forms/${ORDER.name}`, {
+      key: suite.target.adminKey,
+      body: ORDER,
+    });
     assert.equal(put.status, 201, put.text);
   });
-  after(async () => {
-    await browser?.close();
-    await target?.stop();
-  });
-
-  async function signedIn(runAs = '', options: BrowserContextOptions = {}): Promise<Page> {
-    const page = await newConsolePage(browser, pageErrors, options);
-    await signInWithKey(page, target.baseUrl, target.adminKey, runAs);
-    return page;
-  }
-
-  const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
 
   /** Fills a table field's grid (empty before) with `rows`, through its Add buttons and cell inputs. */
   async function fillTable(page: Page, tag: string, rows: string[][]) {
@@ -78,7 +54,7 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
   };
 
   it("an author creates a document from the form's own fields; the page is blank after; a repeat asks first", async () => {
-    const page = await signedIn('alice@example.com');
+    const page = await suite.signedIn('alice@example.com');
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'New document' }).click();
     const choice = page.getByLabel('Form', { exact: true });
     await choice.locator('option', { hasText: 'Purchase order (order)' }).waitFor({ state: 'attached' });
@@ -97,7 +73,7 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     ]);
     await form.getByRole('button', { name: 'Create' }).click();
     const first = await createdId(page);
-    const read = await api('GET', `/api/v2/docForm/${first}`, { key: target.adminKey });
+    const read = await suite.api('GET', `/api/v2/docForm/${first}`, { key: suite.target.adminKey });
     assert.deepEqual(read.body.valuesByTags, {
       subject: 'Twelve chairs',
       lines: [
@@ -108,7 +84,7 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     assert.equal(read.body.form, 'order');
     assert.equal(await subject.inputValue(), '', 'blank after Create');
     assert.equal(await lines.getByRole('textbox').count(), 0, 'no rows after Create');
-    await shot(page, 'forms-1-created-from-fields');
+    await suite.shot(page, 'forms-1-created-from-fields');
 
     // The same values again: a warning first, and only a second click creates a second document.
     await subject.fill('Twelve chairs');
@@ -120,23 +96,25 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     const warning = page.getByRole('alert').filter({ hasText: 'same values as' });
     await warning.waitFor();
     assert.match((await warning.textContent()) ?? '', new RegExp(first));
-    await shot(page, 'forms-2-duplicate-warning');
+    await suite.shot(page, 'forms-2-duplicate-warning');
     await form.getByRole('button', { name: 'Create again' }).click();
     const second = await createdId(page, first);
     assert.notEqual(second, first);
-    const mine = await api('GET', '/api/v2/docForm/view/all?form=order', { key: target.adminKey });
+    const mine = await suite.api('GET', '/api/v2/docForm/view/all?form=order', {
+      key: suite.target.adminKey,
+    });
     assert.equal(mine.body.length, 2, 'two documents, made knowingly');
     await page.context().close();
   });
 
   it('a value the server refuses is shown beside its input', async () => {
-    const page = await signedIn('alice@example.com');
-    await page.goto(`${target.baseUrl}/console#/new`);
+    const page = await suite.signedIn('alice@example.com');
+    await page.goto(`${suite.target.baseUrl}/console#/new`);
     await page.getByLabel('Form', { exact: true }).selectOption('order');
     const form = page.getByRole('form', { name: 'New document' });
     // The form changes while the page is open: `note` becomes a table, the page still offers text.
-    const redefined = await api('PUT', `/api/admin/v1/forms/${ORDER.name}`, {
-      key: target.adminKey,
+    const redefined = await suite.api('PUT', `/api/admin/v1/forms/${ORDER.name}`, {
+      key: suite.target.adminKey,
       body: { ...ORDER, tags: { ...ORDER.tags, note: 'table' } },
     });
     assert.equal(redefined.status, 200, redefined.text);
@@ -147,9 +125,9 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     assert.equal(await note.getAttribute('aria-invalid'), 'true');
     assert.match((await form.locator('#new-note-error').textContent()) ?? '', /tag note holds a table/);
     assert.equal(await form.getByLabel('subject', { exact: true }).getAttribute('aria-invalid'), null);
-    await shot(page, 'forms-3-error-in-place');
-    const restored = await api('PUT', `/api/admin/v1/forms/${ORDER.name}`, {
-      key: target.adminKey,
+    await suite.shot(page, 'forms-3-error-in-place');
+    const restored = await suite.api('PUT', `/api/admin/v1/forms/${ORDER.name}`, {
+      key: suite.target.adminKey,
       body: ORDER,
     });
     assert.equal(restored.status, 200, restored.text);
@@ -157,18 +135,18 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
   });
 
   it('at 375 px the form fields fit the page', async () => {
-    const page = await signedIn('alice@example.com', { viewport: { width: 375, height: 800 } });
-    await page.goto(`${target.baseUrl}/console#/new`);
+    const page = await suite.signedIn('alice@example.com', { viewport: { width: 375, height: 800 } });
+    await page.goto(`${suite.target.baseUrl}/console#/new`);
     await page.getByLabel('Form', { exact: true }).selectOption('order');
     await page.getByRole('form', { name: 'New document' }).getByRole('group', { name: 'lines' }).waitFor();
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow');
-    await shot(page, 'forms-4-new-document-375');
+    await suite.shot(page, 'forms-4-new-document-375');
     await page.context().close();
   });
 
   it('the Forms page lists the forms to edit; its name box names the form; an unknown participant is shown in place', async () => {
-    const page = await signedIn();
-    await page.goto(`${target.baseUrl}/console#/admin/forms`);
+    const page = await suite.signedIn();
+    await page.goto(`${suite.target.baseUrl}/console#/admin/forms`);
     const existing = page.getByRole('navigation', { name: 'Existing forms' });
     await existing.getByRole('button', { name: 'Edit order' }).click();
     const editor = page.getByLabel('Definition (JSON)');
@@ -183,7 +161,7 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     await editor.fill(JSON.stringify({ ...unnamed, title: 'Order copy' }, null, 2));
     await page.getByRole('button', { name: 'Save form' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved form order-copy' }).waitFor();
-    const copy = await api('GET', '/api/admin/v1/forms/order-copy', { key: target.adminKey });
+    const copy = await suite.api('GET', '/api/admin/v1/forms/order-copy', { key: suite.target.adminKey });
     assert.deepEqual([copy.status, copy.body.name, copy.body.title], [200, 'order-copy', 'Order copy']);
     await existing.getByRole('button', { name: 'Edit order-copy' }).waitFor();
 
@@ -198,14 +176,16 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
       /line \d+: body\.workflow\.approval\.stages\.0\.participants\.0/,
     );
     assert.equal(await editor.getAttribute('aria-invalid'), 'true');
-    await shot(page, 'forms-5-editor-participant-in-place');
-    const unchanged = await api('GET', '/api/admin/v1/forms/order-copy', { key: target.adminKey });
+    await suite.shot(page, 'forms-5-editor-participant-in-place');
+    const unchanged = await suite.api('GET', '/api/admin/v1/forms/order-copy', {
+      key: suite.target.adminKey,
+    });
     assert.equal(unchanged.body.workflow, undefined, 'nothing saved');
     await page.context().close();
   });
   it("the Forms page edits a form's fields as inputs, kept in step with the JSON", async () => {
-    const page = await signedIn();
-    await page.goto(`${target.baseUrl}/console#/admin/forms`);
+    const page = await suite.signedIn();
+    await page.goto(`${suite.target.baseUrl}/console#/admin/forms`);
     await page
       .getByRole('navigation', { name: 'Existing forms' })
       .getByRole('button', { name: 'Edit order-copy' })
@@ -225,8 +205,8 @@ describe('web console: forms', { skip, timeout: 300_000 }, () => {
     await fields.getByLabel('Kind of field 1').selectOption('table');
     await page.getByRole('button', { name: 'Save form' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved form order-copy' }).waitFor();
-    await shot(page, 'forms-6-fields-as-inputs');
-    const saved = await api('GET', '/api/admin/v1/forms/order-copy', { key: target.adminKey });
+    await suite.shot(page, 'forms-6-fields-as-inputs');
+    const saved = await suite.api('GET', '/api/admin/v1/forms/order-copy', { key: suite.target.adminKey });
     assert.deepEqual(saved.body.tags, { subject: 'table', lines: 'table', total: 'string' });
     await page.context().close();
   });

@@ -10,20 +10,12 @@
  * 375 px, with screenshots, and axe-core finds no serious or critical violation on these pages.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import {
-  chromiumSkipReason,
-  launchChromium,
-  newConsolePage,
-  SHOTS,
-  screenshot,
-  signInWithKey,
-} from '../support/chromium';
-import { type Api, apiClient } from '../support/http';
-import { startEmbedded, type Target } from '../support/targets';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { chromiumSkipReason } from '../support/chromium';
+import { consoleSuite } from '../support/console-suite';
 
 const skip = chromiumSkipReason();
 /** axe-core's browser build, injected into the page as a script (no network). */
@@ -44,41 +36,27 @@ const PEOPLE = [
 ] as const;
 
 describe('web console: people by name', { skip, timeout: 300_000 }, () => {
-  let target: Target;
-  let api: Api;
-  let browser: Browser;
+  const suite = consoleSuite();
   const ids: Record<string, string> = {};
-  const pageErrors: string[] = [];
 
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
-    api = apiClient(target.baseUrl);
     for (const [email, name_first, name_last] of PEOPLE) {
-      const res = await api('POST', '/api/admin/v1/accounts', {
-        key: target.adminKey,
+      const res = await suite.api('POST', '/api/admin/v1/accounts', {
+        key: suite.target.adminKey,
         body: { kind: 'person', email, name_first, name_last, roles: [] },
       });
       assert.equal(res.status, 201, res.text);
       ids[email] = res.body._id_sys;
     }
-    const put = await api('PUT', `/api/admin/v1/forms/${FORM.name}`, { key: target.adminKey, body: FORM });
+    const put = await suite.api('PUT', `/api/admin/v1/forms/${FORM.name}`, {
+      key: suite.target.adminKey,
+      body: FORM,
+    });
     assert.equal(put.status, 201, put.text);
   });
-  after(async () => {
-    await browser?.close();
-    await target?.stop();
-  });
-
-  async function signedIn(runAs = '', options: BrowserContextOptions = {}): Promise<Page> {
-    const page = await newConsolePage(browser, pageErrors, options);
-    await signInWithKey(page, target.baseUrl, target.adminKey, runAs);
-    return page;
-  }
-  const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
 
   async function openForm(page: Page) {
-    await page.goto(`${target.baseUrl}/console#/admin/forms`);
+    await page.goto(`${suite.target.baseUrl}/console#/admin/forms`);
     await page
       .getByRole('navigation', { name: 'Existing forms' })
       .getByRole('button', { name: `Edit ${FORM.name}`, exact: true })
@@ -88,7 +66,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
   }
 
   it('an administrator picks an approval participant by name; an unknown one is shown at its input', async () => {
-    const page = await signedIn();
+    const page = await suite.signedIn();
     const workflow = await openForm(page);
     await workflow.getByRole('button', { name: 'Add the approval phase' }).click();
     const first = workflow.getByLabel('Participant 1 of approval stage 1', { exact: true });
@@ -102,7 +80,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     ]);
     await first.fill('beat');
     await found.getByRole('button').filter({ hasText: 'Bert' }).waitFor({ state: 'detached' });
-    await shot(page, 'people-1-participant-by-name');
+    await suite.shot(page, 'people-1-participant-by-name');
     await found.getByRole('button', { name: 'Beatrix Approver <beatrix@example.com>' }).click();
     assert.equal(await first.inputValue(), 'beatrix@example.com');
 
@@ -116,8 +94,10 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     assert.match((await error.textContent()) ?? '', /no account nobody@example\.com/);
     assert.equal(await second.getAttribute('aria-invalid'), 'true');
     assert.equal(await first.getAttribute('aria-invalid'), null);
-    await shot(page, 'people-2-unknown-participant-in-place');
-    const unsaved = await api('GET', `/api/admin/v1/forms/${FORM.name}`, { key: target.adminKey });
+    await suite.shot(page, 'people-2-unknown-participant-in-place');
+    const unsaved = await suite.api('GET', `/api/admin/v1/forms/${FORM.name}`, {
+      key: suite.target.adminKey,
+    });
     assert.equal(unsaved.body.workflow, undefined, 'nothing saved');
 
     await workflow.getByRole('button', { name: 'Remove participant 2 of approval stage 1' }).click();
@@ -127,7 +107,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
       .getByRole('status')
       .filter({ hasText: `Saved form ${FORM.name}` })
       .waitFor();
-    const saved = await api('GET', `/api/admin/v1/forms/${FORM.name}`, { key: target.adminKey });
+    const saved = await suite.api('GET', `/api/admin/v1/forms/${FORM.name}`, { key: suite.target.adminKey });
     assert.deepEqual(saved.body.workflow, {
       approval: { stages: [{ participants: [ids['beatrix@example.com']] }] },
       dueDays: 5,
@@ -140,8 +120,8 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
   });
 
   it("an author creates a document from the form's own fields, a table in its grid; lists name the author", async () => {
-    const page = await signedIn('alice@example.com');
-    await page.goto(`${target.baseUrl}/console#/new`);
+    const page = await suite.signedIn('alice@example.com');
+    await page.goto(`${suite.target.baseUrl}/console#/new`);
     await page.getByLabel('Form', { exact: true }).selectOption(FORM.name);
     const form = page.getByRole('form', { name: 'New document' });
     await form.getByLabel('subject', { exact: true }).fill('Two desks');
@@ -155,13 +135,13 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     await lines.getByLabel('lines row 2 column 2', { exact: true }).fill('1');
     await lines.getByRole('button', { name: 'Add a row to lines' }).click(); // left empty: not sent
     await form.getByLabel('Workflow').selectOption('100');
-    await shot(page, 'people-3-new-document-table-grid');
+    await suite.shot(page, 'people-3-new-document-table-grid');
     await form.getByRole('button', { name: 'Create' }).click();
     const created = page.getByRole('status').filter({ hasText: 'Created' });
     await created.waitFor();
     assert.doesNotMatch((await created.textContent()) ?? '', /failed/);
     const id = ((await created.getByRole('link').textContent()) ?? '').trim();
-    const read = await api('GET', `/api/v2/docForm/${id}?embed=names`, { key: target.adminKey });
+    const read = await suite.api('GET', `/api/v2/docForm/${id}?embed=names`, { key: suite.target.adminKey });
     assert.deepEqual(read.body.valuesByTags, {
       subject: 'Two desks',
       lines: [
@@ -171,16 +151,16 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     });
     assert.equal(read.body.names[ids['beatrix@example.com']!], 'Beatrix Approver', 'the picked approver');
 
-    await page.goto(`${target.baseUrl}/console#/views/mydocs`);
+    await page.goto(`${suite.target.baseUrl}/console#/views/mydocs`);
     const row = page.getByRole('row').filter({ hasText: 'Two desks' });
     await row.waitFor();
     assert.match((await row.textContent()) ?? '', /Alice Author/);
     assert.doesNotMatch((await row.textContent()) ?? '', /usr-/);
-    await shot(page, 'people-4-list-author-by-name');
+    await suite.shot(page, 'people-4-list-author-by-name');
     await page.context().close();
 
     // The approver's inbox names the author too; a click anywhere on the row opens the document.
-    const inbox = await signedIn('beatrix@example.com');
+    const inbox = await suite.signedIn('beatrix@example.com');
     const task = inbox.getByRole('row').filter({ hasText: 'Two desks' });
     await task.waitFor();
     assert.match((await task.textContent()) ?? '', /Alice Author/);
@@ -190,8 +170,8 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
   });
 
   it('the author filter, the account lookup and a deputy take a name', async () => {
-    const page = await signedIn();
-    await page.goto(`${target.baseUrl}/console#/views/all`);
+    const page = await suite.signedIn();
+    await page.goto(`${suite.target.baseUrl}/console#/views/all`);
     const filters = page.getByRole('form', { name: 'View and filters' });
     const author = filters.getByLabel('Author(s): name, e-mail or id');
     await author.fill('ali');
@@ -201,7 +181,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     await page.waitForURL(new RegExp(`author=${ids['alice@example.com']}`));
     await page.getByRole('row').filter({ hasText: 'Two desks' }).waitFor();
 
-    await page.goto(`${target.baseUrl}/console#/admin/accounts`);
+    await page.goto(`${suite.target.baseUrl}/console#/admin/accounts`);
     const open = page.getByRole('form', { name: 'Open an account' });
     await open.getByLabel('Name, e-mail or account id').fill('Beatrix');
     await open.getByRole('button', { name: 'Open', exact: true }).click();
@@ -215,18 +195,20 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     await deputy.getByLabel('Stands in now').check();
     await deputy.getByRole('button', { name: 'Save deputy' }).click();
     await card.getByRole('status').filter({ hasText: 'Deputy saved.' }).waitFor();
-    const person = await api('GET', `/api/v2/person/${ids['beatrix@example.com']}`, { key: target.adminKey });
+    const person = await suite.api('GET', `/api/v2/person/${ids['beatrix@example.com']}`, {
+      key: suite.target.adminKey,
+    });
     assert.deepEqual(person.body.deputy, { id: ids['bert@example.com'], enabled: 'true' });
     await card.getByText('Bert Other <bert@example.com>').waitFor();
-    await shot(page, 'people-5-account-and-deputy-by-name');
+    await suite.shot(page, 'people-5-account-and-deputy-by-name');
     await page.context().close();
   });
 
   it('the sign-in form picks the run-as person by name with the key typed', async () => {
-    const page = await newConsolePage(browser, pageErrors);
-    await page.goto(`${target.baseUrl}/console`);
+    const page = await suite.page();
+    await page.goto(`${suite.target.baseUrl}/console`);
     const form = page.getByRole('form', { name: 'Sign in with an API key' });
-    await form.getByLabel('API key').fill(target.adminKey);
+    await form.getByLabel('API key').fill(suite.target.adminKey);
     await form.getByLabel('Run as (optional)').fill('beat');
     await form.getByRole('button', { name: 'Beatrix Approver <beatrix@example.com>' }).click();
     assert.equal(await form.getByLabel('Run as (optional)').inputValue(), 'beatrix@example.com');
@@ -236,7 +218,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
   });
 
   it('recognition rules are inputs; a pattern RE2 cannot run is shown beside it', async () => {
-    const page = await signedIn();
+    const page = await suite.signedIn();
     await openForm(page);
     const rules = page.getByRole('group', { name: 'Recognition', exact: true });
     await rules.getByRole('button', { name: 'Add a recognition form' }).click();
@@ -252,7 +234,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     await error.waitFor();
     assert.match((await error.textContent()) ?? '', /not supported by the RE2 engine/);
     assert.equal(await pattern.getAttribute('aria-invalid'), 'true');
-    await shot(page, 'people-6-recognition-rule-in-place');
+    await suite.shot(page, 'people-6-recognition-rule-in-place');
 
     await pattern.fill('Subject:\\s*(.+)');
     await page.getByRole('button', { name: 'Save form' }).click();
@@ -260,7 +242,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
       .getByRole('status')
       .filter({ hasText: `Saved form ${FORM.name}` })
       .waitFor();
-    const saved = await api('GET', `/api/admin/v1/forms/${FORM.name}`, { key: target.adminKey });
+    const saved = await suite.api('GET', `/api/admin/v1/forms/${FORM.name}`, { key: suite.target.adminKey });
     assert.deepEqual(saved.body.recognition, {
       forms: [
         {
@@ -275,30 +257,30 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
   });
 
   it('at 375 px the workflow editor and the lists fit the page', async () => {
-    const page = await signedIn('', { viewport: { width: 375, height: 800 } });
+    const page = await suite.signedIn('', { viewport: { width: 375, height: 800 } });
     const workflow = await openForm(page);
     await workflow.getByLabel('Participant 1 of approval stage 1', { exact: true }).fill('be');
     await workflow.getByRole('list', { name: 'People for Participant 1 of approval stage 1' }).waitFor();
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow in the editor');
-    await shot(page, 'people-7-workflow-editor-375');
-    await page.goto(`${target.baseUrl}/console#/new`);
+    await suite.shot(page, 'people-7-workflow-editor-375');
+    await page.goto(`${suite.target.baseUrl}/console#/new`);
     await page.getByLabel('Form', { exact: true }).selectOption(FORM.name);
     const lines = page.getByRole('group', { name: 'lines', exact: true });
     await lines.getByRole('button', { name: 'Add a row to lines' }).click();
     await lines.getByRole('button', { name: 'Add a column to lines' }).click();
     await lines.getByRole('button', { name: 'Add a column to lines' }).click();
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow with a table grid');
-    await shot(page, 'people-8-table-grid-375');
-    await page.goto(`${target.baseUrl}/console#/views/all`);
+    await suite.shot(page, 'people-8-table-grid-375');
+    await page.goto(`${suite.target.baseUrl}/console#/views/all`);
     await page.getByRole('row').filter({ hasText: 'Alice Author' }).waitFor();
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow in the list');
-    await shot(page, 'people-9-list-375');
+    await suite.shot(page, 'people-9-list-375');
     await page.context().close();
   });
 
   it('axe-core finds no serious or critical violation on the forms editor, New document and the list', async () => {
     const found: string[] = [];
-    const page = await signedIn('', { bypassCSP: true });
+    const page = await suite.signedIn('', { bypassCSP: true });
     async function check(name: string) {
       await page.addScriptTag({ content: AXE });
       const violations = await page.evaluate<{ id: string; impact: string; targets: string[] }[]>(
@@ -313,14 +295,14 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     await workflow.getByLabel('Participant 1 of approval stage 1', { exact: true }).fill('be');
     await workflow.getByRole('list', { name: 'People for Participant 1 of approval stage 1' }).waitFor();
     await check('forms');
-    await page.goto(`${target.baseUrl}/console#/new`);
+    await page.goto(`${suite.target.baseUrl}/console#/new`);
     await page.getByLabel('Form', { exact: true }).selectOption(FORM.name);
     await page
       .getByRole('group', { name: 'lines', exact: true })
       .getByRole('button', { name: 'Add a row to lines' })
       .click();
     await check('new');
-    await page.goto(`${target.baseUrl}/console#/views/all`);
+    await page.goto(`${suite.target.baseUrl}/console#/views/all`);
     await page.getByRole('row').filter({ hasText: 'Alice Author' }).waitFor();
     await check('views');
     await page.context().close();

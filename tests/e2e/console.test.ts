@@ -4,22 +4,13 @@
  * instance. Each flow ends with a screenshot of its last screen under `.artifacts/e2e/`.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { drawPageEncoded } from '@docflow/recognition';
-import type { Browser, Locator, Page } from 'playwright-core';
-import {
-  chromiumSkipReason,
-  launchChromium,
-  newConsolePage,
-  SHOTS,
-  screenshot,
-  signInWithKey,
-} from '../support/chromium';
+import type { Locator, Page } from 'playwright-core';
+import { chromiumSkipReason, SHOTS } from '../support/chromium';
+import { consoleSuite } from '../support/console-suite';
 import { createDoc, createPerson, eventually } from '../support/documents';
-import { type Api, apiClient } from '../support/http';
-import { startEmbedded, type Target } from '../support/targets';
 
 /** The text as rendered (line breaks between blocks), which the checks below match against. */
 // biome-ignore lint/performance/useDomNodeTextContent: a Playwright locator, not a DOM node
@@ -48,43 +39,38 @@ const memoForm = {
 };
 
 describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
-  let target: Target;
-  let api: Api;
-  let browser: Browser;
+  const suite = consoleSuite();
   let portalKey: string; // a service account without roles: people act through it with svc-run-as
   let auditorKey: string;
   let memoId: string;
   let invoiceId: string;
-  /** Uncaught errors of any page: each flow checks there were none. */
-  const pageErrors: string[] = [];
 
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
-    api = apiClient(target.baseUrl);
-    const admin = target.adminKey;
+    const admin = suite.target.adminKey;
     // Recognition runs while the other flows do.
-    const invoice = await createDoc(target.baseUrl, admin, 'invoice', {
+    const invoice = await createDoc(suite.target.baseUrl, admin, 'invoice', {
       docForm: {},
       files: [{ name: 'invoice.png', content: await drawPageEncoded(INVOICE, 'png'), type: 'image/png' }],
     });
     assert.equal(invoice.status, 201, invoice.text);
     invoiceId = invoice.body._id;
 
-    for (const name of ['alice', 'bob', 'carol']) await createPerson(api, admin, `${name}@example.com`);
+    for (const name of ['alice', 'bob', 'carol']) await createPerson(suite.api, admin, `${name}@example.com`);
     const service = (email: string, roles: string[]) =>
-      api('POST', '/api/admin/v1/accounts', {
-        key: admin,
-        body: { kind: 'service', email, name_first: 'Svc', name_last: email.split('@')[0], roles },
-      }).then((r) => r.body.apiKey as string);
+      suite
+        .api('POST', '/api/admin/v1/accounts', {
+          key: admin,
+          body: { kind: 'service', email, name_first: 'Svc', name_last: email.split('@')[0], roles },
+        })
+        .then((r) => r.body.apiKey as string);
     portalKey = await service('portal@example.com', []);
     auditorKey = await service('auditor@example.com', ['svcAuditR']);
     assert.equal(
-      (await api('PUT', '/api/admin/v1/forms/e2e-memo', { key: admin, body: memoForm })).status,
+      (await suite.api('PUT', '/api/admin/v1/forms/e2e-memo', { key: admin, body: memoForm })).status,
       201,
     );
     const memo = await createDoc(
-      target.baseUrl,
+      suite.target.baseUrl,
       portalKey,
       'e2e-memo',
       {
@@ -97,10 +83,6 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     assert.equal(memo.status, 201, memo.text);
     assert.ok(!memo.headers.get('x-error'), memo.headers.get('x-error') ?? '');
     memoId = memo.body._id_web;
-  });
-  after(async () => {
-    await browser?.close();
-    await target?.stop();
   });
 
   /**
@@ -125,31 +107,21 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     };
   }
 
-  /** A new browser context (its own session storage), signed in with `key` and optional run-as. */
-  async function signedIn(key: string, runAs = ''): Promise<Page> {
-    const page = await newConsolePage(browser, pageErrors);
-    await signInWithKey(page, target.baseUrl, key, runAs);
-    return page;
-  }
-
-  /** Saves the flow's last screen; a flow whose page threw any error fails here. */
-  const shot = (page: Page, name: string) => screenshot(page, name, pageErrors);
-
   it('a wrong key is refused with the problem\u2019s title, not a blank page', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${target.baseUrl}/console`);
+    const page = await suite.browser.newPage();
+    await page.goto(`${suite.target.baseUrl}/console`);
     const form = page.getByRole('form', { name: 'Sign in with an API key' });
     await form.getByLabel('API key').fill('not-a-key');
     await form.getByRole('button', { name: 'Sign in' }).click();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     assert.match(await textOf(alert), /Unauthorized|401/);
-    await shot(page, '0-sign-in-refused');
+    await suite.shot(page, '0-sign-in-refused');
     await page.close();
   });
 
   it('an approver answers a task from the inbox', async () => {
-    const page = await signedIn(portalKey, 'bob@example.com');
+    const page = await suite.signedIn('bob@example.com', {}, portalKey);
     const row = page.getByRole('row').filter({ hasText: memoId });
     await row.waitFor();
     assert.match(await textOf(row), /New laptops/);
@@ -164,14 +136,14 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await notice.waitFor();
     assert.match(await textOf(notice), /now in sign, in progress/);
     await page.getByText('No open task of yours on this document.').waitFor();
-    await shot(page, '1-approver-answered');
-    const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
+    await suite.shot(page, '1-approver-answered');
+    const read = await suite.api('GET', `/api/v2/docForm/${memoId}`, { key: suite.target.adminKey });
     assert.deepEqual([read.body.state, read.body.status], [2, 2], 'the document moved to the sign phase');
     await page.context().close();
   });
 
   it('the author sees the new state', async () => {
-    const page = await signedIn(portalKey, 'alice@example.com');
+    const page = await suite.signedIn('alice@example.com', {}, portalKey);
     await page.getByRole('link', { name: 'Views' }).click();
     const row = page.getByRole('row').filter({ hasText: memoId });
     await row.waitFor();
@@ -190,12 +162,12 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
       files.getByRole('button', { name: /Download/ }).click(),
     ]);
     assert.equal(download.suggestedFilename(), 'quote.txt');
-    await shot(page, '2-author-sees-new-state');
+    await suite.shot(page, '2-author-sees-new-state');
     await page.context().close();
   });
 
   it('an auditor opens the history and a past revision', async () => {
-    const page = await signedIn(auditorKey);
+    const page = await suite.signedIn('', {}, auditorKey);
     await page.getByLabel('Document id').fill(memoId);
     await page.getByRole('button', { name: 'Open', exact: true }).click();
     await page.getByRole('link', { name: 'History' }).click();
@@ -223,12 +195,12 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const shown = await textOf(revision);
     assert.match(shown, /Phase\s+registration/);
     assert.match(shown, /Status\s+draft/);
-    await shot(page, '3-auditor-history-and-revision');
+    await suite.shot(page, '3-auditor-history-and-revision');
     await page.context().close();
   });
 
   it('a signer signs with edits', async () => {
-    const page = await signedIn(portalKey, 'carol@example.com');
+    const page = await suite.signedIn('carol@example.com', {}, portalKey);
     await page.getByRole('link', { name: 'New laptops' }).click();
     const task = page.getByRole('region', { name: 'Your task' });
     await task.getByText('Edit fields and tags').click();
@@ -241,15 +213,15 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const lines = await textOf(tasks);
     assert.match(lines, /approval · it\. 1 · stage 1\s+bob Test\s+approved\s+Within budget\./);
     assert.match(lines, /sign · it\. 1 · stage 1\s+carol Test\s+signed/);
-    await shot(page, '6-signer-signs-with-edits');
-    const read = await api('GET', `/api/v2/docForm/${memoId}`, { key: target.adminKey });
+    await suite.shot(page, '6-signer-signs-with-edits');
+    const read = await suite.api('GET', `/api/v2/docForm/${memoId}`, { key: suite.target.adminKey });
     assert.deepEqual([read.body.state, read.body.status], [2, 4], 'the sign phase is completed');
     assert.equal(read.body.valuesByTags.amount, '2350');
     await page.context().close();
   });
 
   it('an author creates a document with a file and finds it in a filtered view', async () => {
-    const page = await signedIn(portalKey, 'alice@example.com');
+    const page = await suite.signedIn('alice@example.com', {}, portalKey);
     await page.getByRole('link', { name: 'New document' }).click();
     await page.getByLabel('Form', { exact: true }).selectOption('e2e-memo');
     const form = page.getByRole('form', { name: 'New document' });
@@ -264,7 +236,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     const created = page.getByRole('status').filter({ hasText: 'Created' });
     await created.waitFor();
     const newId = (await textOf(created.getByRole('link'))).trim();
-    const read = await api('GET', `/api/v2/docForm/${newId}`, { key: target.adminKey });
+    const read = await suite.api('GET', `/api/v2/docForm/${newId}`, { key: suite.target.adminKey });
     assert.deepEqual([read.body.state, read.body.valuesByTags.subject], [1, 'Office chairs']);
     assert.deepEqual(
       read.body.filesList.map((f: any) => f.fileName),
@@ -273,7 +245,11 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     // The views follow the events after the answer, and the page lists once: under load it could
     // list before they held the new document.
     const listed = await eventually(
-      () => api('GET', '/api/v2/docForm/view/mydocs?state=1', { key: portalKey, runAs: 'alice@example.com' }),
+      () =>
+        suite.api('GET', '/api/v2/docForm/view/mydocs?state=1', {
+          key: portalKey,
+          runAs: 'alice@example.com',
+        }),
       (r) => r.status === 200 && r.body.some((d: any) => [d._id, d._id_web].includes(newId)),
       60_000,
     );
@@ -302,24 +278,24 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
       0,
       'a signed one is filtered out',
     );
-    await shot(page, '7-author-creates-and-filters');
+    await suite.shot(page, '7-author-creates-and-filters');
     await page.context().close();
   });
 
   it('a recognised invoice is checked and validated', async () => {
     const done = await eventually(
-      () => api('GET', `/api/v2/docForm/${invoiceId}`, { key: target.adminKey }),
+      () => suite.api('GET', `/api/v2/docForm/${invoiceId}`, { key: suite.target.adminKey }),
       (r) => r.body.recoStatus !== 'pending',
       120_000,
     );
     assert.equal(done.body.recoStatus, 'done', done.text);
-    const page = await signedIn(target.adminKey);
+    const page = await suite.signedIn();
     // The author is a service account: named by the read (embed=names), not asked of the person directory.
     const personReads: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/v2/person/')) personReads.push(r.url());
     });
-    await page.goto(`${target.baseUrl}/console#/doc/${invoiceId}`);
+    await page.goto(`${suite.target.baseUrl}/console#/doc/${invoiceId}`);
     const part = page.getByRole('article', { name: /Part 1: Invoice/ });
     await part.waitFor();
     assert.match(
@@ -336,15 +312,17 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await part.getByRole('button', { name: 'Validate' }).click();
     await page.getByRole('status').filter({ hasText: 'Part 1 (Invoice) validated' }).waitFor();
     await part.getByText('validated', { exact: true }).waitFor();
-    await shot(page, '4-invoice-validated');
-    const read = await api('GET', `/api/v2/docForm/${invoiceId}?embed=recoData`, { key: target.adminKey });
+    await suite.shot(page, '4-invoice-validated');
+    const read = await suite.api('GET', `/api/v2/docForm/${invoiceId}?embed=recoData`, {
+      key: suite.target.adminKey,
+    });
     assert.equal(read.body.recoData[0].validated, true);
     assert.equal(read.body.recoData[0].valuesByTags.total, '980.00 EUR');
     await page.context().close();
   });
 
   it('an admin creates an account, sees its key once and finds it in the list of accounts', async () => {
-    const page = await signedIn(target.adminKey);
+    const page = await suite.signedIn();
     await page.getByRole('link', { name: 'Accounts' }).click();
     const form = page.getByRole('form', { name: 'New account' });
     assert.ok(await form.getByLabel('Person', { exact: true }).isChecked(), 'a person by default');
@@ -366,7 +344,7 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     });
     const key = await keyBox.inputValue();
     assert.match(key, /^dfk_/);
-    const mine = await api('GET', '/api/v2/docForm/view/mydocs', { key });
+    const mine = await suite.api('GET', '/api/v2/docForm/view/mydocs', { key });
     assert.equal(mine.status, 200, 'the key shown works');
     // The list of accounts, service accounts only, shows it with its kind, state and roles.
     const filters = page.getByRole('form', { name: 'Account filters' });
@@ -386,22 +364,24 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
       'svcAdminDocsRW',
       'Open',
     ]);
-    const services = await api('GET', '/api/admin/v1/accounts?kind=service', { key: target.adminKey });
+    const services = await suite.api('GET', '/api/admin/v1/accounts?kind=service', {
+      key: suite.target.adminKey,
+    });
     const caption = await textOf(page.getByRole('table', { name: 'Accounts' }).locator('caption'));
     assert.match(caption, new RegExp(`of ${services.headers.get('svc-total-count')}$`));
     await card.getByRole('button', { name: 'Deactivate' }).click();
     await card.getByText('inactive', { exact: true }).waitFor();
     await listed.getByRole('cell', { name: 'inactive', exact: true }).waitFor();
     assert.equal(await keyBox.inputValue(), key, 'the key stays on the card until the page is left');
-    await shot(page, '5-admin-creates-account');
+    await suite.shot(page, '5-admin-creates-account');
     const id = (await textOf(card.locator('code').first())).trim();
-    const account = await api('GET', `/api/admin/v1/accounts/${id}`, { key: target.adminKey });
+    const account = await suite.api('GET', `/api/admin/v1/accounts/${id}`, { key: suite.target.adminKey });
     assert.deepEqual([account.body.roles, account.body.active], [['svcAdminDocsRW'], false]);
     await page.context().close();
   });
 
   it('an admin edits a form and sees a validation error in place', async () => {
-    const page = await signedIn(target.adminKey);
+    const page = await suite.signedIn();
     await page.getByRole('link', { name: 'Forms' }).click();
     await page.getByLabel('Form name').fill('contract');
     await page.getByRole('button', { name: 'Open', exact: true }).last().click();
@@ -415,11 +395,11 @@ describe('web console in Chromium', { skip, timeout: 300_000 }, () => {
     await issues.waitFor();
     assert.match(await textOf(issues), /line \d+: body\.formsystype/);
     assert.equal(await editor.getAttribute('aria-invalid'), 'true');
-    await shot(page, '8-admin-form-error-in-place');
+    await suite.shot(page, '8-admin-form-error-in-place');
     await editor.fill(JSON.stringify({ ...definition, title: 'Contract (edited)' }, null, 2));
     await page.getByRole('button', { name: 'Save form' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved form contract' }).waitFor();
-    const form = await api('GET', '/api/admin/v1/forms/contract', { key: target.adminKey });
+    const form = await suite.api('GET', '/api/admin/v1/forms/contract', { key: suite.target.adminKey });
     assert.equal(form.body.title, 'Contract (edited)');
     await page.context().close();
   });
