@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDoc, createPerson, eventually } from '../support/documents';
-import { type Api, apiClient } from '../support/http';
+import { eventually } from '../support/documents';
 import { type Target, targets } from '../support/targets';
+import { type WorkflowCast, workflowCast } from '../support/workflow-cast';
 
 const APPROVAL = 1;
 const SIGN = 2;
@@ -16,10 +16,7 @@ const STATUS = { inProgress: 2, declined: 5 };
 for (const factory of targets()) {
   describe(`workflow quorum [${factory.name}]`, { skip: factory.skip, timeout: 300_000 }, () => {
     let target: Target;
-    let api: Api;
-    let svc: string;
-    const u: Record<string, string> = {};
-    const as = (user: string) => ({ key: svc, runAs: u[user] });
+    let c: WorkflowCast;
 
     async function defineForm(name: string, quorum: unknown, onDecline?: string) {
       const form = {
@@ -29,56 +26,30 @@ for (const factory of targets()) {
         tags: { subject: 'string' },
         workflow: {
           approval: {
-            stages: [{ participants: ['bob@example.com', 'carol@example.com', u.dave], quorum }],
+            stages: [{ participants: ['bob@example.com', 'carol@example.com', c.u.dave], quorum }],
             next: 'sign',
           },
           sign: { stages: [{ participants: ['erin@example.com'] }] },
           ...(onDecline ? { onDecline } : {}),
         },
       };
-      const res = await api('PUT', `/api/admin/v1/forms/${name}`, { key: target.adminKey, body: form });
+      const res = await c.api('PUT', `/api/admin/v1/forms/${name}`, { key: target.adminKey, body: form });
       assert.equal(res.status, 201, res.text);
-    }
-    async function started(form: string): Promise<string> {
-      const res = await createDoc(
-        target.baseUrl,
-        svc,
-        form,
-        { docResponse: { taskstatus: 100 } },
-        {
-          runAs: u.author,
-        },
-      );
-      assert.equal(res.status, 201, res.text);
-      return res.body._id;
     }
     async function answer(id: string, user: string, taskstatus: number) {
-      const task = await api('GET', `/api/v2/docForm/${id}?embed=docResponse`, as(user));
+      const task = await c.api('GET', `/api/v2/docForm/${id}?embed=docResponse`, c.as(user));
       assert.ok(task.body.docResponse, `${user} has an open task`);
-      const res = await api('PUT', `/api/v2/docForm/${id}/docResponse/${task.body.docResponse.respId}`, {
-        ...as(user),
+      const res = await c.api('PUT', `/api/v2/docForm/${id}/docResponse/${task.body.docResponse.respId}`, {
+        ...c.as(user),
         body: { docResponse: { taskstatus, content: '' } },
       });
       assert.equal(res.status, 200, res.text);
       return [res.body.state, res.body.status];
     }
-    const openTask = async (id: string, user: string) =>
-      (await api('GET', `/api/v2/docForm/${id}?embed=docResponse`, as(user))).body.docResponse;
-    const inInbox = async (id: string, user: string) =>
-      (await api('GET', '/api/v2/docForm/view/inbox?pageSize=100', as(user))).body.some(
-        (d: { _id: string }) => d._id === id,
-      );
 
     before(async () => {
       target = await factory.start();
-      api = apiClient(target.baseUrl);
-      for (const name of ['author', 'bob', 'carol', 'dave', 'erin'])
-        u[name] = await createPerson(api, target.adminKey, `${name}@example.com`);
-      const s = await api('POST', '/api/admin/v1/accounts', {
-        key: target.adminKey,
-        body: { kind: 'service', email: 'portal@example.com', name_first: 'P', name_last: 'S' },
-      });
-      svc = s.body.apiKey;
+      c = await workflowCast(target, ['author', 'bob', 'carol', 'dave', 'erin']);
       await defineForm('q-all', 'all');
       await defineForm('q-any', 'any');
       await defineForm('q-two', 2, 'countAgainstQuorum');
@@ -86,27 +57,27 @@ for (const factory of targets()) {
     after(() => target?.stop());
 
     it('all: the stage waits for every approval', async () => {
-      const id = await started('q-all');
+      const id = await c.started('q-all');
       assert.deepEqual(await answer(id, 'bob', 2), [APPROVAL, STATUS.inProgress]);
       assert.deepEqual(await answer(id, 'carol', 2), [APPROVAL, STATUS.inProgress]);
       assert.deepEqual(await answer(id, 'dave', 2), [SIGN, STATUS.inProgress]);
     });
 
     it('any: the first approval completes the stage; the other tasks close and leave the inboxes', async () => {
-      const id = await started('q-any');
-      assert.ok(await eventually(() => inInbox(id, 'carol'), Boolean), 'in carol\u2019s inbox first');
+      const id = await c.started('q-any');
+      assert.ok(await eventually(() => c.inInbox(id, 'carol'), Boolean), 'in carol\u2019s inbox first');
       assert.deepEqual(await answer(id, 'bob', 2), [SIGN, STATUS.inProgress]);
-      assert.equal(await openTask(id, 'carol'), null);
-      assert.equal(await openTask(id, 'dave'), null);
+      assert.equal(await c.openTask(id, 'carol'), null);
+      assert.equal(await c.openTask(id, 'dave'), null);
       assert.equal(
         await eventually(
-          () => inInbox(id, 'carol'),
+          () => c.inInbox(id, 'carol'),
           (v) => !v,
         ),
         false,
         'gone from carol\u2019s inbox',
       );
-      const history = await api('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
+      const history = await c.api('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
       assert.ok(
         history.body.some((e: { summary: string }) =>
           e.summary.includes('The stage reached its quorum: 2 open tasks closed'),
@@ -116,28 +87,28 @@ for (const factory of targets()) {
     });
 
     it('two, declines counting against it: one decline is survived, the second approval completes', async () => {
-      const id = await started('q-two');
+      const id = await c.started('q-two');
       assert.deepEqual(await answer(id, 'bob', 4), [APPROVAL, STATUS.inProgress]);
       assert.deepEqual(await answer(id, 'carol', 2), [APPROVAL, STATUS.inProgress]);
       assert.deepEqual(await answer(id, 'dave', 2), [SIGN, STATUS.inProgress]);
     });
 
     it('two, declines counting against it: a second decline makes two unreachable and declines', async () => {
-      const id = await started('q-two');
+      const id = await c.started('q-two');
       assert.deepEqual(await answer(id, 'bob', 4), [APPROVAL, STATUS.inProgress]);
       assert.deepEqual(await answer(id, 'carol', 4), [APPROVAL, STATUS.declined]);
-      assert.equal(await openTask(id, 'dave'), null);
+      assert.equal(await c.openTask(id, 'dave'), null);
     });
 
     it('a quorum above the participants is refused with 400', async () => {
-      const res = await api('PUT', '/api/admin/v1/forms/q-four', {
+      const res = await c.api('PUT', '/api/admin/v1/forms/q-four', {
         key: target.adminKey,
         body: {
           name: 'q-four',
           title: 'q',
           formsystype: 9,
           tags: {},
-          workflow: { approval: { stages: [{ participants: [u.bob, u.carol], quorum: 4 }] } },
+          workflow: { approval: { stages: [{ participants: [c.u.bob, c.u.carol], quorum: 4 }] } },
         },
       });
       assert.equal(res.status, 400, res.text);

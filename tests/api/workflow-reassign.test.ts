@@ -6,63 +6,27 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDoc, eventually } from '../support/documents';
-import { type Api, apiClient } from '../support/http';
+import { eventually } from '../support/documents';
 import { type Target, targets } from '../support/targets';
+import { type WorkflowCast, workflowCast } from '../support/workflow-cast';
 
 for (const factory of targets()) {
   describe(`workflow reassignment [${factory.name}]`, { skip: factory.skip, timeout: 300_000 }, () => {
     let target: Target;
-    let api: Api;
-    let svc: string;
+    let c: WorkflowCast;
     let adminSvc: string; // a service account holding svcAdminDocRW and svcAdminDocsRW
     let auditorSvc: string; // a service account holding svcAuditR: reads any document
-    const u: Record<string, string> = {};
-    const as = (user: string) => ({ key: svc, runAs: u[user] });
 
-    async function person(name: string, roles: string[] = []) {
-      const res = await api('POST', '/api/admin/v1/accounts', {
-        key: target.adminKey,
-        body: { kind: 'person', email: `${name}@example.com`, name_first: name, name_last: 'Example', roles },
-      });
-      assert.equal(res.status, 201, res.text);
-      u[name] = res.body._id_sys;
-    }
-    async function started(): Promise<string> {
-      const res = await createDoc(
-        target.baseUrl,
-        svc,
-        'handover',
-        { docResponse: { taskstatus: 100 } },
-        {
-          runAs: u.Author,
-        },
-      );
-      assert.equal(res.status, 201, res.text);
-      return res.body._id;
-    }
-    const openTask = async (id: string, user: string) =>
-      (await api('GET', `/api/v2/docForm/${id}?embed=docResponse`, as(user))).body.docResponse;
     const reassign = (id: string, respId: string, options: object, to: string, reason = 'on holiday') =>
-      api('POST', `/api/v2/docForm/${id}/docResponse/${respId}/reassign`, {
+      c.api('POST', `/api/v2/docForm/${id}/docResponse/${respId}/reassign`, {
         ...options,
         body: { to, reason },
       });
-    const inInbox = async (id: string, user: string) =>
-      (await api('GET', '/api/v2/docForm/view/inbox?pageSize=100', as(user))).body.some(
-        (d: { _id: string }) => d._id === id,
-      );
 
     before(async () => {
       target = await factory.start();
-      api = apiClient(target.baseUrl);
-      for (const name of ['Author', 'Bob', 'Carol', 'Dave', 'Stranger']) await person(name);
-      const s = await api('POST', '/api/admin/v1/accounts', {
-        key: target.adminKey,
-        body: { kind: 'service', email: 'portal@example.com', name_first: 'Portal', name_last: 'Service' },
-      });
-      svc = s.body.apiKey;
-      const a = await api('POST', '/api/admin/v1/accounts', {
+      c = await workflowCast(target, ['Author', 'Bob', 'Carol', 'Dave', 'Stranger']);
+      const a = await c.api('POST', '/api/admin/v1/accounts', {
         key: target.adminKey,
         body: {
           kind: 'service',
@@ -73,7 +37,7 @@ for (const factory of targets()) {
         },
       });
       adminSvc = a.body.apiKey;
-      const audit = await api('POST', '/api/admin/v1/accounts', {
+      const audit = await c.api('POST', '/api/admin/v1/accounts', {
         key: target.adminKey,
         body: {
           kind: 'service',
@@ -95,42 +59,42 @@ for (const factory of targets()) {
           },
         },
       };
-      const res = await api('PUT', '/api/admin/v1/forms/handover', { key: target.adminKey, body: form });
+      const res = await c.api('PUT', '/api/admin/v1/forms/handover', { key: target.adminKey, body: form });
       assert.equal(res.status, 201, res.text);
     });
     after(() => target?.stop());
 
     it("bob hands his approval to dave: bob's task closes, dave's opens and is answered; history in words", async () => {
-      const id = await started();
-      const bobs = await openTask(id, 'Bob');
-      const res = await reassign(id, bobs.respId, as('Bob'), 'dave@example.com');
+      const id = await c.started('handover');
+      const bobs = await c.openTask(id, 'Bob');
+      const res = await reassign(id, bobs.respId, c.as('Bob'), 'dave@example.com');
       assert.equal(res.status, 200, res.text);
-      assert.equal(await openTask(id, 'Bob'), null);
-      const daves = await openTask(id, 'Dave');
+      assert.equal(await c.openTask(id, 'Bob'), null);
+      const daves = await c.openTask(id, 'Dave');
       assert.ok(daves && daves.respId !== bobs.respId, 'dave has a task of his own');
       assert.equal(daves.step, 1);
-      assert.ok(await eventually(() => inInbox(id, 'Dave'), Boolean), 'in dave\u2019s inbox');
+      assert.ok(await eventually(() => c.inInbox(id, 'Dave'), Boolean), 'in dave\u2019s inbox');
       assert.equal(
         await eventually(
-          () => inInbox(id, 'Bob'),
+          () => c.inInbox(id, 'Bob'),
           (v) => !v,
         ),
         false,
         'gone from bob\u2019s inbox',
       );
       // bob's closed task can no longer be answered; dave's answer moves the stage on
-      const late = await api('PUT', `/api/v2/docForm/${id}/docResponse/${bobs.respId}`, {
-        ...as('Bob'),
+      const late = await c.api('PUT', `/api/v2/docForm/${id}/docResponse/${bobs.respId}`, {
+        ...c.as('Bob'),
         body: { docResponse: { taskstatus: 2, content: '' } },
       });
       assert.equal(late.status, 422, late.text);
-      const answered = await api('PUT', `/api/v2/docForm/${id}/docResponse/${daves.respId}`, {
-        ...as('Dave'),
+      const answered = await c.api('PUT', `/api/v2/docForm/${id}/docResponse/${daves.respId}`, {
+        ...c.as('Dave'),
         body: { docResponse: { taskstatus: 2, content: '' } },
       });
       assert.equal(answered.status, 200, answered.text);
       assert.equal(answered.body.step, 2);
-      const history = await api('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
+      const history = await c.api('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
       const words = history.body.map((e: { summary: string }) => e.summary);
       assert.ok(
         words.includes(
@@ -141,15 +105,15 @@ for (const factory of targets()) {
     });
 
     it("an administrator (svcAdminDocRW) and the author hand someone else's task over", async () => {
-      const id = await started();
-      const bobs = await openTask(id, 'Bob');
-      const byAdmin = await reassign(id, bobs.respId, { key: adminSvc }, u.Dave!, 'workload');
+      const id = await c.started('handover');
+      const bobs = await c.openTask(id, 'Bob');
+      const byAdmin = await reassign(id, bobs.respId, { key: adminSvc }, c.u.Dave!, 'workload');
       assert.equal(byAdmin.status, 200, byAdmin.text);
-      const daves = await openTask(id, 'Dave');
-      const byAuthor = await reassign(id, daves.respId, as('Author'), 'bob@example.com', 'back');
+      const daves = await c.openTask(id, 'Dave');
+      const byAuthor = await reassign(id, daves.respId, c.as('Author'), 'bob@example.com', 'back');
       assert.equal(byAuthor.status, 200, byAuthor.text);
-      assert.ok(await openTask(id, 'Bob'));
-      const history = await api('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
+      assert.ok(await c.openTask(id, 'Bob'));
+      const history = await c.api('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
       assert.ok(
         history.body.some((e: { summary: string }) =>
           e.summary.startsWith("Ops Desk handed Bob Example's approval to Dave Example: workload"),
@@ -159,9 +123,9 @@ for (const factory of targets()) {
     });
 
     it('unknown person 422, an auditor 403, a stranger 404, no reason 400; nothing changes', async () => {
-      const id = await started();
-      const bobs = await openTask(id, 'Bob');
-      const unknown = await reassign(id, bobs.respId, as('Bob'), 'nobody@example.com');
+      const id = await c.started('handover');
+      const bobs = await c.openTask(id, 'Bob');
+      const unknown = await reassign(id, bobs.respId, c.as('Bob'), 'nobody@example.com');
       assert.equal(unknown.status, 422, unknown.text);
       assert.match(unknown.headers.get('content-type') ?? '', /problem\+json/);
       // an auditor reads every document but changes nothing
@@ -169,14 +133,14 @@ for (const factory of targets()) {
       assert.equal(auditor.status, 403, auditor.text);
       // carol's task (stage 2) has not opened yet: like a stranger she does not learn the document exists
       for (const user of ['Stranger', 'Carol']) {
-        const res = await reassign(id, bobs.respId, as(user), 'dave@example.com');
+        const res = await reassign(id, bobs.respId, c.as(user), 'dave@example.com');
         assert.equal(res.status, 404, `${user}: ${res.text}`);
       }
-      const noReason = await reassign(id, bobs.respId, as('Bob'), 'dave@example.com', '');
+      const noReason = await reassign(id, bobs.respId, c.as('Bob'), 'dave@example.com', '');
       assert.equal(noReason.status, 400, noReason.text);
-      assert.equal((await openTask(id, 'Bob'))?.respId, bobs.respId);
+      assert.equal((await c.openTask(id, 'Bob'))?.respId, bobs.respId);
       // dave was given nothing, so the document stays unknown to him
-      assert.equal((await api('GET', `/api/v2/docForm/${id}`, as('Dave'))).status, 404);
+      assert.equal((await c.api('GET', `/api/v2/docForm/${id}`, c.as('Dave'))).status, 404);
     });
   });
 }
