@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { WebhookDelivery, WebhookEventType } from '@docflow/contracts';
 import { applyOnce, applyOnceDurably, type LocalDb } from '@docflow/kit/eventsourcing';
+import type { FanOut } from './businessLogic';
+import type { DeliveryState } from './delivery';
 import { documentFactsStore } from './document-facts';
 import type { Outbox, PendingDelivery } from './webhooks-store';
 
@@ -34,6 +36,35 @@ export interface DeliveryRow {
 export function webhookMessageId(subscriptionId: string, sourceId: string): string {
   return `msg_${createHash('sha256').update(`${subscriptionId}\n${sourceId}`).digest('hex').slice(0, 32)}`;
 }
+
+/**
+ * A new row's values, in the column order both adapters insert: subscription_id, source_id,
+ * webhook_id, document_id, event_type, payload, next_attempt_at (due now), created_at.
+ */
+export const newDeliveryValues = ({ subscriptionId, event }: FanOut, nowMs: number) => [
+  subscriptionId,
+  event.sourceId,
+  webhookMessageId(subscriptionId, event.sourceId),
+  event.documentId,
+  event.type,
+  JSON.stringify(event.payload),
+  nowMs,
+  new Date(nowMs).toISOString(),
+];
+
+/**
+ * A row's state after an attempt, in the order both adapters update: status, attempts, last_status,
+ * last_error, next_attempt_at, delivered_at, then the row's seq.
+ */
+export const recordedValues = (seq: number, next: DeliveryState) => [
+  next.status,
+  next.attempts,
+  next.lastStatus,
+  next.lastError,
+  next.nextAttemptAt,
+  next.deliveredAt,
+  seq,
+];
 
 export const pendingFromRow = (r: DeliveryRow): PendingDelivery => ({
   seq: Number(r.seq),
@@ -121,17 +152,7 @@ export function outbox(db: LocalDb, claimMs: number): Outbox {
     async enqueueOnce(messageId, documentId, documentFacts, rows, nowMs) {
       const apply = () => {
         facts.put(documentId, documentFacts);
-        for (const { subscriptionId, event } of rows)
-          insert.run(
-            subscriptionId,
-            event.sourceId,
-            webhookMessageId(subscriptionId, event.sourceId),
-            event.documentId,
-            event.type,
-            JSON.stringify(event.payload),
-            nowMs,
-            new Date(nowMs).toISOString(),
-          );
+        for (const row of rows) insert.run(...newDeliveryValues(row, nowMs));
       };
       // Nothing to deliver: the facts need no fsync of their own (a power loss may take the newest
       // back, which can only blur the next state change of that document).
@@ -149,15 +170,7 @@ export function outbox(db: LocalDb, claimMs: number): Outbox {
     },
     nextDueAt: async () => nextDue.get()?.at ?? undefined,
     async record(seq, next) {
-      update.run(
-        next.status,
-        next.attempts,
-        next.lastStatus,
-        next.lastError,
-        next.nextAttemptAt,
-        next.deliveredAt,
-        seq,
-      );
+      update.run(...recordedValues(seq, next));
       claims.delete(seq);
     },
     log: async (subscriptionId, first, pageSize) => ({

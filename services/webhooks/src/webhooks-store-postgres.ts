@@ -9,7 +9,13 @@
  */
 import type { SharedSql } from '@docflow/eventstore';
 import type { DocumentFacts } from './event-mapping';
-import { type DeliveryRow, logEntryFromRow, pendingFromRow, webhookMessageId } from './outbox';
+import {
+  type DeliveryRow,
+  logEntryFromRow,
+  newDeliveryValues,
+  pendingFromRow,
+  recordedValues,
+} from './outbox';
 import { type SubscriptionRow, subscriptionFromRow } from './subscriptions';
 import type { Outbox, SubscriptionStore, WebhooksStore } from './webhooks-store';
 
@@ -112,21 +118,12 @@ export function postgresWebhooksStore(sql: SharedSql, claimMs: number): Webhooks
            ON CONFLICT (document_id) DO UPDATE SET facts = EXCLUDED.facts`,
           [documentId, JSON.stringify(facts)],
         );
-        for (const { subscriptionId, event } of rows)
+        for (const row of rows)
           await q(
             `INSERT INTO ${t.deliveries} (subscription_id, source_id, webhook_id, document_id, event_type, payload,
                next_attempt_at, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-            [
-              subscriptionId,
-              event.sourceId,
-              webhookMessageId(subscriptionId, event.sourceId),
-              event.documentId,
-              event.type,
-              JSON.stringify(event.payload),
-              nowMs,
-              new Date(nowMs).toISOString(),
-            ],
+            newDeliveryValues(row, nowMs),
           );
       });
     },
@@ -157,15 +154,7 @@ export function postgresWebhooksStore(sql: SharedSql, claimMs: number): Webhooks
       await query(
         `UPDATE ${t.deliveries} SET status = $1, attempts = $2, last_status = $3, last_error = $4,
            next_attempt_at = $5, delivered_at = $6, claimed_until = 0 WHERE seq = $7`,
-        [
-          next.status,
-          next.attempts,
-          next.lastStatus,
-          next.lastError,
-          next.nextAttemptAt,
-          next.deliveredAt,
-          seq,
-        ],
+        recordedValues(seq, next),
       );
     },
     async log(subscriptionId, first, pageSize) {
