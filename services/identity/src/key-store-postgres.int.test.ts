@@ -3,51 +3,33 @@
  * what two identity processes on one schema see of each other's keys and erasures.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { createPostgresEventStore, type PostgresEventStore } from '@docflow/eventstore';
+import { describe, it } from 'node:test';
+import { postgresSchemas } from '../../../tests/support/postgres-schemas';
 import { keyStoreFileRows, openKeyStore } from './key-store';
 import { describeKeyStoreContract } from './key-store-contract';
 import { KEY_CACHE_MS, postgresKeyStore } from './key-store-postgres';
 
-const url = process.env.POSTGRES_URL;
-const required = process.env.DOCFLOW_ENGINES_REQUIRED === '1';
-const skip =
-  url || required
-    ? undefined
-    : 'no PostgreSQL: POSTGRES_URL is not set (infra/local/up.sh writes it to .infra/env)';
-const stores: PostgresEventStore[] = [];
-after(() => Promise.all(stores.map((s) => s.close())));
+const schemas = postgresSchemas('keys');
+const { skip } = schemas;
 
 const ALICE = 'usr-0a000000-0000-4000-8000-000000000001';
 const BOB = 'usr-0b000000-0000-4000-8000-000000000002';
 
-/** A schema of its own, as identity's on the shared store. */
-const freshSchema = () => `keys_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-
-async function openStore(schema: string) {
-  assert.ok(url, 'DOCFLOW_ENGINES_REQUIRED=1 but POSTGRES_URL is not set');
-  const store = createPostgresEventStore({ connectionString: url!, schema });
-  stores.push(store);
-  await store.ping(); // creates the schema
-  return store;
-}
-
 describeKeyStoreContract(
   'postgres (POSTGRES_URL)',
-  async () => postgresKeyStore((await openStore(freshSchema())).sharedSql()),
+  async () => postgresKeyStore((await schemas.open(schemas.fresh())).sharedSql()),
   { skip },
 );
 
 describe('key store on PostgreSQL: two identity processes', { skip }, () => {
   it('a key made by one is the key of the other; the claim secret is one', async () => {
-    const schema = freshSchema();
+    const schema = schemas.fresh();
     const [one, two] = [
-      postgresKeyStore((await openStore(schema)).sharedSql()),
-      postgresKeyStore((await openStore(schema)).sharedSql()),
+      postgresKeyStore((await schemas.open(schema)).sharedSql()),
+      postgresKeyStore((await schemas.open(schema)).sharedSql()),
     ];
     const alice = await one.keyFor(ALICE);
     assert.deepEqual(await two.existingKey(ALICE), alice);
@@ -56,10 +38,10 @@ describe('key store on PostgreSQL: two identity processes', { skip }, () => {
   });
 
   it('an erasure by one: the other stops using its cached key within KEY_CACHE_MS, and never makes a new one', async () => {
-    const schema = freshSchema();
+    const schema = schemas.fresh();
     let clock = 0;
-    const one = postgresKeyStore((await openStore(schema)).sharedSql());
-    const two = postgresKeyStore((await openStore(schema)).sharedSql(), { now: () => clock });
+    const one = postgresKeyStore((await schemas.open(schema)).sharedSql());
+    const two = postgresKeyStore((await schemas.open(schema)).sharedSql(), { now: () => clock });
     const alice = await one.keyFor(ALICE);
     assert.deepEqual(await two.existingKey(ALICE), alice, 'the other reads and caches it');
     await one.shred(ALICE);
@@ -83,8 +65,8 @@ describe('key store on PostgreSQL: the keys.db of an earlier version', { skip },
       const claims = Buffer.from(await local.claimSecret());
       local.close();
 
-      const schema = freshSchema();
-      const keys = postgresKeyStore((await openStore(schema)).sharedSql(), {
+      const schema = schemas.fresh();
+      const keys = postgresKeyStore((await schemas.open(schema)).sharedSql(), {
         carryOver: () => keyStoreFileRows(file),
       });
       assert.deepEqual(await keys.existingKey(ALICE), alice, 'an account made before reads as before');
@@ -98,7 +80,7 @@ describe('key store on PostgreSQL: the keys.db of an earlier version', { skip },
       await restored.keyFor(ALICE);
       restored.close();
       await keys.shred(ALICE);
-      const again = postgresKeyStore((await openStore(schema)).sharedSql(), {
+      const again = postgresKeyStore((await schemas.open(schema)).sharedSql(), {
         carryOver: () => keyStoreFileRows(file),
       });
       assert.equal(await again.existingKey(ALICE), undefined);

@@ -3,36 +3,22 @@
  * and two processes on one schema claiming at once, each row handed to one of them.
  */
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { after, describe, it } from 'node:test';
-import { createPostgresEventStore, type PostgresEventStore } from '@docflow/eventstore';
+import { describe, it } from 'node:test';
+import { postgresSchemas } from '../../../tests/support/postgres-schemas';
 import { CONTRACT_CLAIM_MS, describeWebhooksStoreContract, enqueue } from './webhooks-store-contract';
 import { postgresWebhooksStore } from './webhooks-store-postgres';
 
-const url = process.env.POSTGRES_URL;
-const required = process.env.DOCFLOW_ENGINES_REQUIRED === '1';
-const skip =
-  url || required
-    ? undefined
-    : 'no PostgreSQL: POSTGRES_URL is not set (infra/local/up.sh writes it to .infra/env)';
-const stores: PostgresEventStore[] = [];
-after(() => Promise.all(stores.map((s) => s.close())));
+const schemas = postgresSchemas('webhooks');
+const { skip } = schemas;
+/** The webhooks store on a schema of the shared store. */
+const open = async (schema: string) =>
+  postgresWebhooksStore((await schemas.open(schema)).sharedSql(), CONTRACT_CLAIM_MS);
 
-const freshSchema = () => `webhooks_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-
-async function open(schema: string) {
-  assert.ok(url, 'DOCFLOW_ENGINES_REQUIRED=1 but POSTGRES_URL is not set');
-  const store = createPostgresEventStore({ connectionString: url, schema });
-  stores.push(store);
-  await store.ping(); // creates the schema
-  return postgresWebhooksStore(store.sharedSql(), CONTRACT_CLAIM_MS);
-}
-
-describeWebhooksStoreContract('postgres (POSTGRES_URL)', () => open(freshSchema()), { skip });
+describeWebhooksStoreContract('postgres (POSTGRES_URL)', () => open(schemas.fresh()), { skip });
 
 describe('webhooks store on PostgreSQL: two processes', { skip }, () => {
   it('claiming at once, each due row goes to one of them; a subscription made through one is the other’s', async () => {
-    const schema = freshSchema();
+    const schema = schemas.fresh();
     const [one, two] = [await open(schema), await open(schema)];
     const ROWS = 40;
     for (let i = 0; i < ROWS; i++) await enqueue(one.outbox, 'wh_1', `doc-${i}`, `e${i}`, 0);
