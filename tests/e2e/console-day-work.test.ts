@@ -7,17 +7,13 @@
  * serious or critical accessibility violation on the main pages.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
+import { chromiumSkipReason, seriousViolations } from '../support/chromium';
 import { consoleSuite } from '../support/console-suite';
 import { createDoc, createPerson, eventually } from '../support/documents';
 
 const skip = chromiumSkipReason();
-/** axe-core's browser build, injected into the page as a script (no network). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const FORM = {
   name: 'day-memo',
@@ -219,14 +215,7 @@ describe('web console: a day\u2019s work', { skip, timeout: 300_000 }, () => {
   it('axe-core finds no serious or critical violation on the main pages', async () => {
     const found: string[] = [];
     async function check(page: Page, name: string) {
-      await page.addScriptTag({ content: AXE });
-      const violations = await page.evaluate<{ id: string; impact: string; targets: string[] }[]>(
-        `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) =>
-          ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
-      );
-      for (const v of violations)
-        if (v.impact === 'serious' || v.impact === 'critical')
-          found.push(`${name}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`);
+      found.push(...(await seriousViolations(page, name)));
     }
     // The console's CSP allows no inline script; axe is the test's, not the page's.
     const anon = await suite.browser.newPage({ bypassCSP: true });

@@ -10,16 +10,12 @@
  * 375 px, with screenshots, and axe-core finds no serious or critical violation on these pages.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { chromiumSkipReason } from '../support/chromium';
+import { chromiumSkipReason, seriousViolations } from '../support/chromium';
 import { consoleSuite } from '../support/console-suite';
 
 const skip = chromiumSkipReason();
-/** axe-core's browser build, injected into the page as a script (no network). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const FORM = {
   name: 'purchase',
@@ -282,14 +278,7 @@ describe('web console: people by name', { skip, timeout: 300_000 }, () => {
     const found: string[] = [];
     const page = await suite.signedIn('', { bypassCSP: true });
     async function check(name: string) {
-      await page.addScriptTag({ content: AXE });
-      const violations = await page.evaluate<{ id: string; impact: string; targets: string[] }[]>(
-        `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) =>
-          ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
-      );
-      for (const v of violations)
-        if (v.impact === 'serious' || v.impact === 'critical')
-          found.push(`${name}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`);
+      found.push(...(await seriousViolations(page, name)));
     }
     const workflow = await openForm(page);
     await workflow.getByLabel('Participant 1 of approval stage 1', { exact: true }).fill('be');

@@ -3,7 +3,8 @@
  * is, the flags it runs with here, where screenshots go, and why a suite skips without it.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { REPO_ROOT } from './process';
@@ -60,4 +61,23 @@ export async function signInWithKey(page: Page, baseUrl: string, key: string, ru
 export async function screenshot(page: Page, name: string, errors: string[]): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
   assert.deepEqual(errors.splice(0), [], 'uncaught errors in the page');
+}
+
+/** axe-core's browser build, read once when first needed. */
+let axeSource: string | undefined;
+
+/**
+ * axe-core's serious and critical violations on the page as it is now, each as `<name>: <rule>
+ * (<impact>) at <targets>`. axe is injected as a script (no network): the page's context must bypass CSP.
+ */
+export async function seriousViolations(page: Page, name: string): Promise<string[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate<{ id: string; impact: string; targets: string[] }[]>(
+    `axe.run({ resultTypes: ['violations'] }).then((r) => r.violations.map((v) =>
+      ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
+  );
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${name}: ${v.id} (${v.impact}) at ${v.targets.join(', ')}`);
 }
