@@ -122,6 +122,8 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Datum der Rechnung',
       'Belegdatum',
       'Ausstellungsdatum',
+      // The date line of a German letter (`München, den 01.11.2024`), before a bare `Datum`.
+      ', den',
       'Date de facture',
       'Date de facturation',
       "Date d'émission",
@@ -132,6 +134,10 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Fecha de emisión',
       'Fecha factura',
       'Data fattura',
+      // A document issued on a date.
+      'Issued at',
+      'Issued on',
+      'Date issued',
       'Date',
       'Datum',
       'Fecha',
@@ -147,6 +153,7 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Date due',
       'Due by',
       'Pay by',
+      'Remit until',
       'Payable by',
       'Due',
       'Fälligkeitsdatum',
@@ -169,6 +176,9 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
     type: 'amount',
     labels: [
       // Specific grand totals of every language first, then what is left to pay, the bare words last.
+      // A receipt's rounded total is what was paid (the unrounded total stands above it).
+      'Rounded total',
+      'Total rounded',
       'Total due',
       'Amount due',
       'Balance due',
@@ -211,6 +221,12 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Montant à payer',
       'Solde à payer',
       'Zu zahlen',
+      // Rarer wordings, after the common ones: a label's rank decides between labels finding different values.
+      'Due payable',
+      'Rechnungssumme brutto',
+      'Total incl. GST',
+      'Total inclusive of GST',
+      'Total Sales (Inclusive of GST)',
       'Total',
       'Totaal',
       'Totale',
@@ -232,6 +248,9 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Net total',
       'Total net',
       'Total excl. VAT',
+      'Total excl. GST',
+      'Total Sales (Excluding GST)',
+      'Rechnungssumme netto',
       'Total excluding VAT',
       'Total before tax',
       'Amount excl. VAT',
@@ -259,6 +278,7 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Total VAT',
       'VAT amount',
       'Total tax',
+      'Total GST',
       'Total taxes',
       'VAT total',
       'Tax total',

@@ -9,7 +9,8 @@
  *   for the form's first date field); else its `pattern`, the group
  *   normalised by the type. Numeric dates are read month first when the part says so (date.ts).
  * - A `table` field: line items by column alignment (table.ts).
- * - Cross-checks then raise or lower the confidences (cross-checks.ts).
+ * - Cross-checks then raise or lower the confidences (cross-checks.ts); a receipt's total then takes
+ *   the rounding adjustment below it (rounding.ts).
  * A field that finds nothing is left out of both maps.
  */
 import type {
@@ -32,6 +33,7 @@ import { type TextLine, textLines } from './layout-text';
 import type { Steps } from './pattern-steps';
 import { firstMatch } from './patterns';
 import { type Candidate, valueNearLabel } from './proximity';
+import { roundedTotal } from './rounding';
 import { findTable } from './table';
 import { unlabelledValue } from './unlabelled';
 
@@ -109,6 +111,8 @@ export function* extractPartSteps(
       scalars.filter(([t, f]) => f.type === 'iban' && found[t]).map(([t]) => [t, found[t]!.value]),
     ),
   });
+  // After the cross-checks: the items, subtotal and tax add up to the total before rounding.
+  if (found.total) found.total = roundedTotal(found.total, lines);
   for (const [tag, candidate] of Object.entries(found)) {
     valuesByTags[tag] = candidate.value;
     fieldsByTags[tag] = recognizedField(candidate, factors[tag]);
@@ -162,6 +166,7 @@ function bestLabelled(
       page,
       hits.filter((h) => h.line.pageIdx === hit.line.pageIdx),
       (text) => findByType(field.type, text, hints),
+      field.type === 'amount',
     );
     if (c && (!best || c.quality > best.quality)) best = c;
   }

@@ -161,6 +161,69 @@ describe('the prebuilt invoice form: any supplier, no setup', () => {
     it(`an invoice in ${language}`, () => assert.deepEqual(extract(text).valuesByTags, expected));
 });
 
+describe('totals and dates as receipts and letters write them', () => {
+  const cases: Array<[what: string, lines: string[], expected: ValuesByTags]> = [
+    [
+      'a receipt: the rounding adjustment below the total is added (what was paid)',
+      [
+        'TOTAL            60.31',
+        'ROUNDING ADJ     -0.01',
+        'CASH             70.30',
+        'CHANGE           10.00',
+      ],
+      { total: '60.30' },
+    ],
+    [
+      'a receipt: the rounded total, not the total above it',
+      ['TOTAL            RM 33.92', 'ROUNDING ADJUSTMENT', 'TOTAL ROUNDED    RM 33.90', 'CASH   RM 50.00'],
+      { total: '33.90' },
+    ],
+    [
+      'a rounding line above the total is already in it',
+      ['SUB TOTAL        60.31', 'ROUNDING         -0.01', 'TOTAL            60.30'],
+      { total: '60.30' },
+    ],
+    [
+      'a receipt: the total including GST, not the GST total',
+      ['Total Sales (Excluding GST)   31.03', 'Total GST :   1.85', 'Total Sales (Inclusive of GST)  32.88'],
+      { total: '32.88', subtotal: '31.03', tax: '1.85' },
+    ],
+    [
+      'German: the gross invoice sum, not the net one (values under their labels)',
+      ['Rechnungssumme netto', '845,00', 'Rechnungssumme brutto', '1.005,55'],
+      { total: '1005.55', subtotal: '845.00' },
+    ],
+    [
+      'issued at a date, delivered on another; what is due payable, and until when',
+      [
+        'Invoice # RE-20201121/508 issued at 2020-11-21',
+        'Date of delivery 2020-11-10',
+        'Total',
+        '160.00',
+        'Due payable: 571.04 €',
+        'Please remit until 2020-12-12.',
+      ],
+      { invoiceDate: '2020-11-21', dueDate: '2020-12-12', total: '571.04' },
+    ],
+    [
+      "a German letter's date line, not the print date at the foot",
+      [
+        'Rechnungsnummer:   2015738820',
+        'München, den       01.11.2024',
+        'Summe gesamt  447,88',
+        'Datum: 30.10.2024',
+      ],
+      { invoiceDate: '2024-11-01' },
+    ],
+  ];
+  for (const [what, lines, expected] of cases)
+    it(what, () => {
+      const { valuesByTags } = extract(lines.join('\n'));
+      const read = Object.fromEntries(Object.keys(expected).map((tag) => [tag, valuesByTags[tag]]));
+      assert.deepEqual(read, expected);
+    });
+});
+
 describe('per-field confidence: words × label and type × cross-checks', () => {
   it('agreeing sums raise the amounts; a letterhead supplier is less sure than a labelled number', () => {
     const { fieldsByTags } = extract(ENGLISH);

@@ -8,6 +8,10 @@
  * - position: right on the line 1, in a line of the same row 0.95, below 0.9; × 0.92 for each word
  *   between the label and the value, × 0.5 for each other field's label between them, × 0.85 for
  *   each line passed over below.
+ *
+ * Amounts (`sums`): a column under the label that goes on to the sum of its values (`382,47`,
+ * `136,52`, `518,99` under `Endbetrag`, one row per tax rate and the sum row last) stands for that
+ * sum: the sum is the value, as sure as the first.
  */
 import type { Box } from '@docflow/contracts';
 import type { ValueMatch } from './fields/value-match';
@@ -42,6 +46,10 @@ const LINES_BELOW = 3;
 const MAX_RIGHT_CHARS = 160;
 const MAX_VALUES = 5;
 const RANK_STEP = 0.005;
+/** Values of a column added up looking for its sum, lines looked at, and line heights between rows. */
+const MAX_SUM_ROWS = 12;
+const MAX_SUM_LINES = 200;
+const SUM_ROW_GAP = 3;
 const MAX_RANK_LOSS = 0.2;
 
 /** The best value near one label hit, or undefined. `page`: every line of the hit's page. */
@@ -50,13 +58,14 @@ export function valueNearLabel(
   page: readonly TextLine[],
   hits: readonly LabelHit[],
   find: Finder,
+  sums = false,
 ): Candidate | undefined {
   const rank = 1 - Math.min(MAX_RANK_LOSS, hit.rank * RANK_STEP);
   const labelBox = unionBox(wordsIn(hit.line, hit.start, hit.end))!;
   const candidates = [
     ...rightOf(hit, hits, find),
     ...sameRow(hit, page, hits, find),
-    ...below(hit, labelBox, page, hits, find),
+    ...below(hit, labelBox, page, hits, find, sums),
   ];
   let best: Candidate | undefined;
   for (const c of candidates) {
@@ -114,34 +123,72 @@ function below(
   page: readonly TextLine[],
   hits: readonly LabelHit[],
   find: Finder,
+  sums: boolean,
 ): Candidate[] {
   const [left, , right, bottom] = labelBox;
   const lineHeight = hit.line.line.box[3] - hit.line.line.box[1];
   const charWidth = (right - left) / Math.max(1, hit.end - hit.start);
   const under = page
-    .filter(
-      (l) => l.line.box[1] >= bottom - lineHeight / 4 && l.line.box[1] - bottom <= LINES_BELOW * lineHeight,
-    )
-    .filter((l) => l !== hit.line)
+    .filter((l) => l.line.box[1] >= bottom - lineHeight / 4 && l !== hit.line)
     .sort((a, b) => a.line.box[1] - b.line.box[1]);
-  let passed = 0;
-  for (const line of under) {
+  // The column's cell of a line: the words from its first in the column while they stay one phrase
+  // (gaps under two characters); undefined when another label stands there (the pairs below are its).
+  const cell = (line: TextLine): [number, number] | 'label' | undefined => {
     const words = line.line.words;
     const first = words.findIndex((w) => w.box[0] < right + charWidth && w.box[2] > left - charWidth);
-    if (first < 0) continue;
-    // Another label in the column: the pairs below are that label's.
+    if (first < 0) return undefined;
     if (hits.some((h) => h.line === line && h.start <= line.starts[first]! && h.end > line.starts[first]!))
-      return [];
-    // The value: the words from there on while they stay one phrase (gaps under two characters).
+      return 'label';
     let last = first;
     while (last + 1 < words.length && words[last + 1]!.box[0] - words[last]!.box[2] < 2 * charWidth) last++;
-    const start = line.starts[first]!;
-    const end = line.starts[last]! + words[last]!.text.length;
-    const found = candidatesIn(line, start, end, find, () => BELOW * PER_LINE_PASSED ** passed);
-    if (found.length > 0) return found.map((c) => ({ ...c, label: hit.label }));
+    return [line.starts[first]!, line.starts[last]! + words[last]!.text.length];
+  };
+  let passed = 0;
+  for (const [i, line] of under.entries()) {
+    if (line.line.box[1] - bottom > LINES_BELOW * lineHeight) return [];
+    const at = cell(line);
+    if (at === 'label') return [];
+    if (!at) continue;
+    const found = candidatesIn(line, at[0], at[1], find, () => BELOW * PER_LINE_PASSED ** passed);
+    if (found.length > 0) {
+      const value = (sums && columnSum(found[0]!, under.slice(i + 1), cell, find, lineHeight)) || found[0]!;
+      return [value, ...found.slice(1)].map((c) => ({ ...c, label: hit.label }));
+    }
     passed++;
   }
   return [];
+}
+
+/** The row below `first` whose single value is the sum of the column's values above it, if any. */
+function columnSum(
+  first: Candidate,
+  rest: readonly TextLine[],
+  cell: (line: TextLine) => [number, number] | 'label' | undefined,
+  find: Finder,
+  lineHeight: number,
+): Candidate | undefined {
+  let cents = toCents(first.value);
+  let count = 1;
+  let lastBottom = first.box?.[3] ?? 0;
+  for (const line of rest.slice(0, MAX_SUM_LINES)) {
+    if (line.line.box[1] - lastBottom > SUM_ROW_GAP * lineHeight) return undefined;
+    const at = cell(line);
+    if (at === 'label') return undefined;
+    if (!at) continue;
+    const [value] = candidatesIn(line, at[0], at[1], find, () => first.quality);
+    const valueCents = value && toCents(value.value);
+    if (valueCents === undefined || cents === undefined || count > MAX_SUM_ROWS) return undefined;
+    if (count >= 2 && valueCents === cents) return value;
+    cents += valueCents;
+    count++;
+    lastBottom = line.line.box[3];
+  }
+  return undefined;
+}
+
+function toCents(value: string): number | undefined {
+  const n = Number(value);
+  return Number.isFinite(n) ? Math.round(n * 100) : undefined;
 }
 
 function candidatesIn(

@@ -131,6 +131,39 @@ describe('proximity: the value of the type beside or below its label', () => {
       assert.deepEqual(r.valuesByTags, expected);
     });
 
+  const columns: Array<[what: string, field: Fields, cells: string[], expected: string]> = [
+    [
+      'an amount column that ends in its sum (a row per tax rate, the sum row last): the sum',
+      { total: { type: 'amount', labels: ['Endbetrag'] } },
+      ['382,47', '136,52', '518,99'],
+      '518.99',
+    ],
+    [
+      'an amount column whose last row is no sum: the first value',
+      { total: { type: 'amount', labels: ['Endbetrag'] } },
+      ['382,47', '136,52', '500,00'],
+      '382.47',
+    ],
+    [
+      'two amounts are no column with a sum row',
+      { total: { type: 'amount', labels: ['Endbetrag'] } },
+      ['10,00', '10,00'],
+      '10.00',
+    ],
+    [
+      'ids are not summed (1, 2, 3 under a number label)',
+      { total: { type: 'id', labels: ['Nr'] } },
+      ['1', '2', '3'],
+      '1',
+    ],
+  ];
+  for (const [what, field, cells, expected] of columns)
+    it(what, () => {
+      const rows = cells.map((cell, i) => line(0.12 + i * 0.02, ['x', 0.1], [cell, 0.8]));
+      const r = extract(field, page(line(0.1, ['Netto', 0.1], [field.total!.labels![0]!, 0.8]), ...rows));
+      assert.equal(r.valuesByTags.total, expected);
+    });
+
   it('a label inside a longer label of another field is that field\u2019s', () => {
     const fields: Fields = {
       total: { type: 'amount', labels: ['Total'] },
