@@ -4,7 +4,6 @@
  * (`notifications-<usr-id>`, never relayed). Addresses come from the account, read at call time: an
  * erased, deactivated or opted-out person is left out, so they get no mail.
  */
-import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_NOTIFICATION_SETTINGS,
   getMyNotificationsRoute,
@@ -12,7 +11,7 @@ import {
   notificationRecipientsRoute,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
-import { commandMetadata, loadAggregate } from '@docflow/kit/eventsourcing';
+import { commandMetadata, loadAggregate, recordEvents } from '@docflow/kit/eventsourcing';
 import { problems, readJson, type ServiceEnv, serveInternal } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { type AccountAggregate, accountStream } from './account';
@@ -41,18 +40,11 @@ export function notificationSettingsApi(store: EventStore, accounts: AccountAggr
   app.put(getMyNotificationsRoute.path, async (c) => {
     const id = await ownPerson(c.var.principal.subject);
     const settings = await readJson(c, NotificationSettings);
-    await store.append(
+    await recordEvents(
+      store,
       settingsStream(id),
-      [
-        {
-          id: randomUUID(),
-          type: 'NotificationSettingsChanged',
-          version: 1,
-          data: settings,
-          metadata: commandMetadata(c.var.principal, c.var),
-        },
-      ],
-      'any',
+      [{ type: 'NotificationSettingsChanged', data: settings }],
+      commandMetadata(c.var.principal, c.var),
     );
     return c.json(settings);
   });

@@ -16,14 +16,14 @@
  * an unrecognised page ends a part and belongs to none. A part's confidence is the mean over its pages
  * of score × text confidence / 100 (text confidence: 100 for a text layer, tesseract's for OCR).
  */
-import { fieldPattern, type PageLayout, type RecognitionForm } from '@docflow/contracts';
-import type { z } from 'zod';
+import { fieldPattern, type PageLayout } from '@docflow/contracts';
 import { typedFieldEvidence } from './extract-fields';
 import { layoutFromText } from './layout-from-text';
 import { runSteps, type Steps } from './pattern-steps';
 import { fieldMatches, hasKeyword } from './patterns';
+import type { RecoFormDef } from './reco-form';
 
-export type RecoFormDef = z.infer<typeof RecognitionForm>;
+export type { RecoFormDef };
 
 export const DEFAULT_MIN_SCORE = 50;
 const KEYWORD_WEIGHT = 0.75;

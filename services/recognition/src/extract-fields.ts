@@ -21,7 +21,6 @@ import type {
   ValuesByTags,
 } from '@docflow/contracts';
 import type { z } from 'zod';
-import type { RecoFormDef } from './classify';
 import { crossCheckFactors } from './cross-checks';
 import { extractValuesSteps } from './extract';
 import { fieldConfidence, recognizedField } from './field-confidence';
@@ -33,6 +32,7 @@ import { type TextLine, textLines } from './layout-text';
 import type { Steps } from './pattern-steps';
 import { firstMatch } from './patterns';
 import { type Candidate, valueNearLabel } from './proximity';
+import type { RecoFormDef } from './reco-form';
 import { roundedTotal } from './rounding';
 import { findTable } from './table';
 import { unlabelledValue } from './unlabelled';

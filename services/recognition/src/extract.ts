@@ -13,9 +13,9 @@
  */
 import { fieldPattern, type TagKind, type ValuesByTags } from '@docflow/contracts';
 import type { z } from 'zod';
-import type { RecoFormDef } from './classify';
 import { runSteps, type Steps } from './pattern-steps';
 import { everyMatch, firstMatch } from './patterns';
+import type { RecoFormDef } from './reco-form';
 
 /** Bounds of the contract's TagValue, so the result always validates as ValuesByTags. */
 const MAX_STRING = 100_000;

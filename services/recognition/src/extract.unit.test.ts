@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ValuesByTags } from '@docflow/contracts';
 import { ValuesByTags as ValuesByTagsSchema } from '@docflow/contracts';
-import type { RecoFormDef } from './classify';
 import { extractValues } from './extract';
+import type { RecoFormDef } from './reco-form';
 import { INVOICE_FORM } from './testing/invoice-form';
 import { PATTERN_FORMS as RECO_FORMS } from './testing/pattern-forms';
 

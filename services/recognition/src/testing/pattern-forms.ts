@@ -2,7 +2,7 @@
  * Recognition forms with pattern fields only, as the sample `invoice` had them before its prebuilt
  * typed form (issue 34): what the tests of pattern classification and extraction read.
  */
-import type { RecoFormDef } from '../classify';
+import type { RecoFormDef } from '../reco-form';
 
 export const PATTERN_FORMS: RecoFormDef[] = [
   {

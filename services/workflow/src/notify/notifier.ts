@@ -20,7 +20,7 @@ import {
 } from '@docflow/contracts';
 import type { EventStore, RecordedEvent, ServiceLease, Subscription } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
-import { loadAggregate, whileLeased } from '@docflow/kit/eventsourcing';
+import { loadAggregate, recordEvents, whileLeased } from '@docflow/kit/eventsourcing';
 import { internalClient, type Principal, type ServiceClient } from '@docflow/kit/http';
 import { workflowAggregate } from '../aggregate';
 import type { Mailer } from './mailer';
@@ -61,7 +61,7 @@ async function resumePosition(store: EventStore): Promise<string | undefined> {
 
 async function record(store: EventStore, type: string, data: Record<string, unknown>): Promise<void> {
   const metadata = { correlationId: randomUUID(), actor: 'workflow', timestamp: new Date().toISOString() };
-  await store.append(NOTIFIER_STREAM, [{ id: randomUUID(), type, version: 1, data, metadata }], 'any');
+  await recordEvents(store, NOTIFIER_STREAM, [{ type, data }], metadata);
 }
 
 function notifierWork({ store, identity, internalToken, mailer, log }: NotifierOptions): Subscription {
