@@ -48,7 +48,7 @@ export const putMyNotificationsRoute = createRoute({
       description: 'The settings now.',
       content: { 'application/json': { schema: NotificationSettings } },
     },
-    ...problemsFor(400, 401, 403, 404, 415, 429, 503),
+    ...problemsFor(400, 401, 403, 404, 413, 415, 429, 503),
   },
 });
 
