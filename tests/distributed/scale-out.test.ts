@@ -491,56 +491,53 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     );
   });
 
-  it('files-2 SIGKILLed while recognition-2 reads through it: every invoice recognised once after its restart', {
-    skip: SHARED_STORE_SKIP,
-  }, async () => {
-    const before = handled('recognition-2');
-    await target.procs['files-2']!.kill();
-    const invoices: string[] = [];
-    for (let n = 0; n < FILES_KILL_LOAD; n++) {
+  /** `count` invoices created alternately through both gateways; `beforeEach(n)` runs before number n. */
+  async function createInvoices(prefix: string, count: number, beforeEach?: (n: number) => Promise<void>) {
+    const ids: string[] = [];
+    for (let n = 0; n < count; n++) {
+      await beforeEach?.(n);
       const as = accounts[n % 2]!;
       const res = await createDoc(
         target.gatewayUrls[n % 2]!,
         as.key,
         'invoice',
-        { files: [{ name: `kill-files-${n}.pdf`, content: pdf, type: 'application/pdf' }] },
+        { files: [{ name: `${prefix}-${n}.pdf`, content: pdf, type: 'application/pdf' }] },
         { runAs: as.person },
       );
       assert.equal(res.status, 201, res.text);
-      invoices.push(res.body._id);
+      ids.push(res.body._id);
     }
-    await target.restart('files', { kill: true, name: 'files-2' });
-    for (const id of invoices) await untilRecognised(id);
-    for (const id of invoices) {
+    return ids;
+  }
+
+  /** Each document recognised, and recorded once. */
+  async function recognisedOnce(ids: string[]) {
+    for (const id of ids) await untilRecognised(id);
+    for (const id of ids) {
       const history = await gateways[1]!('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
       assert.equal(history.body.filter((e: any) => e.type === 'RecognitionRecorded').length, 1, id);
     }
+  }
+
+  it('files-2 SIGKILLed while recognition-2 reads through it: every invoice recognised once after its restart', {
+    skip: SHARED_STORE_SKIP,
+  }, async () => {
+    const before = handled('recognition-2');
+    await target.procs['files-2']!.kill();
+    const invoices = await createInvoices('kill-files', FILES_KILL_LOAD);
+    await target.restart('files', { kill: true, name: 'files-2' });
+    await recognisedOnce(invoices);
     console.log(
       `# scale-out: files-2 SIGKILLed while ${FILES_KILL_LOAD} invoices were recognised (recognition-2 took ${handled('recognition-2') - before} of them after its files service came back); each recognised once`,
     );
   });
 
   it('recognition-3 SIGKILLed mid-load: every invoice recognised once', async () => {
-    const invoices: string[] = [];
-    for (let n = 0; n < RECOGNITION_KILL_LOAD; n++) {
+    const invoices = await createInvoices('kill-recognition', RECOGNITION_KILL_LOAD, async (n) => {
       if (n === RECOGNITION_KILL_AT) await target.procs['recognition-3']!.kill();
-      const as = accounts[n % 2]!;
-      const res = await createDoc(
-        target.gatewayUrls[n % 2]!,
-        as.key,
-        'invoice',
-        { files: [{ name: `kill-recognition-${n}.pdf`, content: pdf, type: 'application/pdf' }] },
-        { runAs: as.person },
-      );
-      assert.equal(res.status, 201, res.text);
-      invoices.push(res.body._id);
-    }
+    });
     await target.restart('recognition', { kill: true, name: 'recognition-3' });
-    for (const id of invoices) await untilRecognised(id);
-    for (const id of invoices) {
-      const history = await gateways[1]!('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
-      assert.equal(history.body.filter((e: any) => e.type === 'RecognitionRecorded').length, 1, id);
-    }
+    await recognisedOnce(invoices);
     console.log(
       `# scale-out: recognition-3 SIGKILLed after ${RECOGNITION_KILL_AT} of ${RECOGNITION_KILL_LOAD} invoices; each recognised once`,
     );
