@@ -262,23 +262,29 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     }
   });
 
+  /** A memo form with one approval stage of `approver`, defined through gateway 1. */
+  async function putApprovalForm(name: string, title: string, approver: string) {
+    const form = {
+      name,
+      title,
+      formsystype: 9,
+      tags: { subject: 'string' },
+      workflow: { approval: { stages: [{ participants: [approver] }] } },
+    };
+    const put = await gateways[0]!('PUT', `/api/admin/v1/forms/${name}`, {
+      key: target.adminKey,
+      body: form,
+    });
+    assert.equal(put.status, 201, put.text);
+    return form;
+  }
+
   it('two workflow services: a memo started through one gateway is approved through the other', {
     skip: SHARED_STORE_SKIP,
   }, async () => {
     assert.ok(target.procs['workflow-2'], 'the second workflow service runs');
     const [author, approver] = accounts as [(typeof accounts)[0], (typeof accounts)[0]];
-    const form = {
-      name: 'scale-approval',
-      title: 'Approval across instances',
-      formsystype: 9,
-      tags: { subject: 'string' },
-      workflow: { approval: { stages: [{ participants: [approver.person] }] } },
-    };
-    const put = await gateways[0]!('PUT', `/api/admin/v1/forms/${form.name}`, {
-      key: target.adminKey,
-      body: form,
-    });
-    assert.equal(put.status, 201, put.text);
+    const form = await putApprovalForm('scale-approval', 'Approval across instances', approver.person);
     // Through gateway 1 → document → workflow; answered through gateway 2 → document-2 → workflow-2.
     const created = await eventually(
       () =>
@@ -413,18 +419,11 @@ describe('distributed: scale-out, two gateways and three recognition processes',
     skip: SHARED_STORE_SKIP,
   }, async () => {
     const [author, approver] = accounts as [(typeof accounts)[0], (typeof accounts)[0]];
-    const form = {
-      name: 'scale-kill-approval',
-      title: 'Approvals while a workflow service dies',
-      formsystype: 9,
-      tags: { subject: 'string' },
-      workflow: { approval: { stages: [{ participants: [approver.person] }] } },
-    };
-    const put = await gateways[0]!('PUT', `/api/admin/v1/forms/${form.name}`, {
-      key: target.adminKey,
-      body: form,
-    });
-    assert.equal(put.status, 201, put.text);
+    const form = await putApprovalForm(
+      'scale-kill-approval',
+      'Approvals while a workflow service dies',
+      approver.person,
+    );
     const asApprover = { key: approver.key, runAs: approver.person };
     const tasks: { id: string; respId: string }[] = [];
     for (let n = 0; n < WORKFLOW_KILL_LOAD; n++) {
