@@ -35,3 +35,10 @@ export function issuesUnder(issues: readonly FieldIssue[], prefix: string): Reco
   }
   return found;
 }
+
+/** What an editor of one section of the form definition takes: the definition's JSON and its problems. */
+export interface SectionEditorProps {
+  text: string;
+  onText: (next: string) => void;
+  issues: readonly FieldIssue[];
+}

@@ -3,8 +3,7 @@
  * per field, the pattern whose first group is the value; the server's refusals (a pattern RE2 cannot
  * run, a missing keyword) shown beside the input they concern.
  */
-import type { FieldIssue } from './api';
-import { issuesUnder, parseDefinition, withMember } from './form-definition';
+import { issuesUnder, parseDefinition, type SectionEditorProps, withMember } from './form-definition';
 
 interface RecognitionForm {
   id: string;
@@ -68,15 +67,7 @@ function Input(props: {
   );
 }
 
-export function FormRecognitionEditor({
-  text,
-  onText,
-  issues,
-}: {
-  text: string;
-  onText: (next: string) => void;
-  issues: readonly FieldIssue[];
-}) {
+export function FormRecognitionEditor({ text, onText, issues }: SectionEditorProps) {
   const definition = parseDefinition(text);
   const forms = definition && formsOf(definition);
   if (!definition || !forms)

@@ -3,8 +3,7 @@
  * each stage's participants (picked by name or e-mail) and the phase that follows; the server's
  * refusals (an unknown participant, a `next` naming no phase) shown beside the input they concern.
  */
-import type { FieldIssue } from './api';
-import { issuesUnder, parseDefinition, withMember } from './form-definition';
+import { issuesUnder, parseDefinition, type SectionEditorProps, withMember } from './form-definition';
 import { PersonPicker } from './person-picker';
 
 const PHASES = ['approval', 'sign', 'execution'] as const;
@@ -43,15 +42,7 @@ function Problem({ id, message }: { id: string; message: string | undefined }) {
   ) : null;
 }
 
-export function FormWorkflowEditor({
-  text,
-  onText,
-  issues,
-}: {
-  text: string;
-  onText: (next: string) => void;
-  issues: readonly FieldIssue[];
-}) {
+export function FormWorkflowEditor({ text, onText, issues }: SectionEditorProps) {
   const definition = parseDefinition(text);
   const workflow = definition && workflowOf(definition);
   if (!definition || !workflow)
