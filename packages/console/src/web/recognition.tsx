@@ -1,14 +1,18 @@
 /**
  * Recognition results: each recognised part with its pages, form, confidence and values beside the page
- * image, the value in focus (or under the pointer) highlighted where it was read; validation.
+ * image, the value in focus (or under the pointer) highlighted where it was read; each value's confidence
+ * marked, those below the review threshold flagged and listed first; validation.
  */
 import { useState } from 'preact/hooks';
 import { call, enc } from './api';
+import { needsChecking, type ReviewThreshold } from './confidence';
+import { ConfidenceMark, NeedsChecking } from './confidence-mark';
 import type { Doc, RecoData, TagValue } from './model';
 import { PageView, usePageLayout } from './page-view';
+import { useReviewThreshold } from './review-threshold';
 import { ErrorBox, Section, useAction } from './ui';
 import { valueBox } from './value-box';
-import { ValuesEditor } from './values-editor';
+import { type FieldMark, ValuesEditor } from './values-editor';
 
 const pages = (r: RecoData) =>
   r.pageIdxStart === r.pageIdxEnd
@@ -19,11 +23,14 @@ function RecoPart({
   doc,
   reco,
   index,
+  threshold,
   onValidated,
 }: {
   doc: Doc;
   reco: RecoData;
   index: number;
+  /** Undefined while it is being read: no marks yet. */
+  threshold: ReviewThreshold | undefined;
   onValidated: (text: string) => void;
 }) {
   const [values, setValues] = useState<Record<string, TagValue>>(reco.valuesByTags);
@@ -55,6 +62,21 @@ function RecoPart({
     focused !== undefined && typeof recognised === 'string'
       ? valueBox(recognised, reco.fieldsByTags?.[focused], layout)
       : undefined;
+  // Marks describe the values as read; only a part still to validate flags and lists the unsure ones.
+  const fields = threshold ? reco.fieldsByTags : undefined;
+  const toCheck = threshold && !reco.validated ? needsChecking(values, fields, threshold.at) : [];
+  const marks: Record<string, FieldMark> = {};
+  if (fields && threshold)
+    for (const tag of Object.keys(values))
+      marks[tag] = {
+        mark: <ConfidenceMark confidence={fields[tag]?.confidence} threshold={threshold} />,
+        flagged: toCheck.includes(tag),
+      };
+  const focusField = (tag: string) => {
+    const field = document.getElementById(`${idPrefix}-${tag}`);
+    // A table's id is its fieldset's: its first cell takes the focus.
+    (field instanceof HTMLInputElement ? field : field?.querySelector('input'))?.focus();
+  };
   const confidence = reco.recoResult?.recoFormConfidence;
   const headingId = `reco-heading-${reco._id}`;
   const validate = (e: Event) => {
@@ -135,7 +157,15 @@ function RecoPart({
           onFocusIn={(e) => focus(tagOf(e))}
           onMouseOver={(e) => focus(tagOf(e))}
         >
-          <ValuesEditor values={values} onChange={setValues} idPrefix={idPrefix} />
+          {fields && threshold && !reco.validated ? (
+            <NeedsChecking
+              tags={toCheck}
+              total={Object.keys(values).length}
+              threshold={threshold}
+              focusField={focusField}
+            />
+          ) : null}
+          <ValuesEditor values={values} onChange={setValues} idPrefix={idPrefix} marks={marks} />
           {doc.actions?.validateRecoData ? (
             <label class="check">
               <input
@@ -162,6 +192,7 @@ function RecoPart({
 
 export function RecognitionSection({ doc, onValidated }: { doc: Doc; onValidated: (text: string) => void }) {
   const parts = doc.recoData ?? [];
+  const threshold = useReviewThreshold(doc.form);
   return (
     <Section title="Recognition" id="recognition">
       {doc.recoStatus === 'pending' ? (
@@ -177,6 +208,7 @@ export function RecognitionSection({ doc, onValidated }: { doc: Doc; onValidated
           doc={doc}
           reco={reco}
           index={i}
+          threshold={threshold}
           onValidated={onValidated}
         />
       ))}
