@@ -62,7 +62,7 @@ function RecoPart({
     focused !== undefined && typeof recognised === 'string'
       ? valueBox(recognised, reco.fieldsByTags?.[focused], layout)
       : undefined;
-  // Marks describe the values as read; only a part still to validate flags and lists the unsure ones.
+  // Marks describe the values as read; only a part still to validate flags and lists those below the threshold.
   const fields = threshold ? reco.fieldsByTags : undefined;
   const toCheck = threshold && !reco.validated ? needsChecking(values, fields, threshold.at) : [];
   const marks: Record<string, FieldMark> = {};
