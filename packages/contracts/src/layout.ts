@@ -59,6 +59,11 @@ export const RecognizedField = z
     box: Box.optional(),
     /** The label the value was read beside, as read (e.g. `Rechnungsnummer`). */
     label: z.string().max(200).optional(),
+    /**
+     * `memory`: read at the place a validator's correction taught for the part's supplier (issue 34,
+     * learning from corrections); absent: read by the form's fields.
+     */
+    source: z.literal('memory').optional(),
   })
   .openapi('RecognizedField');
 export type RecognizedField = z.infer<typeof RecognizedField>;

@@ -12,6 +12,7 @@ export const RememberedPlace = z
   .object({
     /** The label the value stood beside, as read (absent: it stood by no label). */
     label: z.string().max(200).optional(),
+    /** The page within the recognised part (0: its first page). */
     pageIdx: z.number().int().min(0),
     /** Where the value stood on its page. */
     box: Box,

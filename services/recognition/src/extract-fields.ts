@@ -196,7 +196,7 @@ function* patternValue(
 }
 
 /** Numeric dates month first when the part's own dates say so, or when it is in US dollars. */
-function dateHints(lines: readonly (readonly TextLine[])[]): DateHints {
+export function dateHints(lines: readonly (readonly TextLine[])[]): DateHints {
   const text = lines
     .flat()
     .map((l) => l.text)

@@ -1,7 +1,8 @@
 /**
  * One recognition job per attachment of a new document whose form recognises something. The bus
  * handler only queues the jobs (durably, in the service's own queue) and acknowledges; a job runner
- * streams the file from the files service, recognises it, and appends the result (or the failure) to
+ * streams the file from the files service, recognises it (a supplier's remembered places first:
+ * memory/remembered-values.ts), and appends the result (or the failure) to
  * `recognition-<docId>`. A result already there is not produced again (redelivery, a job run twice
  * after a crash, another instance). What becomes a job and what a result records is decided in
  * businessLogic.ts.
@@ -25,6 +26,7 @@ import { decideGivenUp, decideJobs, decideRecognized, decideResult, wantsRecogni
 import { RecognitionJob } from './job';
 import type { JobQueue } from './job-queue';
 import { keepLayouts } from './layout-store';
+import { withRememberedValues } from './memory/remembered-values';
 import type { OcrPool } from './ocr-pool';
 import { recognizeFile } from './recognize-file';
 import { type RecognitionResults, resultsAggregate } from './results';
@@ -116,7 +118,7 @@ async function recognizeOne(deps: JobDeps, job: RecognitionJob): Promise<Recogni
   );
   if (!res.body) throw new Error(`the files service sent no content for file ${file.id}`);
   const { form, idpLangs, idpFrpr } = job.recognition;
-  const result = await recognizeFile(
+  const read = await recognizeFile(
     {
       data: res.body as unknown as AsyncIterable<Uint8Array>,
       contentType: file.contentType,
@@ -126,6 +128,8 @@ async function recognizeOne(deps: JobDeps, job: RecognitionJob): Promise<Recogni
     await deps.pool(),
     { idpLangs, idpFrpr },
   );
+  // A supplier's values a validator corrected before are read where they stood (memory/).
+  const result = read.ok ? await withRememberedValues(deps.store, form, read) : read;
   // Kept before the result is recorded, so a recorded key always finds its layouts.
   const layouts = result.ok ? await keepLayouts(deps.blobs, result.layouts) : undefined;
   return decideRecognized(file.id, result, newHexId, layouts, job.recognition.form.name);

@@ -1,7 +1,8 @@
 /**
  * The extraction hook of learning from corrections (issue 34): the values a supplier's remembered
  * places read on a new document's pages, tried before the form's own fields. Pure: it takes the
- * supplier's places and the document's PageLayouts and returns, per tag, the value read there and how.
+ * supplier's places and the part's PageLayouts (its first page first) and returns, per tag, the text
+ * read there and how (remembered-values.ts reads it as the field's type).
  *
  * A place with a label and its offset from it is read beside that label wherever the label stands now
  * (a longer address block above moves everything down); otherwise, or when the label is not on the
@@ -42,7 +43,7 @@ export function applyRememberedPlaces(
 ): Record<string, RememberedValue> {
   const read: Record<string, RememberedValue> = {};
   for (const [tag, place] of Object.entries(places)) {
-    const page = pages.find((p) => p.pageIdx === place.pageIdx);
+    const page = pages[place.pageIdx];
     if (!page) continue;
     const words = wordsWithin(page, expectedBox(place, page));
     if (words.length === 0) continue;
@@ -55,6 +56,7 @@ export function applyRememberedPlaces(
         pageIdx: page.pageIdx,
         box: unionBox(words.map((w) => w.box)),
         ...(place.label !== undefined ? { label: place.label } : {}),
+        source: 'memory',
       },
     };
   }

@@ -6,42 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Box, PageLayout, RecognizedPart, RememberedPlace } from '@docflow/contracts';
+import type { RecognizedPart, RememberedPlace } from '@docflow/contracts';
 import { applyRememberedPlaces, REMEMBERED_PLACE_FACTOR } from './apply-remembered-places';
 import { decideCorrections } from './learn';
 import { evolveMemory, type MemoryState } from './memory';
+import { syntheticPage as page } from './synthetic-page';
 
 const DOC_ID = 'd0c000000000000000000009';
 /** Page fractions compared to a millionth (they are sums of decimals). */
 const round = (v: number) => Number(v.toFixed(6));
 const AT = '2026-11-26T22:00:00.000Z';
-
-/** A page of one line per entry: `[text, left, top]` words 0.1 wide, 0.02 high. */
-function page(words: Array<[string, number, number, number?]>, pageIdx = 0): PageLayout {
-  const byTop = new Map<number, Array<[string, number, number, number?]>>();
-  for (const w of words) byTop.set(w[2], [...(byTop.get(w[2]) ?? []), w]);
-  return {
-    pageIdx,
-    width: 595,
-    height: 842,
-    source: 'text-layer',
-    lines: [...byTop.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([top, ws]) => {
-        const lineWords = ws
-          .sort((a, b) => a[1] - b[1])
-          .map(([text, left, t, confidence]) => ({
-            text,
-            box: [left, t, left + 0.1, t + 0.02] as Box,
-            confidence: confidence ?? 100,
-          }));
-        return {
-          box: [lineWords[0]!.box[0], top, lineWords.at(-1)!.box[2], top + 0.02] as Box,
-          words: lineWords,
-        };
-      }),
-  };
-}
 
 /** ACME's invoice: the number stands right of "Belegnr." (the extractor took the date below instead). */
 const ACME_FIRST = page([
@@ -150,6 +124,7 @@ describe('learning from corrections', () => {
         pageIdx: 0,
         box: [0.72, 0.3, 0.82, 0.32],
         label: 'Belegnr.',
+        source: 'memory',
       },
     );
   });
@@ -168,9 +143,9 @@ describe('learning from corrections', () => {
     assert.equal(applyRememberedPlaces({ invoiceNo: place }, [unlabelled]).invoiceNo?.value, 'R-2000');
     assert.deepEqual(applyRememberedPlaces({ invoiceNo: place }, [page([['Other', 0.1, 0.5]])]), {});
     assert.deepEqual(
-      applyRememberedPlaces({ invoiceNo: place }, [page([['R-1', 0.72, 0.1]], 1)]),
+      applyRememberedPlaces({ invoiceNo: { ...place, pageIdx: 1 } }, [page([['R-1', 0.72, 0.1]], 3)]),
       {},
-      'another page',
+      'a page the part does not have',
     );
   });
 
