@@ -134,7 +134,7 @@ export function createRecognitionService(deps: RecognitionServiceDeps): Recognit
       // The correction memory learns from the validators' corrections (memory/corrections-consumer.ts).
       corrections ??= await bus.subscribe(
         { groupId: `${deps.namespace}.recognition-memory`, topics: [topics.document] },
-        correctionsHandler({ store }),
+        correctionsHandler({ store, blobs: deps.blobs }),
       );
     },
     async stop() {

@@ -1,24 +1,40 @@
 /**
  * Feeds the correction memory from the bus (docs/decisions.md, "Recognition memory"): a person's
  * validation of a recognised part (`RecoDataValidated` on the document topic) is compared with the part
- * as this service recorded it, and each changed value's place is appended to the form's
- * `idpmemory-<formName>` stream. Redelivery appends nothing new (decideRemember).
+ * as this service recorded it, each changed value is looked for on the file's kept page layouts, and its
+ * place is appended to the form's `idpmemory-<formName>` stream. Redelivery appends nothing new
+ * (decideRemember). Layouts that are gone teach the places the values were read at; a blob store that
+ * cannot answer now fails the message, which the bus delivers again.
  */
+
+import { BlobNotFound, type BlobStore } from '@docflow/blobstore';
 import {
   DocumentEvents,
   EventEnvelope,
+  type PageLayout,
   recognitionMemoryStream,
   recognitionStream,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
+import { readLayouts } from '../layout-store';
 import { decideCorrections } from './learn';
 import { decideRemember, memoryAggregate } from './memory';
 import { recognizedPartsAggregate } from './recognized-parts';
 
 const DOC_PREFIX = 'docForm-';
 
-export function correctionsHandler(deps: { store: EventStore }) {
+async function keptLayouts(blobs: BlobStore, key: string | undefined): Promise<PageLayout[] | undefined> {
+  if (key === undefined) return undefined;
+  try {
+    return await readLayouts(blobs, key);
+  } catch (err) {
+    if (err instanceof BlobNotFound) return undefined;
+    throw err;
+  }
+}
+
+export function correctionsHandler(deps: { store: EventStore; blobs: BlobStore }) {
   return async function handleDocumentEvent(message: { value: Record<string, unknown> }): Promise<void> {
     const envelope = EventEnvelope.parse(message.value);
     if (envelope.type !== 'RecoDataValidated' || !envelope.streamId.startsWith(DOC_PREFIX)) return;
@@ -33,6 +49,7 @@ export function correctionsHandler(deps: { store: EventStore }) {
       part,
       corrected: validated.valuesByTags,
       at: envelope.metadata.timestamp,
+      pages: await keptLayouts(deps.blobs, state.layouts[validated.recoId]),
     });
     if (learnt.length === 0) return;
     await executeCommand(
