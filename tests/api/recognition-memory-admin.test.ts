@@ -2,8 +2,8 @@
  * Issue 34, "learning from corrections": a form's recognition memory is inspectable and removable by an
  * admin over the public API, in every mode (the gateway forwards to the recognition service, which owns
  * it): an empty memory reads as such, removing a supplier not remembered is 404, and a person without
- * the admin role is refused. (What a correction teaches is covered by
- * services/recognition/src/memory/*.test.ts: the parts recognised on this branch carry no places yet.)
+ * the admin role is refused. (What a correction teaches, and its use on the next document:
+ * recognition-correction-memory.test.ts and services/recognition/src/memory/*.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
