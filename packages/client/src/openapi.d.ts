@@ -1733,6 +1733,8 @@ export interface components {
             pageIdx?: number;
             box?: components["schemas"]["Box"];
             label?: string;
+            /** @enum {string} */
+            source?: "memory";
         };
         /** @description `embed=actions`: what the caller may do now. */
         DocumentActions: {
