@@ -1,27 +1,40 @@
 /**
- * Absences over real HTTP, in every mode (issue 36): bob sets his own out-of-office (PUT /api/v2/me/absence,
- * as himself through a portal's svc-run-as) naming dave; a task that opens for bob in the period goes
- * to dave, shown "on behalf of" bob in dave's task, inbox and the history; once the period is over new
- * tasks are bob's again. The period is set around the server's own clock at the time of the request.
+ * Absences over real HTTP, in every mode (issue 36), with the workflow service's clock moved by the test
+ * (DOCFLOW_CLOCK_OFFSET_FILE): bob sets his own out-of-office (PUT /api/v2/me/absence, as himself
+ * through a portal's svc-run-as) naming dave, for a period ten to twelve days ahead. A task that opens
+ * for bob before the period is bob's; one that opens in it goes to dave, shown "on behalf of" bob in
+ * dave's task, inbox and the history; one that opens after it is bob's again.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../support/documents';
 import { type Target, targets } from '../support/targets';
 import { type WorkflowCast, workflowCast } from '../support/workflow-cast';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const iso = (ms: number) => new Date(ms).toISOString();
+const dir = mkdtempSync(join(tmpdir(), 'docflow-absences-'));
+const clockFile = join(dir, 'clock-offset');
+/** Moves the workflow service's clock to `ms` after the real time. */
+const moveClock = (ms: number) => writeFileSync(clockFile, String(ms));
 
-for (const factory of targets()) {
+for (const factory of targets({ env: { DOCFLOW_CLOCK_OFFSET_FILE: clockFile } })) {
   describe(`workflow absences [${factory.name}]`, { skip: factory.skip, timeout: 300_000 }, () => {
     let target: Target;
     let c: WorkflowCast;
+    /** The absence's period, set once: from ten to twelve days after the suite started. */
+    let from: number;
+    let to: number;
 
     const setAbsence = (user: string, body: object) =>
       c.api('PUT', '/api/v2/me/absence', { ...c.as(user), body });
 
     before(async () => {
+      moveClock(0);
       target = await factory.start();
       c = await workflowCast(target, ['Author', 'Bob', 'Dave']);
       const form = {
@@ -33,19 +46,24 @@ for (const factory of targets()) {
       };
       const res = await c.api('PUT', '/api/admin/v1/forms/away', { key: target.adminKey, body: form });
       assert.equal(res.status, 201, res.text);
+      from = Date.now() + 10 * DAY;
+      to = from + 2 * DAY;
+      const set = await setAbsence('Bob', { deputy: c.u.Dave, from: iso(from), to: iso(to) });
+      assert.equal(set.status, 200, set.text);
+      assert.equal(set.body.deputy.id, c.u.Dave);
+      assert.equal(set.body.deputy.from, iso(from));
     });
     after(() => target?.stop());
 
-    it("bob away: his new task goes to dave, on bob's behalf, in dave's inbox and the history", async () => {
-      const now = Date.now();
-      const set = await setAbsence('Bob', {
-        deputy: c.u.Dave,
-        from: iso(now - HOUR),
-        to: iso(now + 24 * HOUR),
-      });
-      assert.equal(set.status, 200, set.text);
-      assert.equal(set.body.deputy.id, c.u.Dave);
-      assert.equal(set.body.deputy.from, iso(now - HOUR));
+    it('before the period a new task is bob\u2019s', async () => {
+      const id = await c.started('away');
+      const bobs = await c.openTask(id, 'Bob');
+      assert.equal(bobs?.assignee, c.u.Bob);
+      assert.equal(bobs?.onBehalfOf, undefined);
+    });
+
+    it("in the period bob's new task goes to dave, on bob's behalf, in dave's inbox and the history", async () => {
+      moveClock(from + DAY - Date.now());
       const id = await c.started('away');
       const daves = await c.openTask(id, 'Dave');
       assert.ok(daves, 'dave has the task');
@@ -73,13 +91,7 @@ for (const factory of targets()) {
     });
 
     it('once the period is over, new tasks are bob\u2019s again', async () => {
-      const now = Date.now();
-      const set = await setAbsence('Bob', {
-        deputy: c.u.Dave,
-        from: iso(now - 2 * HOUR),
-        to: iso(now - HOUR),
-      });
-      assert.equal(set.status, 200, set.text);
+      moveClock(to + HOUR - Date.now());
       const id = await c.started('away');
       const bobs = await c.openTask(id, 'Bob');
       assert.equal(bobs?.assignee, c.u.Bob);
@@ -100,3 +112,5 @@ for (const factory of targets()) {
     });
   });
 }
+
+after(() => rmSync(dir, { recursive: true, force: true }));
