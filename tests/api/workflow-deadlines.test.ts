@@ -2,7 +2,7 @@
  * Stage deadlines over real HTTP, in every mode (issue 36): with the workflow service's clock moved
  * by the test (DOCFLOW_CLOCK_OFFSET_FILE), the reminder and each escalation the form can choose happen
  * once, are told in the history in words and reach webhooks as task.due_soon, task.overdue and
- * task.escalated (ids only).
+ * task.escalated (ids only), the reassigning one also as task.reassigned.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,7 +76,10 @@ for (const factory of targets({
       receiver = await startWebhookReceiver();
       const hook = await api('POST', '/api/admin/v1/webhooks', {
         key: admin,
-        body: { url: receiver.url, eventTypes: ['task.due_soon', 'task.overdue', 'task.escalated'] },
+        body: {
+          url: receiver.url,
+          eventTypes: ['task.due_soon', 'task.overdue', 'task.escalated', 'task.reassigned'],
+        },
       });
       assert.equal(hook.status, 201, hook.text);
       receiver.secret = hook.body.secret;
@@ -204,6 +207,18 @@ for (const factory of targets({
         'reassign',
       ]);
       assert.ok(receiver.received.some((d) => d.payload.type === 'task.overdue'));
+      // Only the reassigning escalation hands a task over: bob's, to carol's new one.
+      const carols = await taskOf(docs.reassign, 'carol');
+      const handedOver = await eventually(
+        async () => receiver.received.filter((d) => d.payload.type === 'task.reassigned'),
+        (r) => r.length > 0,
+        WAIT_MS,
+      );
+      const escalatedBobs = escalations.find((d) => d.payload.data.documentId === docs.reassign)!;
+      assert.deepEqual(
+        handedOver.map((d) => [d.payload.data.documentId, d.payload.data.taskId, d.payload.data.newTaskIds]),
+        [[docs.reassign, escalatedBobs.payload.data.taskId, [carols.respId]]],
+      );
       for (const d of receiver.received) assert.ok(!d.body.includes('@'), 'no e-mail address in a webhook');
     });
   });

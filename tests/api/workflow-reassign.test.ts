@@ -1,21 +1,23 @@
 /**
  * Reassignment over real HTTP, in every mode (issue 36): a participant of the stage, the author or a
  * holder of svcAdminDocRW hands an open task to another person with a reason; the old task closes, the
- * new one opens in the new assignee's inbox, and the history says it in words. Unknown person 422, a
- * participant of another stage 403, a stranger 404.
+ * new one opens in the new assignee's inbox, and the history says it in words; webhooks get
+ * task.reassigned (ids only). Unknown person 422, a participant of another stage 403, a stranger 404.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../support/documents';
 import { type Target, targets } from '../support/targets';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { type WorkflowCast, workflowCast } from '../support/workflow-cast';
 
-for (const factory of targets()) {
+for (const factory of targets({ env: { DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } })) {
   describe(`workflow reassignment [${factory.name}]`, { skip: factory.skip, timeout: 300_000 }, () => {
     let target: Target;
     let c: WorkflowCast;
     let adminSvc: string; // a service account holding svcAdminDocRW and svcAdminDocsRW
     let auditorSvc: string; // a service account holding svcAuditR: reads any document
+    let receiver: WebhookReceiver;
 
     const reassign = (id: string, respId: string, options: object, to: string, reason = 'on holiday') =>
       c.api('POST', `/api/v2/docForm/${id}/docResponse/${respId}/reassign`, {
@@ -61,8 +63,18 @@ for (const factory of targets()) {
       };
       const res = await c.api('PUT', '/api/admin/v1/forms/handover', { key: target.adminKey, body: form });
       assert.equal(res.status, 201, res.text);
+      receiver = await startWebhookReceiver();
+      const hook = await c.api('POST', '/api/admin/v1/webhooks', {
+        key: target.adminKey,
+        body: { url: receiver.url, eventTypes: ['task.reassigned', 'task.opened'] },
+      });
+      assert.equal(hook.status, 201, hook.text);
+      receiver.secret = hook.body.secret;
     });
-    after(() => target?.stop());
+    after(async () => {
+      await target?.stop();
+      await receiver?.close();
+    });
 
     it("bob hands his approval to dave: bob's task closes, dave's opens and is answered; history in words", async () => {
       const id = await c.started('handover');
@@ -120,6 +132,40 @@ for (const factory of targets()) {
         ),
         history.text,
       );
+    });
+
+    it('webhooks get task.reassigned: the closed task and the one opened in its place, ids only', async () => {
+      const id = await c.started('handover');
+      const bobs = await c.openTask(id, 'Bob');
+      const res = await reassign(
+        id,
+        bobs.respId,
+        c.as('Bob'),
+        'dave@example.com',
+        'Dave knows dave@example.com',
+      );
+      assert.equal(res.status, 200, res.text);
+      const daves = await c.openTask(id, 'Dave');
+      const ofDoc = () => receiver.received.filter((d) => d.payload.data.documentId === id);
+      await eventually(
+        async () => ofDoc().map((d) => d.payload.type),
+        (types) => types.includes('task.reassigned') && types.filter((t) => t === 'task.opened').length === 2,
+        60_000,
+      );
+      const handedOver = ofDoc().filter((d) => d.payload.type === 'task.reassigned');
+      assert.equal(handedOver.length, 1);
+      const [delivery] = handedOver;
+      assert.ok(delivery!.verified, 'signed');
+      assert.equal(delivery!.payload.data.taskId, bobs.respId);
+      assert.deepEqual(delivery!.payload.data.newTaskIds, [daves.respId]);
+      assert.equal(delivery!.payload.data.step, 1);
+      // The hand-over comes before the task it opened; no person, address or reason in either.
+      const order = ofDoc().map((d) => `${d.payload.type} ${d.payload.data.taskId}`);
+      assert.ok(
+        order.indexOf(`task.reassigned ${bobs.respId}`) < order.indexOf(`task.opened ${daves.respId}`),
+        order.join('\n'),
+      );
+      for (const d of ofDoc()) assert.ok(!/usr-|@|Dave knows/.test(d.body), d.body);
     });
 
     it('unknown person 422, an auditor 403, a stranger 404, no reason 400; nothing changes', async () => {

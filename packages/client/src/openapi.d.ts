@@ -1189,7 +1189,7 @@ export interface components {
             /** @example wh_65a1f0c2b3d4e5f601234567 */
             id: string;
             url: string;
-            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done" | "comment.added")[];
+            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "task.reassigned" | "recognition.done" | "comment.added")[];
             description?: string;
             /**
              * Format: date-time
@@ -1203,14 +1203,14 @@ export interface components {
              * @description http(s) URL the events are POSTed to.
              */
             url: string;
-            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done" | "comment.added")[];
+            eventTypes: ("document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "task.reassigned" | "recognition.done" | "comment.added")[];
             description?: string;
         };
         WebhookDelivery: {
             /** @description The `webhook-id` header: the same on every attempt. */
             webhookId: string;
             /** @enum {string} */
-            eventType: "document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "recognition.done" | "comment.added";
+            eventType: "document.created" | "document.state_changed" | "task.opened" | "task.answered" | "task.due_soon" | "task.overdue" | "task.escalated" | "task.reassigned" | "recognition.done" | "comment.added";
             documentId: string;
             /**
              * @description `failed`: given up after the last retry.

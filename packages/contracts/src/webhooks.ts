@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'task.due_soon',
   'task.overdue',
   'task.escalated',
+  'task.reassigned',
   'recognition.done',
   'comment.added',
 ] as const;
@@ -81,6 +82,14 @@ export const WebhookPayload = z
         description: 'task.due_soon, task.overdue: when the task is due.',
       }),
       escalation: EscalationAction.optional().openapi({ description: 'task.escalated: what the form did.' }),
+      newTaskIds: z
+        .array(z.string())
+        .optional()
+        .openapi({
+          description:
+            'task.reassigned: the `respId`s of the tasks that opened in place of `taskId`, which closed ' +
+            '(each also comes as task.opened). A person handed it over, or the stage\u2019s escalation did.',
+        }),
       fileId: z.string().optional(),
       recognized: z.boolean().optional(),
       commentId: z.string().optional().openapi({

@@ -76,6 +76,35 @@ function deadlineEvents(e: DeadlineEvent): [WebhookEventType, Partial<WebhookPay
 }
 
 /**
+ * The tasks opened in place of those closed by the hand-over at `events[i]` (a TaskReassigned, or a
+ * reassigning TasksEscalated): the TaskOpened events that follow it, past the closing TasksCancelled.
+ */
+function openedInPlace(events: WorkflowEvent[], i: number): string[] {
+  const opened: string[] = [];
+  for (const e of events.slice(i + 1)) {
+    if (e.type === 'TaskOpened') opened.push(e.data.respId);
+    else if (e.type !== 'TasksCancelled') break;
+  }
+  return opened;
+}
+
+/**
+ * One task.reassigned per task the hand-over at `events[i]` closed; none when it is no hand-over, or
+ * nothing opened in the closed tasks' place (a batch that holds only the escalation's record).
+ */
+function reassignedEvents(events: WorkflowEvent[], i: number): Partial<WebhookPayload['data']>[] {
+  const e = events[i]!;
+  const closed =
+    e.type === 'TaskReassigned'
+      ? [e.data.respId]
+      : e.type === 'TasksEscalated' && e.data.action === 'reassign'
+        ? e.data.respIds
+        : [];
+  const newTaskIds = closed.length ? openedInPlace(events, i) : [];
+  return newTaskIds.length ? closed.map((taskId) => ({ taskId, newTaskIds })) : [];
+}
+
+/**
  * The webhook events one bus message makes, in order, and the document's facts after it. Within a
  * workflow batch a task event comes after the state change that led to it (`task.answered`,
  * `document.state_changed` to the next phase, `task.opened`); intermediate positions are not reported.
@@ -133,7 +162,8 @@ export function mapDocumentEvent(
         emit('document.state_changed', state, position(state));
         reported = state;
       };
-      for (const event of workflowEvents(envelope.data)) {
+      const batch = workflowEvents(envelope.data);
+      for (const [i, event] of batch.entries()) {
         state = evolveWorkflow(state, event);
         if (event.type === 'TaskOpened') {
           reportPosition();
@@ -146,6 +176,10 @@ export function mapDocumentEvent(
         } else if (isDeadlineEvent(event)) {
           reportPosition();
           for (const [type, extra] of deadlineEvents(event)) emit(type, state, extra);
+        }
+        for (const extra of reassignedEvents(batch, i)) {
+          reportPosition();
+          emit('task.reassigned', state, { ...extra, step: state.step, iteration: state.iteration });
         }
       }
       reportPosition();
