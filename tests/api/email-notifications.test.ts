@@ -3,7 +3,8 @@
  * participant gets an e-mail when their task opens, when it is due soon and when it is overdue (the
  * workflow service's clock moved by the test), the escalation contact when it is escalated, each once;
  * a person who opted out (PUT /api/v2/me/notifications) gets none, an erased one none after the
- * erasure; and no stored event holds an address.
+ * erasure; and no stored event holds an address. Each mail names the document by its title and links
+ * to its console page under DOCFLOW_PUBLIC_URL.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -24,6 +25,8 @@ const clockFile = join(dir, 'clock-offset');
 const moveClock = (ms: number) => writeFileSync(clockFile, String(ms));
 const mailSkip = mailpitSkipReason();
 const smtpUrl = process.env.MAILPIT_SMTP;
+const PUBLIC_URL = 'https://docflow.example.com';
+const TITLE = 'Harbour crane inspection';
 
 function eventStoresUnder(path: string): string[] {
   return readdirSync(path).flatMap((name) => {
@@ -36,6 +39,7 @@ for (const factory of targets({
   env: {
     DOCFLOW_CLOCK_OFFSET_FILE: clockFile,
     DOCFLOW_SCHEDULER_POLL_MS: '50',
+    DOCFLOW_PUBLIC_URL: PUBLIC_URL,
     ...(smtpUrl ? { DOCFLOW_SMTP_URL: smtpUrl } : {}),
   },
 })) {
@@ -78,7 +82,8 @@ for (const factory of targets({
         name: 'mail-deadline',
         title: 'Mail deadline',
         formsystype: 9,
-        tags: {},
+        tags: { subject: 'string' },
+        titleField: 'subject',
         workflow: {
           approval: {
             stages: [
@@ -114,20 +119,24 @@ for (const factory of targets({
       assert.equal(bad.status, 400, bad.text);
     });
 
-    it('a new task e-mails its participant, by name, once', async () => {
+    it('a new task e-mails its participant, by name, once: the document by its title, with a link to it', async () => {
       const created = await createDoc(
         target.baseUrl,
         svc,
         'mail-deadline',
-        { docResponse: { taskstatus: 100 } },
+        { docForm: { valuesByTags: { subject: TITLE } }, docResponse: { taskstatus: 100 } },
         { runAs: u.author },
       );
       assert.equal(created.status, 201, created.text);
       docId = created.body._id;
+      assert.equal(created.body.title, TITLE);
       const got = await mailsUntil('bob', /new task/);
       assert.equal(got.length, 1, JSON.stringify(subjects(got)));
-      assert.match(got[0]!.Subject, new RegExp(`document ${docId}`));
+      assert.equal(got[0]!.Subject, `docflow: a new task for you on \u201c${TITLE}\u201d`);
       assert.deepEqual(got[0]!.To, [{ Name: 'bob-' + run + ' Test', Address: email('bob') }]);
+      const text = await mailpit().textOf(got[0]!.ID);
+      assert.ok(text.includes(`\u201c${TITLE}\u201d (document ${docId}, form mail-deadline)`), text);
+      assert.ok(text.includes(`${PUBLIC_URL}/console#/doc/${docId}`), text);
     });
 
     it('an erased participant is e-mailed no more', async () => {
@@ -142,12 +151,13 @@ for (const factory of targets({
       moveClock(48 * HOUR + 60_000);
       const carol = await mailsUntil('carol', /escalated to you/);
       assert.deepEqual(subjects(carol), [
-        `docflow: an overdue task on document ${docId} (form mail-deadline) was escalated to you`,
+        `docflow: an overdue task on \u201c${TITLE}\u201d was escalated to you`,
       ]);
+      assert.ok((await mailpit().textOf(carol[0]!.ID)).includes(`${PUBLIC_URL}/console#/doc/${docId}`));
       // The escalation is the last fact e-mailed, in store order: everything before it was sent.
       const bob = await mails('bob');
       assert.deepEqual(
-        subjects(bob).map((s) => s.replace(/ on document .*/, '')),
+        subjects(bob).map((s) => s.replace(/ on \u201c.*/, '')),
         ['docflow: a new task for you', 'docflow: your task', 'docflow: your task'].sort(),
       );
       assert.deepEqual(
@@ -165,7 +175,7 @@ for (const factory of targets({
       assert.deepEqual(await mails('olga'), []);
       // Erin only had the mail of her new task, sent before she was erased.
       assert.deepEqual(
-        subjects(await mails('erin')).map((s) => s.replace(/ on document .*/, '')),
+        subjects(await mails('erin')).map((s) => s.replace(/ on \u201c.*/, '')),
         ['docflow: a new task for you'],
       );
     });

@@ -18,7 +18,14 @@ export function mailpitSkipReason(): string | undefined {
   return 'no MAILPIT_SMTP / MAILPIT_API: run `bash infra/local/up.sh mailpit` and load .infra/env (or `pnpm test`, which does) to run the e-mail suite';
 }
 
-export function mailpit(): { smtpUrl: string; messagesTo(address: string): Promise<CaughtMail[]> } {
+export interface Mailpit {
+  smtpUrl: string;
+  messagesTo(address: string): Promise<CaughtMail[]>;
+  /** The plain-text body of message `id` (CaughtMail.ID). */
+  textOf(id: string): Promise<string>;
+}
+
+export function mailpit(): Mailpit {
   const smtpUrl = process.env.MAILPIT_SMTP;
   const apiUrl = process.env.MAILPIT_API;
   assert.ok(
@@ -34,6 +41,11 @@ export function mailpit(): { smtpUrl: string; messagesTo(address: string): Promi
       const { messages } = (await res.json()) as { messages: CaughtMail[] };
       // The search matches words: keep the exact address only.
       return messages.filter((m) => m.To.some((t) => t.Address.toLowerCase() === address.toLowerCase()));
+    },
+    async textOf(id) {
+      const res = await fetch(`${apiUrl}/api/v1/message/${encodeURIComponent(id)}`);
+      assert.equal(res.status, 200, await res.clone().text());
+      return ((await res.json()) as { Text: string }).Text;
     },
   };
 }

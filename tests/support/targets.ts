@@ -258,7 +258,8 @@ export async function startDistributed(options: TargetOptions = {}): Promise<Dis
   const envOf = (service: DistributedService): Record<string, string> => {
     const env = { ...common, PORT: String(ports[service] ?? 0) };
     if (service === 'identity') return { ...env, DOCFLOW_ADMIN_KEY: adminKey };
-    if (service === 'workflow') return { ...env, IDENTITY_URL: url('identity') };
+    if (service === 'workflow')
+      return { ...env, IDENTITY_URL: url('identity'), DOCUMENT_URL: url('document') };
     if (service === 'recognition')
       return { ...env, FILES_URL: url('files'), DOCUMENT_URL: url('document'), DOCFLOW_OCR_WORKERS: '1' };
     if (service === 'webhooks') return { ...env, DOCUMENT_URL: url('document') };

@@ -1,10 +1,11 @@
 /**
- * E-mail notifications (issue 36): the person's own setting, and the internal route by which the
- * workflow service asks identity, at send time, where to send. No address ever leaves identity but in
- * that answer (never in an event, a log or the bus), so an erased person is simply not found.
+ * E-mail notifications (issue 36): the person's own setting, and the internal routes by which the
+ * workflow service asks, at send time, identity where to send and the document service what the
+ * document is called. No address ever leaves identity but in that answer (never in an event, a log or
+ * the bus), so an erased person is simply not found.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { UsrId } from './ids';
+import { Hex24Id, UsrId } from './ids';
 import { internalRoute } from './internal-route';
 import { problemsFor } from './responses';
 
@@ -65,4 +66,16 @@ export const notificationRecipientsRoute = internalRoute({
   body: NotificationRecipientsRequest,
   output: NotificationRecipientsResponse,
   problems: [400, 401, 415, 503],
+});
+
+/** What people call the document (its `title`), as the e-mail about it names it. */
+export const DocumentTitle = z.object({ title: z.string() });
+
+/** document: a live document's title now (404: no such document, or deleted). */
+export const documentTitleRoute = internalRoute({
+  method: 'get',
+  path: '/internal/v1/documents/{docId}/title',
+  params: z.object({ docId: Hex24Id }),
+  output: DocumentTitle,
+  problems: [400, 401, 404, 503],
 });

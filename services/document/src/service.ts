@@ -19,6 +19,7 @@ import { documentsApi } from './documents/api';
 import { pageReviewApi } from './documents/page-review';
 import { documentPositionApi } from './documents/position';
 import { docReader } from './documents/readable';
+import { documentTitleApi } from './documents/title-route';
 import { formsApi } from './forms/api';
 import { createFormCatalog } from './forms/catalog';
 import { seedSampleForms } from './forms/samples';
@@ -76,6 +77,7 @@ export function createDocumentService(deps: DocumentServiceDeps): DocumentServic
   app.route('/', liveAttachmentsApi(db, views, projection));
   app.route('/', pendingRecognitionApi(store, db, views, projection));
   app.route('/', documentPositionApi(store));
+  app.route('/', documentTitleApi(store));
   const reader = docReader(store, deputies);
   app.route('/', pageReviewApi({ recognition: deps.recognition, internalToken: deps.internalToken, reader }));
   app.route(

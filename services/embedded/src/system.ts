@@ -91,6 +91,8 @@ export async function startEmbeddedSystem(config: EmbeddedConfig, log: Logger): 
   const workflow = createWorkflowService({
     ...engines('workflow'),
     identity: identityClient,
+    // The document service is built below (it calls the workflow service); called only once started.
+    document: inProcessClient((request, env) => document.app.fetch(request, env)),
     ...schedulerSettings(config),
     ...notifySettings(config),
   });

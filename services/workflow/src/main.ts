@@ -7,7 +7,7 @@ import { NotifyEnv, notifySettings } from './notify/config';
 import { SchedulerEnv, schedulerSettings } from './scheduler/config';
 import { createWorkflowService } from './service';
 
-const WorkflowEnv = DistributedEnv.extend({ IDENTITY_URL: z.url() })
+const WorkflowEnv = DistributedEnv.extend({ IDENTITY_URL: z.url(), DOCUMENT_URL: z.url() })
   .extend(SchedulerEnv.shape)
   .extend(NotifyEnv.shape);
 
@@ -18,6 +18,7 @@ await runDistributedService('workflow', WorkflowEnv, (config, log, engines) =>
     namespace: config.DOCFLOW_NAMESPACE,
     internalToken: config.DOCFLOW_INTERNAL_TOKEN,
     identity: httpClient(config.IDENTITY_URL),
+    document: httpClient(config.DOCUMENT_URL),
     ...schedulerSettings(config),
     ...notifySettings(config),
   }),

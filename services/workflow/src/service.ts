@@ -17,6 +17,8 @@ import { startScheduler } from './scheduler/scheduler';
 
 export interface WorkflowServiceDeps extends ServiceBaseDeps {
   identity: ServiceClient;
+  /** Asked for a document's title by the e-mail notifications. */
+  document: ServiceClient;
   /** The time commands and stage deadlines go by (default the system's). */
   clock?: Clock;
   /** How often the scheduler looks for due deadlines (default 1000 ms). */
@@ -62,8 +64,10 @@ export function createWorkflowService(deps: WorkflowServiceDeps): WorkflowServic
           store: deps.store,
           lease: deps.serviceLease,
           identity: deps.identity,
+          document: deps.document,
           internalToken: deps.internalToken,
           mailer: smtpMailer(deps.mail.smtpUrl, deps.mail.from),
+          publicUrl: deps.mail.publicUrl,
           log: deps.log,
         });
     },

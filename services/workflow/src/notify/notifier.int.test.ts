@@ -3,8 +3,9 @@
  * fact is e-mailed once, also across a restart (it resumes after the last fact it handled, and a fact
  * appended while it was down is sent after it) and with two processes on a shared PostgreSQL store
  * (the lease); a person identity no longer gives an address for (erased, opted out) gets nothing; the
- * notifier's own records name people by id only.
- * Identity is the in-process stand-in the workflow tests use: only its answer matters here.
+ * notifier's own records name people by id only; a mail names the document by its title and links to
+ * its console page.
+ * Identity and the document service are in-process stand-ins: only their answers matter here.
  */
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -77,19 +78,29 @@ function scenario(name: string, processes: number, open: () => Proc) {
     const identity = inProcessClient(() =>
       Response.json({ recipients: { [ALICE]: { email: aliceEmail, name: 'Alice Test' } } }),
     );
+    const document = inProcessClient((request) => {
+      assert.match(new URL(request.url).pathname, /^\/internal\/v1\/documents\/[0-9a-f]{24}\/title$/);
+      return Response.json({ title: 'Budget 2027' });
+    });
     const procs = Array.from({ length: processes }, open);
     const start = (p: Proc) =>
       startNotifier({
         store: p.store,
         lease: p.lease,
         identity,
+        document,
         internalToken: 'test-internal-token-of-at-least-32-chars',
         mailer: smtpMailer(catcher.smtpUrl, 'docflow <docflow@localhost>'),
+        publicUrl: 'https://docflow.example.com',
         log,
       });
     const mailsOf = (docId: string) =>
       eventually(
-        async () => (await catcher.messagesTo(aliceEmail)).filter((m) => m.Subject.includes(docId)),
+        async () => {
+          const mails = await catcher.messagesTo(aliceEmail);
+          const texts = await Promise.all(mails.map((m) => catcher.textOf(m.ID)));
+          return mails.filter((_, i) => texts[i]!.includes(docId));
+        },
         (list) => list.length > 0,
         30_000,
       );
@@ -97,7 +108,13 @@ function scenario(name: string, processes: number, open: () => Proc) {
     const notifiers = procs.map(start);
     try {
       const first = await openTasks(a.store, [ALICE, ERIN]);
-      assert.equal((await mailsOf(first)).length, 1);
+      const firstMails = await mailsOf(first);
+      assert.equal(firstMails.length, 1);
+      const mail = firstMails[0]!;
+      assert.equal(mail.Subject, 'docflow: a new task for you on \u201cBudget 2027\u201d');
+      const text = await catcher.textOf(mail.ID);
+      assert.match(text, /A task on \u201cBudget 2027\u201d \(document [0-9a-f]{24}, form memo\), stage 1/);
+      assert.ok(text.includes(`https://docflow.example.com/console#/doc/${first}`), text);
       // A fact appended while the (or one) notifier is down is sent; the first is not sent again.
       await notifiers[0]!.stop();
       const second = await openTasks(a.store, [ALICE]);

@@ -1,7 +1,8 @@
 /**
  * E-mail notifications (issue 36): follows the workflow streams and e-mails the people a fact concerns
  * (messages.ts). Addresses are asked of identity at send time and used only for the SMTP call: never
- * in an event, a log line or the bus, so an erased (or opted-out) person gets nothing.
+ * in an event, a log line or the bus, so an erased (or opted-out) person gets nothing. The document's
+ * title is asked of the document service at send time too, so the mail names it as it is called now.
  *
  * Once per fact: after a fact's mails are sent, `NotificationsSent` with the fact's event id and store
  * position is appended to the notifier's own stream (`notifier-workflow`, never relayed), and a start
@@ -13,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  documentTitleRoute,
   notificationRecipientsRoute,
   parseWorkflowEvent,
   type WorkflowEvent,
@@ -21,10 +23,10 @@ import {
 import type { EventStore, RecordedEvent, ServiceLease, Subscription } from '@docflow/eventstore';
 import type { Logger } from '@docflow/kit';
 import { loadAggregate, recordEvents, whileLeased } from '@docflow/kit/eventsourcing';
-import { internalClient, type Principal, type ServiceClient } from '@docflow/kit/http';
+import { internalClient, type Principal, ProblemError, type ServiceClient } from '@docflow/kit/http';
 import { workflowAggregate } from '../aggregate';
 import type { Mailer } from './mailer';
-import { NOTIFIED_EVENTS, notificationOf } from './messages';
+import { NOTIFIED_EVENTS, type NotifiedDocument, notificationOf } from './messages';
 
 export const NOTIFIER_LEASE = 'workflow-notifier';
 export const NOTIFIER_STREAM = 'notifier-workflow';
@@ -34,8 +36,12 @@ export interface NotifierOptions {
   store: EventStore;
   lease?: ServiceLease;
   identity: ServiceClient;
+  /** Asked for the document's title. */
+  document: ServiceClient;
   internalToken: string;
   mailer: Mailer;
+  /** Where people reach docflow (DOCFLOW_PUBLIC_URL): the mails link to the document under it. */
+  publicUrl?: string;
   log: Logger;
 }
 
@@ -64,20 +70,34 @@ async function record(store: EventStore, type: string, data: Record<string, unkn
   await recordEvents(store, NOTIFIER_STREAM, [{ type, data }], metadata);
 }
 
-function notifierWork({ store, identity, internalToken, mailer, log }: NotifierOptions): Subscription {
-  const client = internalClient(identity, internalToken);
+function notifierWork(options: NotifierOptions): Subscription {
+  const { store, internalToken, mailer, publicUrl, log } = options;
+  const client = internalClient(options.identity, internalToken);
+  const documents = internalClient(options.document, internalToken);
+  const callContext = () => ({
+    principal: WORKFLOW_PRINCIPAL,
+    ids: { requestId: randomUUID(), correlationId: randomUUID() },
+  });
+
+  /** The document as the mail names it; no title once the document service knows it no more (404). */
+  async function documentOf(docId: string): Promise<NotifiedDocument> {
+    try {
+      const { title } = await documents.call(documentTitleRoute, { params: { docId } }, callContext());
+      return { title, publicUrl };
+    } catch (error) {
+      if (error instanceof ProblemError && error.status === 404) return { publicUrl };
+      throw error; // unreachable: the fact is tried again
+    }
+  }
 
   async function notify(event: RecordedEvent): Promise<void> {
     if (!NOTIFIED_EVENTS.has(event.type)) return;
     const fact: WorkflowEvent = parseWorkflowEvent(event.type, event.data);
     const { state } = await loadAggregate(store, event.streamId, workflowAggregate);
-    const notification = notificationOf(fact, state);
+    const notification = notificationOf(fact, state, await documentOf(state.docId));
     const sentTo: string[] = [];
     if (notification?.to.length) {
-      const ctx = {
-        principal: WORKFLOW_PRINCIPAL,
-        ids: { requestId: randomUUID(), correlationId: randomUUID() },
-      };
+      const ctx = callContext();
       const { recipients } = await client.call(
         notificationRecipientsRoute,
         { body: { ids: notification.to } },
