@@ -86,6 +86,13 @@ for (const factory of targets()) {
       );
     });
 
+    it('any, a decline ending the phase (the default): one decline declines though the quorum was in reach', async () => {
+      const id = await c.started('q-any');
+      assert.deepEqual(await answer(id, 'bob', 4), [APPROVAL, STATUS.declined]);
+      assert.equal(await c.openTask(id, 'carol'), null);
+      assert.equal(await c.openTask(id, 'dave'), null);
+    });
+
     it('two, declines counting against it: one decline is survived, the second approval completes', async () => {
       const id = await c.started('q-two');
       assert.deepEqual(await answer(id, 'bob', 4), [APPROVAL, STATUS.inProgress]);
