@@ -86,7 +86,7 @@ function notifierWork(options: NotifierOptions): Subscription {
       return { title, publicUrl };
     } catch (error) {
       if (error instanceof ProblemError && error.status === 404) return { publicUrl };
-      throw error; // unreachable: the fact is tried again
+      throw error; // the document service is away: the fact is tried again
     }
   }
 
