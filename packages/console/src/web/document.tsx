@@ -2,12 +2,14 @@
 import { useState } from 'preact/hooks';
 import { call, download, enc } from './api';
 import { CommentsSection } from './comments';
+import { HandOverForm } from './hand-over';
 import {
   answersFor,
   type Doc,
   formatTime,
   type HistoryEntry,
   isOverdue,
+  type Me,
   managementActions,
   phaseName,
   statusName,
@@ -17,8 +19,8 @@ import {
 import { Person } from './person';
 import { usePollWhile } from './poll';
 import { RecognitionSection } from './recognition';
-import { type TaskLine, tasksOf } from './tasks';
-import { ErrorBox, Loading, Section, useAction, useLoad, ValueView } from './ui';
+import { mayHandOver, type TaskLine, tasksOf } from './tasks';
+import { ErrorBox, type Loaded, Loading, Section, useAction, useLoad, ValueView } from './ui';
 import { ValuesEditor } from './values-editor';
 
 export function WorkflowSummary({ doc }: { doc: Doc }) {
@@ -110,65 +112,135 @@ function Attachments({ doc }: { doc: Doc }) {
   );
 }
 
-function TasksTable({ docId, rev, names }: { docId: string; rev: number; names: Doc['names'] }) {
-  const tasks = useLoad(
-    () => call<HistoryEntry[]>('GET', `/api/v2/docForm/${enc(docId)}/history`).then((r) => tasksOf(r.body)),
-    `${docId}@${rev}`,
+/**
+ * A task's due date, marked Overdue when the server recorded its deadline passing (its clock decides
+ * escalations) or, while open, when it is past by this browser's clock.
+ */
+function TaskDue({
+  due,
+  overdue,
+  open,
+  remindedAt,
+}: Pick<TaskLine, 'due' | 'overdue' | 'remindedAt'> & { open: boolean }) {
+  if (!due) return <span class="muted">no due date</span>;
+  const late = overdue || (open && isOverdue(due));
+  return (
+    <>
+      {late ? <span class="badge badge-overdue">Overdue</span> : null} {formatTime(due)}
+      {remindedAt ? <span class="hint">Reminded {formatTime(remindedAt)}</span> : null}
+    </>
   );
+}
+
+function TasksTable({
+  doc,
+  me,
+  tasks,
+  onDone,
+}: {
+  doc: Doc;
+  me: Me;
+  tasks: Loaded<TaskLine[]>;
+  onDone: (doc: Doc, message: string) => void;
+}) {
+  const [handing, setHanding] = useState('');
+  const names = doc.names;
   if (tasks.error) return <ErrorBox error={tasks.error} />;
   if (!tasks.data) return <Loading what="the tasks" />;
   if (!tasks.data.length) return <p class="muted">No tasks yet: no phase was started.</p>;
+  const all = tasks.data;
+  const nameOf = (id: string) => names?.[id] ?? id;
   const outcomeClass = (t: TaskLine) =>
     t.outcome === 'open'
       ? 'badge badge-status-2'
       : /declined|cancelled/.test(t.outcome)
         ? 'badge badge-status-5'
         : 'badge badge-ok';
+  const handed = all.find((t) => t.respId === handing && t.outcome === 'open');
   return (
-    <table class="changes tasks">
-      <caption class="visually-hidden">Tasks of this document</caption>
-      <thead>
-        <tr>
-          <th scope="col">Phase</th>
-          <th scope="col">Assignee</th>
-          <th scope="col">Outcome</th>
-        </tr>
-      </thead>
-      <tbody>
-        {tasks.data.map((t) => (
-          <tr key={t.respId}>
-            <td>
-              {t.phase} · it. {t.iteration} · stage {t.step}
-            </td>
-            <td>
-              <Person id={t.assignee} names={names} />
-              {t.onBehalfOf ? (
-                <>
-                  {' '}
-                  (on behalf of <Person id={t.onBehalfOf} names={names} />)
-                </>
-              ) : null}
-              {t.handedTo ? (
-                <>
-                  {' '}
-                  → <Person id={t.handedTo} names={names} />
-                </>
-              ) : null}
-              {t.answeredBy && t.answeredBy !== t.assignee ? (
-                <>
-                  {' '}
-                  (answered by <Person id={t.answeredBy} names={names} />)
-                </>
-              ) : null}
-            </td>
-            <td>
-              <span class={outcomeClass(t)}>{t.outcome}</span>
-              {t.comment ? <q class="comment">{t.comment}</q> : null}
-            </td>
+    <>
+      <table class="changes tasks">
+        <caption class="visually-hidden">Tasks of this document</caption>
+        <thead>
+          <tr>
+            <th scope="col">Phase</th>
+            <th scope="col">Assignee</th>
+            <th scope="col">Due</th>
+            <th scope="col">Outcome</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {all.map((t) => (
+            <tr key={t.respId}>
+              <td>
+                {t.phase} · it. {t.iteration} · stage {t.step}
+              </td>
+              <td>
+                <Person id={t.assignee} names={names} />
+                {t.onBehalfOf ? (
+                  <>
+                    {' '}
+                    (on behalf of <Person id={t.onBehalfOf} names={names} />)
+                  </>
+                ) : null}
+                {t.handedTo ? (
+                  <>
+                    {' '}
+                    → <Person id={t.handedTo} names={names} />
+                  </>
+                ) : null}
+                {t.answeredBy && t.answeredBy !== t.assignee ? (
+                  <>
+                    {' '}
+                    (answered by <Person id={t.answeredBy} names={names} />)
+                  </>
+                ) : null}
+              </td>
+              <td>
+                <TaskDue
+                  due={t.due}
+                  overdue={t.overdue}
+                  remindedAt={t.remindedAt}
+                  open={t.outcome === 'open'}
+                />
+              </td>
+              <td>
+                <span class={outcomeClass(t)}>{t.outcome}</span>
+                {t.escalation ? (
+                  <span class="hint">
+                    {t.escalation.words} {t.escalation.to.map(nameOf).join(', ')}
+                  </span>
+                ) : null}
+                {t.comment ? <q class="comment">{t.comment}</q> : null}
+                {mayHandOver(t, all, me, doc.author) && handing !== t.respId ? (
+                  <button
+                    type="button"
+                    class="secondary small"
+                    aria-label={`Reassign ${nameOf(t.assignee)}’s task`}
+                    onClick={() => setHanding(t.respId)}
+                  >
+                    Reassign
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {handed ? (
+        <HandOverForm
+          key={handed.respId}
+          doc={doc}
+          task={handed}
+          assigneeName={nameOf(handed.assignee)}
+          onDone={(updated, message) => {
+            setHanding('');
+            onDone(updated, message);
+          }}
+          onCancel={() => setHanding('')}
+        />
+      ) : null}
+    </>
   );
 }
 
@@ -176,10 +248,13 @@ function TaskPanel({
   doc,
   task,
   allowed,
+  line,
   onDone,
 }: {
   doc: Doc;
   task: Task;
+  /** The task as the history tells it (its stage's deadline), once loaded. */
+  line: TaskLine | undefined;
   /** The task statuses the server takes for this task now (`embed=actions`). */
   allowed: readonly number[];
   onDone: (doc: Doc, message: string) => void;
@@ -226,13 +301,12 @@ function TaskPanel({
     <Section title="Your task" id="task">
       <p>
         {phaseName(task.state)} · stage {task.step} · iteration {task.iteration} · due{' '}
-        {task.datedue ? (
-          <span class={isOverdue(task.datedue) ? 'badge badge-overdue' : undefined}>
-            {formatTime(task.datedue)}
-          </span>
-        ) : (
-          'no due date'
-        )}
+        <TaskDue
+          due={line?.due ?? (task.datedue || undefined)}
+          overdue={line?.overdue}
+          remindedAt={line?.remindedAt}
+          open
+        />
       </p>
       <div class="field">
         <label for="task-comment">Comment</label>
@@ -317,7 +391,7 @@ function ManagementPanel({ doc, onDone }: { doc: Doc; onDone: (doc: Doc, message
   );
 }
 
-export function DocumentPage({ id }: { id: string }) {
+export function DocumentPage({ id, me }: { id: string; me: Me }) {
   const [message, setMessage] = useState('');
   const doc = useLoad(
     () =>
@@ -326,11 +400,20 @@ export function DocumentPage({ id }: { id: string }) {
       ),
     id,
   );
+  usePollWhile(doc.data?.recoStatus === 'pending', doc.reload);
+  // The tasks of every participant, from the history: asked again with the document (`reload`).
+  const tasks = useLoad(
+    () => call<HistoryEntry[]>('GET', `/api/v2/docForm/${enc(id)}/history`).then((r) => tasksOf(r.body)),
+    id,
+  );
+  const reload = () => {
+    doc.reload();
+    tasks.reload();
+  };
   const done = (_: Doc, text: string) => {
     setMessage(text);
-    doc.reload();
+    reload();
   };
-  usePollWhile(doc.data?.recoStatus === 'pending', doc.reload);
   if (doc.error && !doc.data)
     return (
       <>
@@ -359,7 +442,7 @@ export function DocumentPage({ id }: { id: string }) {
               History
             </a>
           ) : null}
-          <button type="button" class="secondary" onClick={doc.reload}>
+          <button type="button" class="secondary" onClick={reload}>
             Refresh
           </button>
         </div>
@@ -373,7 +456,14 @@ export function DocumentPage({ id }: { id: string }) {
       <div class="columns">
         <div>
           {task && answer ? (
-            <TaskPanel key={task.respId} doc={d} task={task} allowed={answer.taskstatus} onDone={done} />
+            <TaskPanel
+              key={task.respId}
+              doc={d}
+              task={task}
+              allowed={answer.taskstatus}
+              line={tasks.data?.find((t) => t.respId === task.respId)}
+              onDone={done}
+            />
           ) : null}
           <Section title="Fields" id="fields">
             <FieldsTable values={d.valuesByTags} />
@@ -392,7 +482,7 @@ export function DocumentPage({ id }: { id: string }) {
             <WorkflowSummary doc={d} />
             {!task ? <p class="muted">No open task of yours on this document.</p> : null}
             <h3>Tasks</h3>
-            <TasksTable docId={d._id} rev={d._meta._rev} names={d.names} />
+            <TasksTable doc={d} me={me} tasks={tasks} onDone={done} />
           </Section>
           <ManagementPanel doc={d} onDone={done} />
           <CommentsSection doc={d} />

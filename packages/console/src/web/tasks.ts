@@ -1,6 +1,6 @@
 /** The tasks of a document's workflow, folded from its history (the API reads only the caller's own). */
 import { RESPONSE_TASK_STATUS } from '@docflow/contracts/codes';
-import type { HistoryEntry } from './model';
+import type { HistoryEntry, Me } from './model';
 
 export interface TaskLine {
   respId: string;
@@ -18,7 +18,23 @@ export interface TaskLine {
   /** Whom the task was handed to (outcome `handed over: <reason>`). */
   handedTo?: string;
   closed?: string;
+  /** When it is due: its stage's deadline, else its phase's due date (the form's `dueDays`). */
+  due?: string;
+  /** When the stage's reminder went out while it was open. */
+  remindedAt?: string;
+  /** The deadline passed while it was open (the server's fact, not this browser's clock). */
+  overdue?: boolean;
+  /** What the stage's escalation did while it was open, in words (`reassigned to`, …), and to whom. */
+  escalation?: { words: string; to: string[] };
 }
+
+/** The escalation kinds of a form's stage deadline, as the task table says them. */
+const ESCALATION_WORDS: Record<string, string> = {
+  notify: 'escalated to',
+  reassign: 'reassigned to',
+  addParticipants: 'escalated by adding',
+  autoAnswer: 'escalated: answered automatically',
+};
 
 interface WorkflowEvent {
   type: string;
@@ -36,11 +52,36 @@ const ANSWER_NAMES: Record<number, string> = {
 /** Every task in the order it was opened, with how it ended. */
 export function tasksOf(history: readonly HistoryEntry[]): TaskLine[] {
   const tasks = new Map<string, TaskLine>();
+  /** Due dates by `phase:iteration` (PhaseStarted) and `phase:iteration:step` (StageStarted). */
+  const dueBy = new Map<string, string>();
+  let phaseNow = '';
+  const each = (respIds: unknown, apply: (task: TaskLine) => void) => {
+    for (const id of Array.isArray(respIds) ? respIds : []) {
+      const task = tasks.get(String(id));
+      if (task) apply(task);
+    }
+  };
   for (const entry of history) {
     const events = (entry.data as { events?: WorkflowEvent[] }).events;
     if (entry.type !== 'WorkflowChanged' || !Array.isArray(events)) continue;
     for (const { type, data } of events) {
-      if (type === 'TaskOpened') {
+      if (type === 'PhaseStarted') {
+        const d = data as { phase: string; iteration: number; dueDate?: string };
+        phaseNow = `${d.phase}:${d.iteration}`;
+        if (d.dueDate) dueBy.set(phaseNow, d.dueDate);
+      } else if (type === 'StageStarted') {
+        // A stage starts within the phase started last.
+        const d = data as { step: number; dueAt?: string };
+        if (d.dueAt) dueBy.set(`${phaseNow}:${d.step}`, d.dueAt);
+      } else if (type === 'TasksDueSoon') {
+        each(data.respIds, (task) => Object.assign(task, { remindedAt: String(data.at) }));
+      } else if (type === 'TasksOverdue') {
+        each(data.respIds, (task) => Object.assign(task, { overdue: true }));
+      } else if (type === 'TasksEscalated') {
+        const words = ESCALATION_WORDS[String(data.action)] ?? `escalated (${String(data.action)})`;
+        const to = Array.isArray(data.to) ? data.to.map(String) : [];
+        each(data.respIds, (task) => Object.assign(task, { escalation: { words, to } }));
+      } else if (type === 'TaskOpened') {
         const d = data as {
           respId: string;
           phase: string;
@@ -60,6 +101,7 @@ export function tasksOf(history: readonly HistoryEntry[]): TaskLine[] {
           opened: d.at,
           outcome: 'open',
           comment: '',
+          due: dueBy.get(`${d.phase}:${d.iteration}:${d.step}`) ?? dueBy.get(`${d.phase}:${d.iteration}`),
         });
       } else if (type === 'TaskAnswered') {
         const d = data as {
@@ -67,12 +109,14 @@ export function tasksOf(history: readonly HistoryEntry[]): TaskLine[] {
           taskstatus: number;
           content: string;
           answeredBy: string;
+          automatic?: boolean;
           at: string;
         };
         const task = tasks.get(d.respId);
+        const answer = ANSWER_NAMES[d.taskstatus] ?? `answered ${d.taskstatus}`;
         if (task)
           Object.assign(task, {
-            outcome: ANSWER_NAMES[d.taskstatus] ?? `answered ${d.taskstatus}`,
+            outcome: d.automatic ? `${answer} automatically` : answer,
             comment: d.content,
             answeredBy: d.answeredBy,
             closed: d.at,
@@ -92,4 +136,27 @@ export function tasksOf(history: readonly HistoryEntry[]): TaskLine[] {
     }
   }
   return [...tasks.values()];
+}
+
+/**
+ * Whether `me` may hand the open task `task` to someone else: a person given a task in its stage, the
+ * document's author, or whoever manages others' workflows (svcAdminDocRW). The workflow service
+ * decides and refuses the rest (docs/decisions.md, "Reassignment"); `embed=actions` does not name this
+ * move yet, so the console asks the same question of the same facts.
+ */
+export function mayHandOver(
+  task: TaskLine,
+  tasks: readonly TaskLine[],
+  me: Pick<Me, '_id_sys' | 'capabilities'>,
+  author: string,
+): boolean {
+  if (task.outcome !== 'open') return false;
+  if (author === me._id_sys || me.capabilities.manageOthersWorkflows) return true;
+  return tasks.some(
+    (t) =>
+      t.assignee === me._id_sys &&
+      t.phase === task.phase &&
+      t.iteration === task.iteration &&
+      t.step === task.step,
+  );
 }
