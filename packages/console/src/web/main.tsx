@@ -14,6 +14,7 @@ import type { Me } from './model';
 import { usePageHeading } from './page-heading';
 import { SearchBox, SearchPage } from './search';
 import { loadSession } from './session';
+import { SettingsPage } from './settings';
 import { type SignedIn, SignInPage, whoIs } from './sign-in';
 import { signOutOf } from './sign-out';
 import { ErrorBox, Loading, type Route, useRoute } from './ui';
@@ -38,6 +39,7 @@ function Page({ route, me }: { route: Route; me: Me }) {
   if (first === 'views') return <ViewsPage route={route} />;
   if (first === 'search') return <SearchPage route={route} />;
   if (first === 'new') return <CreatePage />;
+  if (first === 'settings') return <SettingsPage me={me} />;
   if (first === 'admin' && second === 'accounts') return <AccountsPage route={route} />;
   if (first === 'admin' && second === 'forms') return <FormsPage />;
   return <InboxPage />;
@@ -122,6 +124,11 @@ function App() {
         <OpenDocument />
         <div class="who">
           <span title={me.email}>Signed in as {whoLabel(signedIn)}</span>
+          {me.kind === 'person' ? (
+            <a href="#/settings" aria-current={here === 'settings' ? 'page' : undefined}>
+              Your settings
+            </a>
+          ) : null}
           <button type="button" class="secondary" onClick={signOut}>
             Sign out
           </button>
