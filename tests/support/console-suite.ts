@@ -9,7 +9,7 @@ import { after, before } from 'node:test';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { launchChromium, newConsolePage, SHOTS, screenshot, signInWithKey } from './chromium';
 import { type Api, apiClient } from './http';
-import { startEmbedded, type Target } from './targets';
+import { startEmbedded, type Target, type TargetOptions } from './targets';
 
 export interface ConsoleSuite {
   readonly target: Target;
@@ -27,7 +27,8 @@ export interface ConsoleSuite {
   shot(page: Page, name: string): Promise<void>;
 }
 
-export function consoleSuite(): ConsoleSuite {
+/** `options`: how the embedded instance starts (e.g. `env` moving the workflow service's clock). */
+export function consoleSuite(options: TargetOptions = {}): ConsoleSuite {
   let target: Target | undefined;
   let browser: Browser | undefined;
   let api: Api | undefined;
@@ -36,7 +37,7 @@ export function consoleSuite(): ConsoleSuite {
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    [target, browser] = await Promise.all([startEmbedded(), launchChromium()]);
+    [target, browser] = await Promise.all([startEmbedded(options), launchChromium()]);
     api = apiClient(target.baseUrl);
   });
   after(async () => {
