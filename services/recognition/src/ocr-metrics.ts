@@ -36,9 +36,9 @@ export function instrumentOcrPool(pool: OcrPool): OcrPool {
   const untrack = queueDepth.track({}, async () => pool.stats().queued);
   return {
     languages: pool.languages,
-    async recognize(image) {
+    async recognize(image, segmentation) {
       try {
-        const result = await pool.recognize(image);
+        const result = await pool.recognize(image, segmentation);
         pages.inc();
         pageDuration.observe(result.ms / 1000);
         return result;

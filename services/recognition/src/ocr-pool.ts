@@ -12,11 +12,12 @@ import { availableParallelism } from 'node:os';
 import type { Worker as ThreadWorker } from 'node:worker_threads';
 import { TimeoutError, withTimeout } from '@docflow/timing';
 import { createCanvas } from '@napi-rs/canvas';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import { createWorker, OEM, PSM, type RecognizeOptions, type Worker } from 'tesseract.js';
 import { encodeGreyPng, rgbaToGrey } from './grey-png';
 import { DEFAULT_LANGUAGES, langPathFor, type OcrLanguage } from './languages';
 import { ocrWords } from './layout-ocr';
 import { registerPageFont } from './page-font';
+import type { Segmentation } from './page-segmentation';
 import type { PlacedWord } from './reading-order';
 
 export interface OcrPoolOptions {
@@ -52,8 +53,11 @@ export interface OcrPoolStats {
 
 export interface OcrPool {
   readonly languages: readonly OcrLanguage[];
-  /** OCR of one image (PNG, JPEG, TIFF, BMP, WebP bytes). Rejects with the errors below, never crashes. */
-  recognize(image: Uint8Array): Promise<OcrResult>;
+  /**
+   * OCR of one image (PNG, JPEG, TIFF, BMP, WebP bytes), segmented as asked (page-segmentation.ts;
+   * default `auto`). Rejects with the errors below, never crashes.
+   */
+  recognize(image: Uint8Array, segmentation?: Segmentation): Promise<OcrResult>;
   /** The image as a colour PNG (a TIFF: its first page), decoded by tesseract in its worker, with no OCR. */
   toPng(image: Uint8Array): Promise<Buffer>;
   stats(): OcrPoolStats;
@@ -238,10 +242,13 @@ export async function createOcrPool(options: OcrPoolOptions = {}): Promise<OcrPo
 
   return {
     languages,
-    recognize: (image) =>
+    recognize: (image, segmentation = 'auto') =>
       submit(async (worker): Promise<OcrResult> => {
         const started = performance.now();
-        const { data } = await worker.recognize(image, {}, { text: true, blocks: true });
+        // Tesseract parameters given with the job hold for that job only (tesseract.js restores them
+        // after); its RecognizeOptions type lists only its own options.
+        const parameters = { tessedit_pageseg_mode: PSM_OF[segmentation] } as Partial<RecognizeOptions>;
+        const { data } = await worker.recognize(image, parameters, { text: true, blocks: true });
         return {
           text: data.text,
           words: ocrWords(data.blocks ?? []),
@@ -309,6 +316,8 @@ async function startWorker(languages: OcrLanguage[], langPath: string, timeoutMs
   }
   return worker;
 }
+
+const PSM_OF: Record<Segmentation, PSM> = { auto: PSM.AUTO, block: PSM.SINGLE_BLOCK };
 
 let warmUp: Buffer | undefined;
 

@@ -6,9 +6,9 @@ import type { OcrPool } from './ocr-pool';
 export function traceOcrPool(pool: OcrPool): OcrPool {
   return {
     languages: pool.languages,
-    recognize: (image) =>
+    recognize: (image, segmentation) =>
       inSpan('ocr.page', { attributes: { [SERVICE_ATTRIBUTE]: 'recognition' } }, async (span) => {
-        const result = await pool.recognize(image);
+        const result = await pool.recognize(image, segmentation);
         span.setAttributes({ 'docflow.ocr.confidence': result.confidence, 'docflow.ocr.ms': result.ms });
         return result;
       }),

@@ -18,6 +18,7 @@ import { declaredFileKind, type FileKind, sniffFileKind } from './file-kind';
 import { declaredImageSize, type ImageSize, MAX_IMAGE_PIXELS } from './image-header';
 import { resolveIdpLangs } from './languages';
 import { OcrImageError, OcrOverloadedError, type OcrPool, OcrUnavailableError } from './ocr-pool';
+import { segmentationFor } from './page-segmentation';
 import { PatternBudget } from './pattern-steps';
 import { patternText } from './patterns';
 import { hasTextLayer, PdfTooLargeError, PdfUnreadableError } from './pdf';
@@ -255,7 +256,7 @@ async function ocrPage(
   pageIdx: number,
   pool: OcrPool,
 ): Promise<RecoPage> {
-  const result = await pool.recognize(image);
+  const result = await pool.recognize(image, segmentationFor(size.width));
   const layout = pageLayout(result.words, { pageIdx, ...size, source: 'ocr' });
   return recoPage(layout, result.confidence);
 }
