@@ -115,6 +115,10 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Date of invoice',
       'Date of issue',
       'Issue date',
+      // A document issued on a date: as specific as the date of issue.
+      'Issued at',
+      'Issued on',
+      'Date issued',
       'Invoice Date',
       'Billing date',
       'Tax point',
@@ -134,10 +138,6 @@ export const INVOICE_FIELDS: Record<string, RecognitionField> = {
       'Fecha de emisión',
       'Fecha factura',
       'Data fattura',
-      // A document issued on a date.
-      'Issued at',
-      'Issued on',
-      'Date issued',
       'Date',
       'Datum',
       'Fecha',

@@ -21,6 +21,7 @@ import type {
   ValuesByTags,
 } from '@docflow/contracts';
 import type { z } from 'zod';
+import { ambiguityFactor } from './ambiguity';
 import { crossCheckFactors } from './cross-checks';
 import { extractValuesSteps } from './extract';
 import { fieldConfidence, recognizedField } from './field-confidence';
@@ -79,15 +80,20 @@ export function* extractPartSteps(
   const hits = findLabelHits(lines.flat(), labelsOf(scalars));
   const hints = dateHints(lines);
   const found: Record<string, Candidate> = {};
+  const ambiguity: Record<string, number> = {};
   const firstDate = scalars.find(([, f]) => f.type === 'date')?.[0];
   for (const [tag, field] of scalars) {
+    const labelled = labelledCandidates(tag, field, lines, hits, hints);
     const candidate =
-      bestLabelled(tag, field, lines, hits, hints) ??
+      best(labelled) ??
       (field.pattern ? yield* patternValue(field, pages, hints) : undefined) ??
       (field.type !== 'date' || tag === firstDate
         ? unlabelledValue(field.type, lines, recoForm.match, hints)
         : undefined);
-    if (candidate) found[tag] = candidate;
+    if (candidate) {
+      found[tag] = candidate;
+      ambiguity[tag] = ambiguityFactor(candidate, labelled, identifiersOf(field.type, lines));
+    }
     yield;
   }
 
@@ -115,7 +121,7 @@ export function* extractPartSteps(
   if (found.total) found.total = roundedTotal(found.total, lines);
   for (const [tag, candidate] of Object.entries(found)) {
     valuesByTags[tag] = candidate.value;
-    fieldsByTags[tag] = recognizedField(candidate, factors[tag]);
+    fieldsByTags[tag] = recognizedField(candidate, (factors[tag] ?? 1) * (ambiguity[tag] ?? 1));
   }
   for (const [tag, { rows, candidate }] of Object.entries(tables)) {
     valuesByTags[tag] = rows;
@@ -133,7 +139,9 @@ export function typedFieldEvidence(recoForm: RecoFormDef, layout: PageLayout): n
   const scalars = scalarFields(recoForm);
   const hits = findLabelHits(lines[0]!, labelsOf(scalars));
   const hints = dateHints(lines);
-  const evidence = scalars.map(([tag, field]) => bestLabelled(tag, field, lines, hits, hints)?.quality ?? 0);
+  const evidence = scalars.map(
+    ([tag, field]) => best(labelledCandidates(tag, field, lines, hits, hints))?.quality ?? 0,
+  );
   const stopLabels = scalars.flatMap(([, f]) => f.labels ?? []);
   for (const field of Object.values(recoForm.fields))
     if (typeof field !== 'string' && field.type === 'table' && field.columns)
@@ -151,26 +159,47 @@ function labelsOf(scalars: ReadonlyArray<[string, Declared]>): Record<string, st
   return Object.fromEntries(scalars.map(([tag, f]) => [tag, f.labels ?? []]));
 }
 
-function bestLabelled(
+/**
+ * The best value beside each of the field's label hits (the first MAX_HITS_PER_FIELD), in reading
+ * order, with the rank of the label that found it.
+ */
+function labelledCandidates(
   tag: string,
   field: Declared,
   lines: readonly (readonly TextLine[])[],
   hits: readonly LabelHit[],
   hints: DateHints,
-): Candidate | undefined {
-  let best: Candidate | undefined;
-  for (const hit of hits.filter((h) => h.field === tag).slice(0, MAX_HITS_PER_FIELD)) {
-    const page = lines.find((p) => p[0]?.pageIdx === hit.line.pageIdx)!;
-    const c = valueNearLabel(
-      hit,
-      page,
-      hits.filter((h) => h.line.pageIdx === hit.line.pageIdx),
-      (text) => findByType(field.type, text, hints),
-      field.type === 'amount',
-    );
-    if (c && (!best || c.quality > best.quality)) best = c;
-  }
-  return best;
+): Array<Candidate & { rank: number }> {
+  return hits
+    .filter((h) => h.field === tag)
+    .slice(0, MAX_HITS_PER_FIELD)
+    .flatMap((hit) => {
+      const page = lines.find((p) => p[0]?.pageIdx === hit.line.pageIdx)!;
+      const c = valueNearLabel(
+        hit,
+        page,
+        hits.filter((h) => h.line.pageIdx === hit.line.pageIdx),
+        (text) => findByType(field.type, text, hints),
+        field.type === 'amount',
+      );
+      return c ? [{ ...c, rank: hit.rank }] : [];
+    });
+}
+
+/** The candidate of the highest quality, the first in reading order of equals. */
+function best<C extends Candidate>(candidates: readonly C[]): C | undefined {
+  return candidates.reduce<C | undefined>((b, c) => (!b || c.quality > b.quality ? c : b), undefined);
+}
+
+/** Every distinct value of an identifier type (VAT id, IBAN) on the part; none for other types. */
+function identifiersOf(type: ScalarType, lines: readonly (readonly TextLine[])[]): string[] {
+  if (type !== 'vatId' && type !== 'iban') return [];
+  const values = lines.flat().flatMap((l) =>
+    findByType(type, l.text)
+      .filter((m) => m.quality === 1)
+      .map((m) => m.value),
+  );
+  return [...new Set(values)];
 }
 
 function* patternValue(

@@ -1,6 +1,6 @@
 /**
- * Where the label words of each field stand on a page: whole words or phrases, case- and
- * accent-insensitive (`Rechnungs-Nr.`, `N° de facture`, `Factuurnummer:`). Pure.
+ * Where the label words of each field stand on a page: whole words or phrases, case-, accent- and
+ * hyphen-insensitive (`Rechnungs-Nr.`, `N° de facture`, `Factuurnummer:`, `VAT-ID`). Pure.
  *
  * A label inside a longer label of another field on the same line is not that field's (`total` in
  * `Total VAT` is the tax's label, `invoice` in `Invoice date` the date's), so similar labels do not
@@ -69,8 +69,11 @@ function shadowed(hit: LabelHit, onLine: readonly LabelHit[]): boolean {
   );
 }
 
-/** fold() where it keeps the length (offsets must stay those of the text), else lower case. */
+/**
+ * fold() where it keeps the length (offsets must stay those of the text), else lower case; a hyphen
+ * reads as a space, as labels write either (`VAT-ID` and `VAT ID`, `USt-IdNr` and `USt IdNr`).
+ */
 function foldKeepingLength(text: string): string {
   const folded = fold(text);
-  return folded.length === text.length ? folded : text.toLowerCase();
+  return (folded.length === text.length ? folded : text.toLowerCase()).replaceAll('-', ' ');
 }

@@ -30,5 +30,7 @@ export function findParty(text: string): ValueMatch[] {
   const legal = LEGAL_FORM.exec(rest.value);
   // `ACME GmbH, Hauptstrasse 1`: the name ends with its legal form.
   const value = legal ? rest.value.slice(0, legal.index + legal[0].length) : rest.value.split(/,\s/)[0]!;
+  // A legal form alone (`GmbH` after a label that is itself the start of the name) names no one.
+  if (legal && !/\p{L}{2}/u.test(value.slice(0, legal.index))) return [];
   return [{ value, start: rest.start, end: rest.start + value.length, quality: legal ? 1 : 0.8 }];
 }
