@@ -9,6 +9,7 @@ import type { PageLayout } from '@docflow/contracts';
 import { createCanvas } from '@napi-rs/canvas';
 import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/api';
 import { encodeGreyPng, rgbaToGrey } from './grey-png';
+import { MAX_IMAGE_PIXELS } from './image-header';
 import { pdfItemWords } from './layout-pdf';
 import { pageLayout } from './reading-order';
 
@@ -47,6 +48,26 @@ const require = createRequire(import.meta.url);
 // pdf.js wants a URL-ish string ending in a slash; without the standard fonts text renders wrong (ocr.md).
 const STANDARD_FONT_DATA_URL = `${join(dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
+/**
+ * pdf.js says it dropped an image over `maxImageSize` only by a warning (console.warn at verbosity 1 and
+ * up): it is counted, and pdf.js's other warnings stay quiet as at verbosity 0. Installed by the first
+ * openPdf, so only where PDFs are read (the PDF threads); one file is open per thread at a time
+ * (pdf-thread.ts), so a count that grows during a render is that render's.
+ */
+const PDFJS_WARNINGS = 1;
+const IMAGE_REMOVED = 'Warning: Image exceeded maximum allowed size and was removed.';
+let removedImages = 0;
+let countingRemovedImages = false;
+function countRemovedImages(): void {
+  if (countingRemovedImages) return;
+  countingRemovedImages = true;
+  const warn = console.warn.bind(console);
+  console.warn = (...args: unknown[]) => {
+    if (args[0] === IMAGE_REMOVED) removedImages++;
+    else if (!(typeof args[0] === 'string' && args[0].startsWith('Warning: '))) warn(...args);
+  };
+}
+
 /** Whether a page's text layer holds enough text to skip OCR. */
 export function hasTextLayer(text: string): boolean {
   return text.replace(/\s+/g, '').length >= MIN_TEXT_LAYER_CHARS;
@@ -59,13 +80,16 @@ export function hasTextLayer(text: string): boolean {
 export async function openPdf(bytes: Uint8Array): Promise<PdfFile> {
   // Loaded on first use: the legacy build is the one that runs on Node 20 (ocr.md).
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  countRemovedImages();
   const task = getDocument({
     // pdf.js may transfer (detach) the buffer it is given: hand it a copy.
     data: new Uint8Array(bytes),
     standardFontDataUrl: STANDARD_FONT_DATA_URL,
     useSystemFonts: false,
     isEvalSupported: false,
-    verbosity: 0,
+    // An image above the bound is dropped before it is decoded; the warning tells renderPage (below).
+    maxImageSize: MAX_IMAGE_PIXELS,
+    verbosity: PDFJS_WARNINGS,
   });
   let doc: PDFDocumentProxy;
   try {
@@ -115,8 +139,14 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfFile> {
         const params = { canvas, canvasContext: ctx, viewport } as unknown as Parameters<
           typeof page.render
         >[0];
+        const removedBefore = removedImages;
         await page.render(params).promise;
         page.cleanup();
+        // A page without its image would be read as blank: the file is refused instead.
+        if (removedImages > removedBefore)
+          throw new PdfTooLargeError(
+            `page ${pageIdx + 1} draws an image of more than ${MAX_IMAGE_PIXELS} pixels, which is not decoded`,
+          );
         return encodeGreyPng(
           rgbaToGrey(ctx.getImageData(0, 0, width, height).data, width, height),
           width,

@@ -54,18 +54,53 @@ export function deepPageTreePdf(depth: number): Buffer {
 /**
  * A grey PNG declaring `width` × `height` pixels of `bitDepth` bits, all white, compressed (a
  * decompression bomb: 60000 × 60000 at 1 bit is about 0.44 MB and 3.6 gigapixels once decoded).
- * The rows are deflated as a stream, so the decoded size is never held here.
  */
 export async function pngBomb(width: number, height: number, bitDepth: 1 | 8): Promise<Buffer> {
-  const row = Buffer.alloc(1 + Math.ceil((width * bitDepth) / 8), 0xff);
-  row[0] = 0; // filter: none
+  // Each PNG row starts with its filter byte (0: none).
+  const compressed = await deflatedRows(1 + Math.ceil((width * bitDepth) / 8), height, 1);
+  return greyPngFile(width, height, bitDepth, compressed);
+}
+
+/**
+ * One A4 page that draws a grey image XObject declaring `width` × `height` pixels of `bitDepth` bits,
+ * all white, FlateDecode-compressed: the PNG bomb's pixels inside a PDF, where no image header is read
+ * before pdf.js decodes them (a 20000 × 20000 1-bit image is about 50 KB).
+ */
+export async function imageBombPdf(width: number, height: number, bitDepth: 1 | 8): Promise<Buffer> {
+  const data = await deflatedRows(Math.ceil((width * bitDepth) / 8), height, 0);
+  const content = 'q 595 0 0 842 0 0 cm /Im0 Do Q';
+  const image =
+    `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray ` +
+    `/BitsPerComponent ${bitDepth} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`;
+  return assemblePdf(
+    [
+      Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
+      Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', 'latin1'),
+      Buffer.from(
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
+        'latin1',
+      ),
+      Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`, 'latin1'),
+      Buffer.concat([Buffer.from(image, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]),
+    ],
+    1,
+  );
+}
+
+/**
+ * `rows` rows of `rowBytes` bytes, all 0xff after `prefix` zero bytes each, deflated as a stream so
+ * that the decoded size is never held here.
+ */
+async function deflatedRows(rowBytes: number, rows: number, prefix: number): Promise<Buffer> {
+  const row = Buffer.alloc(rowBytes, 0xff);
+  row.fill(0, 0, prefix);
   const deflate = createDeflate({ level: 9 });
   const compressed: Buffer[] = [];
   deflate.on('data', (chunk: Buffer) => compressed.push(chunk));
   const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
-  for (let y = 0; y < height; y++)
+  for (let y = 0; y < rows; y++)
     if (!deflate.write(row)) await new Promise((resolve) => deflate.once('drain', resolve));
   deflate.end();
   await done;
-  return greyPngFile(width, height, bitDepth, Buffer.concat(compressed));
+  return Buffer.concat(compressed);
 }
