@@ -1,13 +1,13 @@
 /**
  * Hostile files benchmark (issue 29): for the worst hostile file of each kind — a PDF whose page tree is
- * 400,000 levels deep, a PDF of 200 blank 200 × 200-inch pages, a PNG declaring 60000 × 60000 pixels —
- * and, as the reference, an ordinary scanned invoice: a fresh embedded docflow, one document of the
+ * 400,000 levels deep, PDFs of 16 and of 200 blank 200 × 200-inch pages, PNGs declaring 60000 × 60000
+ * pixels of 1 bit and 30000 × 30000 of 8 bits, a PDF page drawing such an image — and, as the reference, an ordinary scanned invoice: a fresh embedded docflow, one document of the
  * sample form `invoice` with the file, and while its recognition runs, /healthz every 100 ms (the
  * longest answer) and the process's resident memory (the peak of the samples, threads included).
  * Bounded: one document per file, at most JOB_LIMIT_MS each. Writes bench/RESULTS.md.
  */
 import { readFileSync } from 'node:fs';
-import { deepPageTreePdf, drawPageEncoded, hugePagePdf, pngBomb } from '@docflow/recognition';
+import { deepPageTreePdf, drawPageEncoded, hugePagePdf, imageBombPdf, pngBomb } from '@docflow/recognition';
 import { createDoc } from '../tests/support/documents';
 import { apiClient } from '../tests/support/http';
 import { startEmbedded } from '../tests/support/targets';
@@ -44,6 +44,12 @@ const FILES: HostileFile[] = [
     make: () => deepPageTreePdf(400_000),
   },
   {
+    name: 'PDF, 16 blank pages of 200 × 200 inches',
+    fileName: 'huge-16.pdf',
+    type: 'application/pdf',
+    make: () => hugePagePdf(16, 200),
+  },
+  {
     name: 'PDF, 200 blank pages of 200 × 200 inches',
     fileName: 'huge-200.pdf',
     type: 'application/pdf',
@@ -54,6 +60,18 @@ const FILES: HostileFile[] = [
     fileName: 'bomb.png',
     type: 'image/png',
     make: () => pngBomb(60_000, 60_000, 1),
+  },
+  {
+    name: 'PNG bomb, 30000 × 30000 pixels of 8 bits',
+    fileName: 'bomb-8bit.png',
+    type: 'image/png',
+    make: () => pngBomb(30_000, 30_000, 8),
+  },
+  {
+    name: 'PDF, an A4 page drawing a 60000 × 60000 1-bit image',
+    fileName: 'image-bomb.pdf',
+    type: 'application/pdf',
+    make: () => imageBombPdf(60_000, 60_000, 1),
   },
 ];
 
