@@ -24,6 +24,8 @@ interface Hostile {
   type: string;
   /** The reasons it may end with: the first bound it reaches. */
   reasons: string[];
+  /** What its failure's detail names: the limit it reached. */
+  detail: RegExp;
 }
 
 const HOSTILE: Hostile[] = [
@@ -35,6 +37,7 @@ const HOSTILE: Hostile[] = [
     // The PDF thread's heap bound (256 MiB; ~12 s on an idle machine) or, on a busy one, the 30 s bound
     // on opening a PDF: whichever comes first ends it.
     reasons: ['too-large', 'timeout'],
+    detail: /needs more than 256 MiB of memory|took longer than/,
   },
   {
     name: 'a 2.5 KB PDF of 16 blank 200 × 200-inch pages',
@@ -42,6 +45,7 @@ const HOSTILE: Hostile[] = [
     fileName: 'huge-16.pdf',
     type: 'application/pdf',
     reasons: ['too-large'],
+    detail: /page 1 is 200 × 200 inches/,
   },
   {
     name: 'a 28 KB PDF of 200 such pages',
@@ -49,6 +53,7 @@ const HOSTILE: Hostile[] = [
     fileName: 'huge-200.pdf',
     type: 'application/pdf',
     reasons: ['too-large'],
+    detail: /page 1 is 200 × 200 inches/,
   },
   {
     name: 'a 0.57 MB PNG declaring 60000 × 60000 pixels of 1 bit',
@@ -56,6 +61,7 @@ const HOSTILE: Hostile[] = [
     fileName: 'bomb-1bit.png',
     type: 'image/png',
     reasons: ['too-large'],
+    detail: /declares 60000 × 60000 pixels/,
   },
   {
     name: 'a 0.95 MB PNG declaring 30000 × 30000 pixels of 8 bits',
@@ -63,6 +69,7 @@ const HOSTILE: Hostile[] = [
     fileName: 'bomb-8bit.png',
     type: 'image/png',
     reasons: ['too-large'],
+    detail: /declares 30000 × 30000 pixels/,
   },
 ];
 
@@ -82,6 +89,7 @@ describe('hostile recognition [embedded]', { timeout: 1_200_000 }, () => {
       assert.equal(doc.recoStatus, 'failed', JSON.stringify(doc).slice(0, 500));
       assert.deepEqual(doc.recoData, []);
       assert.ok(hostile.reasons.includes(String(failure?.reason)), JSON.stringify(failure));
+      assert.match(failure!.detail, hostile.detail);
     });
 
   it('an ordinary scan after them is recognised', async () => {

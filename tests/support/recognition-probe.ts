@@ -1,7 +1,8 @@
 /**
  * A hostile file's recognition watched for liveness (issue 29): the document is created with the file
  * while `/healthz` is probed every PROBE_EVERY_MS, from before the upload until its recognition ended;
- * every probe must answer 200 within HEALTHZ_BOUND_MS (the issue's bound).
+ * every probe must answer 200 within HEALTHZ_BOUND_MS (the issue's bound). In distributed mode each
+ * process given is probed (the gateway and the recognition service).
  */
 import assert from 'node:assert/strict';
 import { createDoc } from './documents';
@@ -24,34 +25,35 @@ export interface Recognised {
 
 /**
  * Creates a document of the sample form `invoice` (it has recognition forms) with `content`, waits for
- * its recognition to end, and fails if any /healthz probe meanwhile missed HEALTHZ_BOUND_MS.
+ * its recognition to end, and fails if any /healthz probe of `probed` (base URLs; default the target's)
+ * meanwhile missed HEALTHZ_BOUND_MS.
  */
 export async function recogniseWhileProbing(
   target: Target,
   fileName: string,
   content: Uint8Array,
   type: string,
+  probed: string[] = [target.baseUrl],
 ): Promise<Recognised> {
   const api = apiClient(target.baseUrl);
   const slowProbes: string[] = [];
   let probes = 0;
   let running = true;
-  const probing = (async () => {
+  const probe = async (url: string) => {
     while (running) {
       const started = performance.now();
       try {
-        const res = await fetch(`${target.baseUrl}/healthz`, {
-          signal: AbortSignal.timeout(HEALTHZ_BOUND_MS),
-        });
+        const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(HEALTHZ_BOUND_MS) });
         await res.arrayBuffer();
-        if (res.status !== 200) slowProbes.push(`status ${res.status}`);
+        if (res.status !== 200) slowProbes.push(`${url}: status ${res.status}`);
       } catch (err) {
-        slowProbes.push(`${String(err)} after ${Math.round(performance.now() - started)} ms`);
+        slowProbes.push(`${url}: ${String(err)} after ${Math.round(performance.now() - started)} ms`);
       }
       probes++;
       await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
     }
-  })();
+  };
+  const probing = Promise.all(probed.map(probe));
   try {
     const created = await createDoc(target.baseUrl, target.adminKey, 'invoice', {
       docForm: {},
