@@ -4,6 +4,7 @@
  */
 export * from './config';
 export * from './ids';
+export * from './keyed-lock';
 export * from './logger';
 export * from './telemetry';
 export * from './trace-context';

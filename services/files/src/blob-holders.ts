@@ -11,8 +11,8 @@
  * the blob present. Across processes sharing one bucket see docs/decisions.md.
  */
 import { BlobNotFound, type BlobStore } from '@docflow/blobstore';
+import type { KeyedLock } from '@docflow/kit';
 import { problems } from '@docflow/kit/http';
-import type { KeyedLock } from './keyed-lock';
 import type { StoredFileRow, StoredFilesTable } from './stored-files';
 import type { StoredFilesProjection } from './stored-files-projection';
 

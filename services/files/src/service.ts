@@ -3,6 +3,7 @@ import type { BlobStore } from '@docflow/blobstore';
 import type { Consumer } from '@docflow/bus';
 import { INTERNAL_PATHS, topicsOf } from '@docflow/contracts';
 import type { Subscription } from '@docflow/eventstore';
+import { createKeyedLock } from '@docflow/kit';
 import {
   createServiceApp,
   relayOwnStreams,
@@ -16,7 +17,6 @@ import { createAttachmentIndex } from './attachment-index';
 import { createBlobHolders } from './blob-holders';
 import { fileDiscarder } from './discard';
 import { documentEventsHandler } from './document-consumer';
-import { createKeyedLock } from './keyed-lock';
 import { liveAttachmentsFromDocument } from './live-attachments';
 import { createOrphanSweeper, type SweepReport } from './orphan-sweeper';
 import { createStoredFilesTable } from './stored-files';

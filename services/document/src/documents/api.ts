@@ -11,6 +11,7 @@ import {
   RecoValidation,
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
+import { createKeyedLock } from '@docflow/kit';
 import { commandMetadata, executeCommand, loadAggregate } from '@docflow/kit/eventsourcing';
 import { parseWith, problems, readJson, type ServiceClient, type ServiceEnv } from '@docflow/kit/http';
 import { openTaskFor, openTasks } from '@docflow/workflow-model';
@@ -94,6 +95,18 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   app.put('/api/v2/docForm/:id/docResponse/:respId', idempotentJson);
   app.post('/api/v2/docForm/:id/docResponse/:respId/reassign', idempotentJson);
   const filesCall = (c: Context<ServiceEnv>) => filesCallAs(deps.files, deps.internalToken, c);
+  const pinnedWrites = createKeyedLock();
+  /**
+   * Runs `write` on `doc`; with If-Match, alone among this document's If-Match writes in this process,
+   * on the document read again, until its change is in the document. A workflow command's
+   * precondition holds at the workflow stream's append and a validation's at the document stream's:
+   * without this a move and a validation naming one revision could both act (issue 29). Document
+   * services sharing one event store do not wait for each other here.
+   */
+  const pinnedWrite = <T>(c: Context<ServiceEnv>, doc: DocState, write: (doc: DocState) => Promise<T>) =>
+    c.req.header('if-match') === undefined
+      ? write(doc)
+      : pinnedWrites.run(doc.id, async () => write(await readableDoc(c, doc.id)));
 
   app.post('/api/v2/docForm/form/:formName', async (c) => {
     const { doc, xError } = await createDocument(
@@ -148,37 +161,39 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
   });
 
   app.post('/api/v2/docForm/:id/docResponse', async (c) => {
-    const doc = await readableDoc(c, c.req.param('id'));
+    const read = await readableDoc(c, c.req.param('id'));
     const { docResponse } = await readJson(c, ManageRequest);
-    const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
-    const after = await applyWorkflowCommand(
-      store,
-      calls,
-      { principal: c.var.principal, ids: c.var },
-      doc,
-      { kind: 'manage', taskstatus: docResponse.taskstatus },
-      pinned,
+    const after = await pinnedWrite(c, read, (doc) =>
+      applyWorkflowCommand(
+        store,
+        calls,
+        { principal: c.var.principal, ids: c.var },
+        doc,
+        { kind: 'manage', taskstatus: docResponse.taskstatus },
+        requireIfMatch(c.req.header('if-match'), doc.rev),
+      ),
     );
     return c.json(toDocForm(after));
   });
 
   app.put('/api/v2/docForm/:id/docResponse/:respId', async (c) => {
-    const doc = await readableDoc(c, c.req.param('id'));
+    const read = await readableDoc(c, c.req.param('id'));
     const respId = parseWith('path', Hex24Id, c.req.param('respId'));
     const { docForm, docResponse } = await readJson(c, AnswerRequest);
-    const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
-    const form = docForm ? (await loadForm(store, doc.form)).definition : null;
-    // Values are checked before the answer, so a bad value changes nothing at all.
-    if (docForm && form) checkValuesAgainstForm(docForm.valuesByTags ?? {}, form);
-    let after = await applyWorkflowCommand(
-      store,
-      calls,
-      { principal: c.var.principal, ids: c.var },
-      doc,
-      { kind: 'answer', respId, taskstatus: docResponse.taskstatus, content: docResponse.content },
-      pinned,
-    );
-    if (docForm && form) {
+    const after = await pinnedWrite(c, read, async (doc) => {
+      const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
+      const form = docForm ? (await loadForm(store, doc.form)).definition : null;
+      // Values are checked before the answer, so a bad value changes nothing at all.
+      if (docForm && form) checkValuesAgainstForm(docForm.valuesByTags ?? {}, form);
+      const answered = await applyWorkflowCommand(
+        store,
+        calls,
+        { principal: c.var.principal, ids: c.var },
+        doc,
+        { kind: 'answer', respId, taskstatus: docResponse.taskstatus, content: docResponse.content },
+        pinned,
+      );
+      if (!docForm || !form) return answered;
       const result = await executeCommand(
         store,
         docFormStream(doc.id),
@@ -187,24 +202,25 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
           decideUpdateFields({ valuesByTags: docForm.valuesByTags, tags: docForm._tags }, form, state),
         commandMetadata(c.var.principal, c.var),
       );
-      after = result.state;
-    }
+      return result.state;
+    });
     return c.json(toDocForm(after));
   });
 
   app.post('/api/v2/docForm/:id/docResponse/:respId/reassign', async (c) => {
-    const doc = await readableDoc(c, c.req.param('id'));
+    const read = await readableDoc(c, c.req.param('id'));
     const respId = parseWith('path', Hex24Id, c.req.param('respId'));
     const { to, reason } = await readJson(c, ReassignRequest);
-    const pinned = requireIfMatch(c.req.header('if-match'), doc.rev);
     const ctx = { principal: c.var.principal, ids: c.var };
-    const after = await applyWorkflowCommand(
-      store,
-      calls,
-      ctx,
-      doc,
-      { kind: 'reassign', respId, to, reason },
-      pinned,
+    const after = await pinnedWrite(c, read, (doc) =>
+      applyWorkflowCommand(
+        store,
+        calls,
+        ctx,
+        doc,
+        { kind: 'reassign', respId, to, reason },
+        requireIfMatch(c.req.header('if-match'), doc.rev),
+      ),
     );
     return c.json(toDocForm(after));
   });
@@ -218,16 +234,18 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
     const ifMatch = c.req.header('if-match');
     const principal = c.var.principal;
     const form = (await loadForm(store, doc.form)).definition;
-    const result = await executeCommand(
-      store,
-      docFormStream(doc.id),
-      docAggregate,
-      (state) => {
-        // Checked against the state the change is decided on, so a concurrent change cannot slip between.
-        requireIfMatch(ifMatch, state.rev);
-        return decideValidateReco({ recoId, valuesByTags, copyToFields, by: principal }, form, state);
-      },
-      commandMetadata(principal, c.var),
+    const result = await pinnedWrite(c, doc, () =>
+      executeCommand(
+        store,
+        docFormStream(doc.id),
+        docAggregate,
+        (state) => {
+          // Checked against the state the change is decided on, so a concurrent change cannot slip between.
+          requireIfMatch(ifMatch, state.rev);
+          return decideValidateReco({ recoId, valuesByTags, copyToFields, by: principal }, form, state);
+        },
+        commandMetadata(principal, c.var),
+      ),
     );
     return c.json(toRecoData(result.state).find((e) => e._id === recoId));
   });
