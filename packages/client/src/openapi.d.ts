@@ -1705,6 +1705,8 @@ export interface components {
              * @enum {string}
              */
             validatedBy?: "person" | "recognition";
+            /** @description Extension: the threshold this part’s per-field confidences were judged against when it was recognised — the `recognition.validation.autoValidateAt` of the form as the document was created with it (a later change of the form does not change it). Every value at or above it: validated by recognition. Absent when that form set none (no part is validated automatically). */
+            autoValidateAt?: number;
             recoForm: components["schemas"]["RecoForm"];
             valuesByTags: components["schemas"]["ValuesByTags"];
             recoResult: {
@@ -1843,6 +1845,8 @@ export interface components {
                  * @enum {string}
                  */
                 validatedBy?: "person" | "recognition";
+                /** @description Extension: the threshold this part’s per-field confidences were judged against when it was recognised — the `recognition.validation.autoValidateAt` of the form as the document was created with it (a later change of the form does not change it). Every value at or above it: validated by recognition. Absent when that form set none (no part is validated automatically). */
+                autoValidateAt?: number;
                 recoForm?: components["schemas"]["RecoForm"];
                 valuesByTags?: components["schemas"]["ValuesByTags"];
                 recoResult?: {

@@ -38,6 +38,18 @@ export const RecoData = z
         'the form\u2019s `recognition.validation.autoValidateAt`). Absent while not validated, and on parts ' +
         'validated before it was recorded (by a person).',
     }),
+    autoValidateAt: z
+      .number()
+      .min(0)
+      .max(100)
+      .optional()
+      .openapi({
+        description:
+          'Extension: the threshold this part\u2019s per-field confidences were judged against when it was ' +
+          'recognised \u2014 the `recognition.validation.autoValidateAt` of the form as the document was ' +
+          'created with it (a later change of the form does not change it). Every value at or above it: ' +
+          'validated by recognition. Absent when that form set none (no part is validated automatically).',
+      }),
     recoForm: RecoForm,
     valuesByTags: ValuesByTags,
     recoResult: z.object({ recoForm: RecoForm, recoFormConfidence: z.number() }),

@@ -25,6 +25,8 @@ export interface RecoEntry extends RecognizedPart {
   validatedBy?: RecoValidatedBy;
   /** Who was asked to validate it (its validation task; absent when none was opened). */
   validators?: string[];
+  /** The threshold its values were judged against when it was recorded (absent: the form set none). */
+  autoValidateAt?: number;
 }
 
 export interface DocState {
@@ -130,7 +132,7 @@ function apply(state: DocState, event: DocumentEvent, at: string): DocState {
         ...state,
         recoText: text ? [...state.recoText, text] : state.recoText,
         recoTextMissing: text !== undefined ? state.recoTextMissing : [...state.recoTextMissing, fileId],
-        recoData: [...state.recoData, ...parts.map((p) => ({ ...p, fileId, validated: false }))],
+        recoData: [...state.recoData, ...parts.map((p) => recoEntry(p, fileId, state.recoValidation))],
         valuesByTags: fillEmpty(
           state.valuesByTags,
           parts.map((p) => p.valuesByTags),
@@ -193,6 +195,16 @@ function apply(state: DocState, event: DocumentEvent, at: string): DocState {
       };
     }
   }
+}
+
+/** A part as recorded: not validated yet, with the threshold decideRecoValidation judges it against. */
+function recoEntry(
+  part: RecognizedPart,
+  fileId: string,
+  policy: RecoValidationPolicy | undefined,
+): RecoEntry {
+  const at = policy?.autoValidateAt;
+  return { ...part, fileId, validated: false, ...(at === undefined ? {} : { autoValidateAt: at }) };
 }
 
 const isEmpty = (v: TagValue | undefined) =>

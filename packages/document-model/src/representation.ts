@@ -36,6 +36,7 @@ export function toRecoData(s: DocState): RecoData[] {
     pageIdxEnd: e.pageIdxEnd,
     validated: e.validated,
     ...(e.validatedBy ? { validatedBy: e.validatedBy } : {}),
+    ...(e.autoValidateAt === undefined ? {} : { autoValidateAt: e.autoValidateAt }),
     recoForm: e.recoForm,
     valuesByTags: e.valuesByTags,
     recoResult: { recoForm: e.recoForm, recoFormConfidence: e.confidence },
