@@ -8,36 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { placedTextPdf } from '@docflow/recognition';
 import { createDoc, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
+import { quillfeatherInvoice, QUILLFEATHER as SUPPLIER } from '../support/quillfeather';
 import { type Target, targets } from '../support/targets';
 
-const SUPPLIER = 'Quillfeather Instruments GmbH';
 const MEMORY = '/api/admin/v1/forms/invoice/recognition-memory';
 const RECOGNITION_WAIT_MS = 120_000;
-
-/** Quillfeather's layout: number and due date under labels of its own, in a row of header fields. */
-const quillfeatherInvoice = (no: string, due: string) =>
-  placedTextPdf([
-    [
-      { text: SUPPLIER, x: 72, y: 60, size: 16 },
-      { text: 'Federweg 7, 28195 Bremen', x: 72, y: 78 },
-      { text: 'RECHNUNG', x: 72, y: 130, size: 20 },
-      { text: 'Datum', x: 72, y: 170 },
-      { text: '03.08.2026', x: 72, y: 184 },
-      { text: 'Kundennummer', x: 230, y: 170 },
-      { text: '4711', x: 230, y: 184 },
-      { text: 'Vorgang', x: 380, y: 170 },
-      { text: no, x: 380, y: 184 },
-      { text: 'Valuta', x: 470, y: 170 },
-      { text: due, x: 470, y: 184 },
-      { text: 'Feder, Messing, 12 Stk.', x: 72, y: 240 },
-      { text: '1.234,50', x: 450, y: 240 },
-      { text: 'Gesamtbetrag', x: 72, y: 300 },
-      { text: '1.234,50 EUR', x: 450, y: 300 },
-    ],
-  ]);
 
 for (const factory of targets()) {
   describe(`recognition correction memory [${factory.name}]`, {

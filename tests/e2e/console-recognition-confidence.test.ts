@@ -4,8 +4,10 @@
  * with its number sure and its amounts below the threshold (the cross-check lowers them). Each value
  * carries a mark in words (`sure 100`, `check 70`) that describes its input; the values below the
  * threshold are flagged and listed first ("Needs checking"), a click on one takes the focus to it and
- * marks it on the page. The threshold is the form's `autoValidateAt` where the form sets one, else the
- * console's default (90), and the summary says which. axe-core finds no serious or critical violation.
+ * marks it on the page. The threshold is the one recognition judged the part by (`autoValidateAt` on
+ * the part: the form's, shown to its validator, who may not read forms) where the form sets one, else the
+ * console's default (90), and the summary says which. A value read from the correction memory says
+ * "from memory". axe-core finds no serious or critical violation.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -13,7 +15,8 @@ import { textPdf } from '@docflow/recognition';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumSkipReason, seriousViolations } from '../support/chromium';
 import { consoleSuite } from '../support/console-suite';
-import { createDoc, eventually } from '../support/documents';
+import { createDoc, createPerson, eventually } from '../support/documents';
+import { quillfeatherInvoice } from '../support/quillfeather';
 
 const skip = chromiumSkipReason();
 const FORM_THRESHOLD = 80;
@@ -49,7 +52,9 @@ const invoiceForm = (name: string, autoValidateAt?: number) => ({
         },
       },
     ],
-    ...(autoValidateAt === undefined ? {} : { validation: { autoValidateAt } }),
+    ...(autoValidateAt === undefined
+      ? {}
+      : { validation: { autoValidateAt, validators: ['valerie@example.com'] } }),
   },
 });
 
@@ -58,8 +63,11 @@ const isFocused = (element: unknown) => element === (globalThis as any).document
 
 describe('web console: per-field confidence in the recognition review', { skip, timeout: 300_000 }, () => {
   const suite = consoleSuite();
+  /** The `checked` form's validator: a person with no role, who may not read forms. */
+  let valerie: string;
 
   before(async () => {
+    valerie = await createPerson(suite.api, suite.target.adminKey, 'valerie@example.com');
     for (const form of [invoiceForm('checked', FORM_THRESHOLD), invoiceForm('unchecked')]) {
       const put = await suite.api('PUT', `/api/admin/v1/forms/${form.name}`, {
         key: suite.target.adminKey,
@@ -70,10 +78,13 @@ describe('web console: per-field confidence in the recognition review', { skip, 
   });
 
   /** A recognised invoice of `form`: its id and its part's per-field confidences as the API answers them. */
-  async function recognised(form: string): Promise<{ id: string; confidence: Record<string, number> }> {
+  async function recognised(
+    form: string,
+    content = textPdf([INVOICE]),
+  ): Promise<{ id: string; docId: string; part: any; confidence: Record<string, number> }> {
     const created = await createDoc(suite.target.baseUrl, suite.target.adminKey, form, {
       docForm: {},
-      files: [{ name: 'invoice.pdf', content: textPdf([INVOICE]), type: 'application/pdf' }],
+      files: [{ name: 'invoice.pdf', content, type: 'application/pdf' }],
     });
     assert.equal(created.status, 201, created.text);
     const read = await eventually(
@@ -89,7 +100,7 @@ describe('web console: per-field confidence in the recognition review', { skip, 
     const confidence = Object.fromEntries(
       Object.entries<any>(part.fieldsByTags).map(([tag, field]) => [tag, field.confidence as number]),
     );
-    return { id: created.body._id_web, confidence };
+    return { id: created.body._id_web, docId: created.body._id, part, confidence };
   }
 
   /** The mark under the value of `tag`: the element its input names as its description. */
@@ -145,9 +156,9 @@ describe('web console: per-field confidence in the recognition review', { skip, 
     await part.getByRole('img', { name: 'Where the value in focus was read' }).waitFor();
   }
 
-  it('desktop: each value marked by the form\u2019s threshold, the low one flagged and listed; axe finds nothing', async () => {
+  it('desktop: the form\u2019s validator, no admin, sees each value marked by the form\u2019s threshold, the low one flagged and listed; axe finds nothing', async () => {
     const { id, confidence } = await recognised('checked');
-    const page = await suite.signedIn('', { bypassCSP: true });
+    const page = await suite.signedIn(valerie, { bypassCSP: true });
     await page.goto(`${suite.target.baseUrl}/console#/doc/${id}`);
     await checkMarks(
       page,
@@ -168,6 +179,33 @@ describe('web console: per-field confidence in the recognition review', { skip, 
     assert.ok((await page.evaluate<number>(PAGE_WIDTH)) <= 375, 'no horizontal overflow');
     await suite.shot(page, 'recognition-confidence-375');
     assert.deepEqual(await seriousViolations(page, 'recognition-confidence-375'), []);
+    await page.context().close();
+  });
+
+  it('a value read from the correction memory says so beside its mark', async () => {
+    const first = await recognised('invoice', quillfeatherInvoice('QF-88412', '17.08.2026'));
+    const validated = await suite.api('PUT', `/api/v2/docForm/${first.docId}/recoData/${first.part._id}`, {
+      key: suite.target.adminKey,
+      body: { valuesByTags: { ...first.part.valuesByTags, invoiceNo: 'QF-88412' } },
+    });
+    assert.equal(validated.status, 200, validated.text);
+    await eventually(
+      () =>
+        suite.api('GET', '/api/admin/v1/forms/invoice/recognition-memory', { key: suite.target.adminKey }),
+      (r) => r.status === 200 && r.body.suppliers[0]?.places?.invoiceNo !== undefined,
+      RECOGNITION_WAIT_MS,
+    );
+    const second = await recognised('invoice', quillfeatherInvoice('QF-90017', '31.08.2026'));
+    assert.equal(second.part.fieldsByTags.invoiceNo?.source, 'memory', JSON.stringify(second.part));
+
+    const page = await suite.signedIn('', { bypassCSP: true });
+    await page.goto(`${suite.target.baseUrl}/console#/doc/${second.id}`);
+    const part = page.getByRole('article', { name: /Part 1:/ });
+    await part.locator('.confidence').first().waitFor();
+    const text = async (tag: string) =>
+      ((await (await markOf(part, tag)).textContent()) ?? '').replace(/\s+/g, ' ').trim();
+    assert.match(await text('invoiceNo'), /^Recognition confidence: \w+ \d+ from memory$/);
+    assert.doesNotMatch(await text('total'), /from memory/, 'what the form read says nothing of memory');
     await page.context().close();
   });
 });

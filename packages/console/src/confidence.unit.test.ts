@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { confidenceLevel, needsChecking, UNSURE_BELOW } from './web/confidence';
+import { confidenceLevel, needsChecking, reviewThreshold, UNSURE_BELOW } from './web/confidence';
 
 describe('the review marks of recognised values', () => {
   it('a level per confidence and threshold: sure from the threshold up, unsure below UNSURE_BELOW', () => {
@@ -34,5 +34,11 @@ describe('the review marks of recognised values', () => {
 
   it('nothing on a part recognised before per-field confidences', () => {
     assert.deepEqual(needsChecking({ total: '99.00' }, undefined, 90), []);
+  });
+
+  it('the threshold of a part: the one recognition judged it by, else the console\u2019s default', () => {
+    assert.deepEqual(reviewThreshold(75), { at: 75, from: 'form' });
+    assert.deepEqual(reviewThreshold(0), { at: 0, from: 'form' });
+    assert.deepEqual(reviewThreshold(undefined), { at: 90, from: 'default' });
   });
 });

@@ -14,7 +14,7 @@ const MEANING: Record<ConfidenceLevel, string> = {
 const thresholdText = ({ at, from }: ReviewThreshold) =>
   from === 'form'
     ? `${at}, the form's threshold for automatic validation`
-    : `${at}, the console's default (no threshold of the form known here)`;
+    : `${at}, the console's default (the form sets no threshold)`;
 
 /** A value's mark: `check 70` (in full to a screen reader: "Recognition confidence: check 70"). */
 export function ConfidenceMark({
@@ -31,6 +31,15 @@ export function ConfidenceMark({
     <small class={`confidence confidence-${level}`} title={`${MEANING[level]} (${thresholdText(threshold)})`}>
       <span class="visually-hidden">Recognition confidence: </span>
       <span class="confidence-level">{level}</span> <span class="confidence-value">{shown}</span>
+    </small>
+  );
+}
+
+/** Beside a value read where a validator's correction taught (`source: 'memory'`): "from memory", in words. */
+export function MemoryMark() {
+  return (
+    <small class="from-memory" title="Read where a validator's correction of this supplier's value stood">
+      from memory
     </small>
   );
 }

@@ -5,7 +5,7 @@
  * (recognition validates such a part never). Pure.
  */
 
-/** The review threshold where the form sets no `autoValidateAt` (the benchmark's straight-through mark). */
+/** The review threshold of a part judged by no `autoValidateAt` (the benchmark's straight-through mark). */
 export const DEFAULT_REVIEW_THRESHOLD = 90;
 /** Below this a value was more guessed than read (e.g. a failed cross-check on a blurred scan). */
 export const UNSURE_BELOW = 50;
@@ -16,6 +16,17 @@ export type ConfidenceLevel = 'sure' | 'check' | 'unsure';
 export interface ReviewThreshold {
   at: number;
   from: 'form' | 'default';
+}
+
+/**
+ * The threshold a part's values are marked against: the one recognition judged the part by (the part's
+ * `autoValidateAt`), else DEFAULT_REVIEW_THRESHOLD.
+ * @example reviewThreshold(undefined) // { at: 90, from: 'default' }
+ */
+export function reviewThreshold(autoValidateAt: number | undefined): ReviewThreshold {
+  return autoValidateAt === undefined
+    ? { at: DEFAULT_REVIEW_THRESHOLD, from: 'default' }
+    : { at: autoValidateAt, from: 'form' };
 }
 
 /**

@@ -5,11 +5,10 @@
  */
 import { useState } from 'preact/hooks';
 import { call, enc } from './api';
-import { needsChecking, type ReviewThreshold } from './confidence';
-import { ConfidenceMark, NeedsChecking } from './confidence-mark';
+import { needsChecking, reviewThreshold } from './confidence';
+import { ConfidenceMark, MemoryMark, NeedsChecking } from './confidence-mark';
 import type { Doc, RecoData, TagValue } from './model';
 import { PageView, usePageLayout } from './page-view';
-import { useReviewThreshold } from './review-threshold';
 import { ErrorBox, Section, useAction } from './ui';
 import { valueBox } from './value-box';
 import { type FieldMark, ValuesEditor } from './values-editor';
@@ -23,14 +22,11 @@ function RecoPart({
   doc,
   reco,
   index,
-  threshold,
   onValidated,
 }: {
   doc: Doc;
   reco: RecoData;
   index: number;
-  /** Undefined while it is being read: no marks yet. */
-  threshold: ReviewThreshold | undefined;
   onValidated: (text: string) => void;
 }) {
   const [values, setValues] = useState<Record<string, TagValue>>(reco.valuesByTags);
@@ -62,14 +58,26 @@ function RecoPart({
     focused !== undefined && typeof recognised === 'string'
       ? valueBox(recognised, reco.fieldsByTags?.[focused], layout)
       : undefined;
-  // Marks describe the values as read; only a part still to validate flags and lists those below the threshold.
-  const fields = threshold ? reco.fieldsByTags : undefined;
-  const toCheck = threshold && !reco.validated ? needsChecking(values, fields, threshold.at) : [];
+  // Marks describe the values as read, against the threshold recognition judged the part by; only a
+  // part still to validate flags and lists those below it.
+  const threshold = reviewThreshold(reco.autoValidateAt);
+  const fields = reco.fieldsByTags;
+  const toCheck = reco.validated ? [] : needsChecking(values, fields, threshold.at);
   const marks: Record<string, FieldMark> = {};
-  if (fields && threshold)
+  if (fields)
     for (const tag of Object.keys(values))
       marks[tag] = {
-        mark: <ConfidenceMark confidence={fields[tag]?.confidence} threshold={threshold} />,
+        mark: (
+          <>
+            <ConfidenceMark confidence={fields[tag]?.confidence} threshold={threshold} />
+            {fields[tag]?.source === 'memory' ? (
+              <>
+                {' '}
+                <MemoryMark />
+              </>
+            ) : null}
+          </>
+        ),
         flagged: toCheck.includes(tag),
       };
   const focusField = (tag: string) => {
@@ -157,7 +165,7 @@ function RecoPart({
           onFocusIn={(e) => focus(tagOf(e))}
           onMouseOver={(e) => focus(tagOf(e))}
         >
-          {fields && threshold && !reco.validated ? (
+          {fields && !reco.validated ? (
             <NeedsChecking
               tags={toCheck}
               total={Object.keys(values).length}
@@ -192,7 +200,6 @@ function RecoPart({
 
 export function RecognitionSection({ doc, onValidated }: { doc: Doc; onValidated: (text: string) => void }) {
   const parts = doc.recoData ?? [];
-  const threshold = useReviewThreshold(doc.form);
   return (
     <Section title="Recognition" id="recognition">
       {doc.recoStatus === 'pending' ? (
@@ -208,7 +215,6 @@ export function RecognitionSection({ doc, onValidated }: { doc: Doc; onValidated
           doc={doc}
           reco={reco}
           index={i}
-          threshold={threshold}
           onValidated={onValidated}
         />
       ))}
