@@ -1,5 +1,6 @@
 export { inboxAssignees, openTaskFor } from './queries';
 export {
+  earliest,
   evolveWorkflow,
   foldWorkflow,
   initialWorkflow,

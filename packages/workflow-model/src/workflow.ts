@@ -23,6 +23,11 @@ export interface Task {
   taskstatus: ResponseTaskStatus | 0;
   content: string;
   openedAt: string;
+  /**
+   * When it is due: the earlier of its phase's due date and its stage's deadline as they stood when it
+   * opened; absent when neither was set (docs/decisions.md, "A task's due date").
+   */
+  dueAt?: string;
   /** When it was answered or cancelled. */
   closedAt?: string;
   answeredBy?: string;
@@ -146,6 +151,8 @@ function apply(state: WorkflowState, event: WorkflowEvent): WorkflowState {
         content: '',
         openedAt: at,
       };
+      const dueAt = earliest(state.dueDate, state.timer?.step === step ? state.timer.dueAt : '');
+      if (dueAt) task.dueAt = dueAt;
       return { ...state, tasks: { ...state.tasks, [respId]: task } };
     }
     case 'TaskAnswered': {
@@ -189,6 +196,12 @@ function apply(state: WorkflowState, event: WorkflowEvent): WorkflowState {
     case 'DocumentDeleted':
       return { ...state, status: 'deleted' };
   }
+}
+
+/** The earliest of ISO 8601 UTC timestamps ('' for none), or '' when every one is ''. */
+export function earliest(...dates: string[]): string {
+  const set = dates.filter(Boolean);
+  return set.length ? set.reduce((a, b) => (Date.parse(b) < Date.parse(a) ? b : a)) : '';
 }
 
 /** Timestamps come from the events' own `at`, so folding needs no event context. */

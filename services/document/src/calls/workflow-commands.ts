@@ -107,7 +107,7 @@ export async function workflowActions(
   );
 }
 
-export function toDocResponse(task: Task, doc: DocState): DocResponse {
+export function toDocResponse(task: Task): DocResponse {
   return {
     respId: task.respId,
     state: STATE_CODES[task.phase],
@@ -118,6 +118,6 @@ export function toDocResponse(task: Task, doc: DocState): DocResponse {
     taskstatus: task.taskstatus,
     content: task.content,
     datecreated: task.openedAt,
-    datedue: doc.workflow.dueDate,
+    datedue: task.dueAt ?? '',
   };
 }

@@ -147,7 +147,7 @@ export function documentsApi(deps: DocumentsApiDeps): Hono<ServiceEnv> {
       const open = openTasks(doc.workflow).map((t) => t.assignee);
       const deputies = open.includes(principal.subject) ? {} : deputiesOfCaller(principal);
       const task = openTaskFor(doc.workflow, principal.subject, deputies);
-      body.docResponse = task ? toDocResponse(task, doc) : null;
+      body.docResponse = task ? toDocResponse(task) : null;
     }
     if (embed.includes('recoData') || embed.includes('recoResult')) body.recoData = toRecoData(doc);
     if (embed.includes('actions'))

@@ -1,14 +1,24 @@
 /** The DocForm shape (@docflow/document-model), and `fields` / `embed` applied to it (DESIGN.md). */
 import type { DocForm } from '@docflow/contracts';
 import { type DocState, documentTitle, toDocForm as foldedDocForm } from '@docflow/document-model';
+import { earliest, openTasks } from '@docflow/workflow-model';
 
 export { toRecoData } from '@docflow/document-model';
 
 /**
- * The document as the API answers it: the folded DocForm and its `title`. The title stays out of the
- * folded shape, which export bundles hold and their verifier re-folds, so bundles made before it verify.
+ * The document as the API answers it: the folded DocForm, its `title`, and its `datedue` brought
+ * forward to its open tasks' (a stage deadline). Both stay out of the folded shape, which export bundles
+ * hold and their verifier re-folds, so bundles made before them verify.
  */
-export const toDocForm = (s: DocState): DocForm => ({ ...foldedDocForm(s), title: documentTitle(s) });
+export const toDocForm = (s: DocState): DocForm => ({
+  ...foldedDocForm(s),
+  datedue: documentDue(s),
+  title: documentTitle(s),
+});
+
+/** The earliest of the document's own due date and its open tasks' (docs/decisions.md, "A task's due date"). */
+export const documentDue = (s: DocState): string =>
+  earliest(s.datedue, ...openTasks(s.workflow).map((t) => t.dueAt ?? ''));
 
 const ALWAYS_KEPT = ['_id', '_id_web'];
 
