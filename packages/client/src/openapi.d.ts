@@ -166,7 +166,7 @@ export interface paths {
         get?: never;
         /**
          * Set the caller’s own absence: tasks arriving from `from` up to `to` go to `deputy` (extension)
-         * @description For a person acting as themselves (session, personal token, or svc-run-as). It sets the person’s deputy and enables it; the deputy acts on the person’s behalf in tasks that open in the period. A `to` in the past ends it. 403 for a service account acting as itself; 400 for an unknown deputy or oneself.
+         * @description For a person acting as themselves (session, personal token, or svc-run-as). It sets the person’s deputy and enables it; the deputy acts on the person’s behalf in tasks that open in the period. A `to` in the past ends it. 403 for a service account acting as itself; 400 for oneself as deputy; 422 when the deputy is no known active person.
          */
         put: operations["setAbsence"];
         post?: never;
@@ -1128,10 +1128,7 @@ export interface components {
             deleteOthersDocuments: boolean;
         };
         Absence: {
-            /**
-             * @description The person who takes the tasks arriving while away.
-             * @example usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01
-             */
+            /** @description The person who takes the tasks arriving while away: a `usr-` id or an e-mail address (kept as the person’s `usr-` id). */
             deputy: string;
             /**
              * Format: date-time
@@ -2625,6 +2622,15 @@ export interface operations {
             };
             /** @description The request body is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A valid request that changed nothing: the move is not possible from the current state (or an Idempotency-Key was reused with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,7 @@ export * from './notifications';
 export * from './ocr-languages';
 export * from './oidc';
 export * from './openapi';
+export { noActivePerson } from './participant';
 export * from './person';
 export * from './personal-tokens';
 export * from './problem';

@@ -5,18 +5,16 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DocForm } from './documents';
 import { Hex24Id } from './ids';
+import { Participant } from './participant';
 import { idempotencyKeyHeader, ifMatchHeader, problemsFor, runAsHeader } from './responses';
 
 export const REASSIGN_REASON_MAX = 500;
 
 export const ReassignRequest = z
   .strictObject({
-    to: z
-      .string()
-      .trim()
-      .min(3)
-      .max(254)
-      .openapi({ description: 'The person to hand the task to: a `usr-` id or an e-mail address.' }),
+    to: Participant.openapi({
+      description: 'The person to hand the task to: a `usr-` id or an e-mail address.',
+    }),
     reason: z
       .string()
       .trim()

@@ -10,6 +10,7 @@ import {
   accountsPageRoute,
   capabilitiesOf,
   type Me,
+  noActivePerson,
   PersonUpdate,
   PUBLISHED_REVISION_HEADER,
   resolveAccountsRoute,
@@ -56,10 +57,14 @@ export function identityApi(
   });
 
   app.put('/api/v2/me/absence', async (c) => {
-    const { deputy, from, to } = await readJson(c, Absence);
+    const { deputy: named, from, to } = await readJson(c, Absence);
     const id = c.var.principal.subject;
     const self = await loadAccount(id);
     if (self.kind !== 'person') throw problems.forbidden('only a person can be away: act as the person');
+    // Named by id or e-mail as a task's new assignee is (resolveAccounts), and kept by id only.
+    const found = (await resolveAccounts(store, accountAggregate, keys, [named]))[named];
+    if (found?.kind !== 'person' || !found.active) throw noActivePerson(named);
+    const deputy = found.id;
     const deputyAccount = await loadAccount(deputy);
     const result = await executeCommand(
       store,

@@ -3,7 +3,7 @@
  * the author and holders of svcAdminDocRW may; the old task closes and one for the new person opens in
  * the same stage. Pure: the person named is resolved beforehand.
  */
-import { capabilitiesOf, rejections, type WorkflowEvent } from '@docflow/contracts';
+import { capabilitiesOf, noActivePerson, rejections, type WorkflowEvent } from '@docflow/contracts';
 import { isDeleted, type WorkflowState } from '@docflow/workflow-model';
 import type { ManagePrincipal } from './access';
 
@@ -44,7 +44,7 @@ export function decideReassign(cmd: ReassignTask, state: WorkflowState): Workflo
     throw rejections.forbidden(
       `docResponse ${cmd.respId} may be handed over by its stage's participants, the author and svcAdminDocRW`,
     );
-  if (!cmd.to) throw rejections.notApplicable(`${cmd.toRef} is no known active person`);
+  if (!cmd.to) throw noActivePerson(cmd.toRef);
   if (state.status === 'blocked') throw rejections.notApplicable('the document is blocked');
   if (task.state !== 'open') throw rejections.notApplicable(`docResponse ${task.respId} is not open`);
   if (task.assignee === cmd.to)

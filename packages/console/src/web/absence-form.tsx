@@ -23,14 +23,21 @@ const ZONE = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
   .formatToParts(new Date())
   .find((p) => p.type === 'timeZoneName')?.value;
 
-/** The deputy's `usr-` id: as typed, or looked up by e-mail or name (administrators may look people up). */
-async function deputyId(typed: string): Promise<string> {
-  if (typed.startsWith('usr-')) return typed;
+/**
+ * The deputy as the server takes it: a `usr-` id or an e-mail as typed (anyone may name one), or the
+ * id of a name looked up (administrators may look people up by name).
+ */
+async function deputyRef(typed: string): Promise<string> {
+  if (typed.startsWith('usr-') || typed.includes('@')) return typed;
   try {
     return (await accountNamed(typed))._id_sys;
   } catch (err) {
     if (err instanceof ApiError && err.status === 403)
-      throw new ApiError(403, 'Only administrators can look people up', 'give your deputy’s usr- id');
+      throw new ApiError(
+        403,
+        'Only administrators can look people up by name',
+        'give your deputy’s e-mail or usr- id',
+      );
     throw err;
   }
 }
@@ -61,8 +68,8 @@ export function AbsenceForm({ personId }: { personId: string }) {
   const send = (typed: string, from: string, to: string, message: string) => {
     setSaved('');
     run(async () => {
-      const id = await deputyId(typed);
-      await call<Person>('PUT', '/api/v2/me/absence', { deputy: id, from, to });
+      const deputy = await deputyRef(typed);
+      await call<Person>('PUT', '/api/v2/me/absence', { deputy, from, to });
       person.reload();
       setSaved(message);
     });
