@@ -1745,6 +1745,8 @@ export interface components {
                 respId: string;
                 taskstatus: number[];
             } | null;
+            /** @description The open tasks (`respId`s) the caller may hand over now with POST docResponse/{respId}/reassign, to a person who has no task of the stage yet (extension). */
+            reassign: string[];
             /** @description PUT recoData (the author, an open task, svcAdminDocsRW). */
             validateRecoData: boolean;
             /** @description GET file/{fileId} of the files the document holds. */
@@ -1869,6 +1871,8 @@ export interface components {
                     respId: string;
                     taskstatus: number[];
                 } | null;
+                /** @description The open tasks (`respId`s) the caller may hand over now with POST docResponse/{respId}/reassign, to a person who has no task of the stage yet (extension). */
+                reassign?: string[];
                 /** @description PUT recoData (the author, an open task, svcAdminDocsRW). */
                 validateRecoData?: boolean;
                 /** @description GET file/{fileId} of the files the document holds. */

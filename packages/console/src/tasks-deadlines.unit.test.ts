@@ -1,16 +1,15 @@
 /**
  * The console's task lines of issue 36's deadlines (due date from the stage's deadline, reminder,
- * overdue, escalation, an automatic answer) and who is offered Reassign.
+ * overdue, escalation, an automatic answer). Who is offered Reassign is the server's (`embed=actions`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { HistoryEntry } from './web/model';
-import { mayHandOver, tasksOf } from './web/tasks';
+import { tasksOf } from './web/tasks';
 
 const BOB = 'usr-00000000-0000-4000-8000-00000000000b';
 const CAROL = 'usr-00000000-0000-4000-8000-00000000000c';
 const DAVE = 'usr-00000000-0000-4000-8000-00000000000d';
-const AUTHOR = 'usr-00000000-0000-4000-8000-00000000000a';
 const A = 'a'.repeat(24);
 const B = 'b'.repeat(24);
 const C = 'c'.repeat(24);
@@ -83,27 +82,5 @@ describe('tasksOf: stage deadlines', () => {
         ['open', phaseDue],
       ],
     );
-  });
-});
-
-describe('mayHandOver', () => {
-  const lines = tasksOf([started, entry(opened(C, DAVE))]);
-  const bobs = lines[0]!;
-  const nobody = { manageOthersWorkflows: false } as never;
-  const person = (id: string, manages = false) => ({
-    _id_sys: id,
-    capabilities: manages ? ({ manageOthersWorkflows: true } as never) : nobody,
-  });
-
-  it("the stage's participants, the author and a workflow administrator are offered it", () => {
-    assert.equal(mayHandOver(bobs, lines, person(DAVE), AUTHOR), true, 'a colleague of the stage');
-    assert.equal(mayHandOver(bobs, lines, person(BOB), AUTHOR), true, 'the assignee');
-    assert.equal(mayHandOver(bobs, lines, person(AUTHOR), AUTHOR), true, 'the author');
-    assert.equal(mayHandOver(bobs, lines, person(CAROL, true), AUTHOR), true, 'svcAdminDocRW');
-  });
-
-  it('anyone else is not, nor is a task that is no longer open', () => {
-    assert.equal(mayHandOver(bobs, lines, person(CAROL), AUTHOR), false);
-    assert.equal(mayHandOver({ ...bobs, outcome: 'approved' }, lines, person(AUTHOR), AUTHOR), false);
   });
 });

@@ -16,6 +16,11 @@ export const WorkflowActions = z.object({
       description:
         'The caller\u2019s open task (or one they stand in for) and the task statuses of PUT docResponse/{respId} it takes now; null without one.',
     }),
+  reassign: z.array(Hex24Id).openapi({
+    description:
+      'The open tasks (`respId`s) the caller may hand over now with POST docResponse/{respId}/reassign, to ' +
+      'a person who has no task of the stage yet (extension).',
+  }),
 });
 export type WorkflowActions = z.infer<typeof WorkflowActions>;
 

@@ -9,9 +9,11 @@ import type { Role } from '@docflow/contracts';
 import { allowedActions, type CommandContext, type RegisterWorkflow } from './businessLogic';
 import {
   APPROVAL_STAGE_1,
+  APPROVAL_STAGE_2,
   AUTHOR,
   BLOCKED,
   BOB,
+  CAROL,
   DAVE,
   DEPUTY,
   DOC,
@@ -37,6 +39,7 @@ describe('allowedActions', () => {
     assert.deepEqual(allowedActions(registration, as(AUTHOR), given(REGISTRATION)), {
       manage: [100, 104, 105, 106, 107, 108, 110, 111],
       answer: null,
+      reassign: [],
     });
   });
 
@@ -51,7 +54,22 @@ describe('allowedActions', () => {
     assert.deepEqual(allowedActions(registration, as(BOB), given(APPROVAL_STAGE_1)), {
       manage: [],
       answer: { respId: rid(2), taskstatus: [2, 3, 4] },
+      reassign: [rid(1), rid(2)],
     });
+  });
+
+  it('hand-overs, by the rule the reassign command checks: open tasks, to those the command lets hand them over', () => {
+    const reassign = (ctx: CommandContext, ...history: Parameters<typeof given>) =>
+      allowedActions(registration, ctx, given(...history)).reassign;
+    // the author, a participant of the stage, svcAdminDocRW: both open tasks of stage 1
+    for (const ctx of [as(AUTHOR), as(BOB), as(OUTSIDER, ['svcAdminDocRW'])])
+      assert.deepEqual(reassign(ctx, APPROVAL_STAGE_1), [rid(1), rid(2)]);
+    // stage 2: carol's task; alice and bob took part in stage 1 only
+    assert.deepEqual(reassign(as(CAROL), APPROVAL_STAGE_2), [rid(3)]);
+    assert.deepEqual(reassign(as(BOB), APPROVAL_STAGE_2), []);
+    assert.deepEqual(reassign(as(OUTSIDER), APPROVAL_STAGE_1), []);
+    assert.deepEqual(reassign(as(AUTHOR), BLOCKED), []);
+    assert.deepEqual(reassign(as(AUTHOR), REGISTRATION), []);
   });
 
   it("bob's enabled deputy answers bob's task; a disabled one does not", () => {

@@ -34,7 +34,7 @@ import { foldWorkflow, isDeleted, openTasks, type Task, type WorkflowState } fro
 import { canManage, type ManagePrincipal } from './access';
 import { stageDue } from './deadlines';
 import { stageOutcome } from './quorum';
-import { decideReassign } from './reassign';
+import { decideReassign, reassignableTask } from './reassign';
 
 const DAY_MS = 86_400_000;
 const M = MANAGEMENT_TASK_STATUS;
@@ -474,7 +474,8 @@ export function decideCommand(
 /**
  * What the caller may do now (`embed=actions`): each management move and each answer to the caller's
  * open task (or one they stand in for) decided on the state by decideCommand, the code that runs the
- * command itself, and kept when it would change something.
+ * command itself, and kept when it would change something; and the open tasks the caller may hand over,
+ * by the rule the reassign command checks first (reassignableTask).
  */
 export function allowedActions(
   registration: RegisterWorkflow,
@@ -484,7 +485,8 @@ export function allowedActions(
   const allowed = (command: WorkflowCommand) =>
     wouldChange(() => decideCommand(registration, command, ctx, state));
   const caller = ctx.principal.subject;
-  const open = openTasks(foldWorkflow(decideRegister(registration, state), state));
+  const current = foldWorkflow(decideRegister(registration, state), state);
+  const open = openTasks(current);
   const task =
     open.find((t) => t.assignee === caller) ??
     open.find((t) => isEnabledDeputy(ctx.deputiesOf, t.assignee, caller));
@@ -498,5 +500,8 @@ export function allowedActions(
           ),
         }
       : null,
+    reassign: open
+      .filter((t) => wouldChange(() => [reassignableTask(ctx.principal, current, t.respId)]))
+      .map((t) => t.respId),
   };
 }

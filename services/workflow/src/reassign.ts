@@ -4,7 +4,7 @@
  * the same stage. Pure: the person named is resolved beforehand.
  */
 import { capabilitiesOf, noActivePerson, rejections, type WorkflowEvent } from '@docflow/contracts';
-import { isDeleted, type WorkflowState } from '@docflow/workflow-model';
+import { isDeleted, type Task, type WorkflowState } from '@docflow/workflow-model';
 import type { ManagePrincipal } from './access';
 
 export interface ReassignTask {
@@ -36,17 +36,26 @@ export function canReassign(principal: ManagePrincipal, state: WorkflowState, re
   );
 }
 
-export function decideReassign(cmd: ReassignTask, state: WorkflowState): WorkflowEvent[] {
+/**
+ * The task `principal` may hand over now, whoever to; else why not. The one rule for both the command
+ * and `embed=actions` (`reassign`), so the console offers no hand-over the command would refuse.
+ */
+export function reassignableTask(principal: ManagePrincipal, state: WorkflowState, respId: string): Task {
   if (!state.registered || isDeleted(state)) throw rejections.notFound('no such document');
-  const task = state.tasks[cmd.respId];
-  if (!task) throw rejections.notFound(`no docResponse ${cmd.respId} on this document`);
-  if (!canReassign(cmd.principal, state, cmd.respId))
+  const task = state.tasks[respId];
+  if (!task) throw rejections.notFound(`no docResponse ${respId} on this document`);
+  if (!canReassign(principal, state, respId))
     throw rejections.forbidden(
-      `docResponse ${cmd.respId} may be handed over by its stage's participants, the author and svcAdminDocRW`,
+      `docResponse ${respId} may be handed over by its stage's participants, the author and svcAdminDocRW`,
     );
-  if (!cmd.to) throw noActivePerson(cmd.toRef);
   if (state.status === 'blocked') throw rejections.notApplicable('the document is blocked');
   if (task.state !== 'open') throw rejections.notApplicable(`docResponse ${task.respId} is not open`);
+  return task;
+}
+
+export function decideReassign(cmd: ReassignTask, state: WorkflowState): WorkflowEvent[] {
+  const task = reassignableTask(cmd.principal, state, cmd.respId);
+  if (!cmd.to) throw noActivePerson(cmd.toRef);
   if (task.assignee === cmd.to)
     throw rejections.notApplicable(`docResponse ${task.respId} is theirs already`);
   const { phase, step, iteration } = task;

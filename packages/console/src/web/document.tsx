@@ -9,7 +9,6 @@ import {
   formatTime,
   type HistoryEntry,
   isOverdue,
-  type Me,
   managementActions,
   phaseName,
   statusName,
@@ -19,7 +18,7 @@ import {
 import { Person } from './person';
 import { usePollWhile } from './poll';
 import { RecognitionSection } from './recognition';
-import { mayHandOver, type TaskLine, tasksOf } from './tasks';
+import { type TaskLine, tasksOf } from './tasks';
 import { ErrorBox, type Loaded, Loading, Section, useAction, useLoad, ValueView } from './ui';
 import { ValuesEditor } from './values-editor';
 
@@ -134,12 +133,10 @@ function TaskDue({
 
 function TasksTable({
   doc,
-  me,
   tasks,
   onDone,
 }: {
   doc: Doc;
-  me: Me;
   tasks: Loaded<TaskLine[]>;
   onDone: (doc: Doc, message: string) => void;
 }) {
@@ -157,6 +154,8 @@ function TasksTable({
         ? 'badge badge-status-5'
         : 'badge badge-ok';
   const handed = all.find((t) => t.respId === handing && t.outcome === 'open');
+  // The tasks the server lets the caller hand over now (`embed=actions`, decided by the command's rule).
+  const handOver = doc.actions?.reassign ?? [];
   return (
     <>
       <table class="changes tasks">
@@ -212,7 +211,7 @@ function TasksTable({
                   </span>
                 ) : null}
                 {t.comment ? <q class="comment">{t.comment}</q> : null}
-                {mayHandOver(t, all, me, doc.author) && handing !== t.respId ? (
+                {handOver.includes(t.respId) && handing !== t.respId ? (
                   <button
                     type="button"
                     class="secondary small"
@@ -391,7 +390,7 @@ function ManagementPanel({ doc, onDone }: { doc: Doc; onDone: (doc: Doc, message
   );
 }
 
-export function DocumentPage({ id, me }: { id: string; me: Me }) {
+export function DocumentPage({ id }: { id: string }) {
   const [message, setMessage] = useState('');
   const doc = useLoad(
     () =>
@@ -482,7 +481,7 @@ export function DocumentPage({ id, me }: { id: string; me: Me }) {
             <WorkflowSummary doc={d} />
             {!task ? <p class="muted">No open task of yours on this document.</p> : null}
             <h3>Tasks</h3>
-            <TasksTable doc={d} me={me} tasks={tasks} onDone={done} />
+            <TasksTable doc={d} tasks={tasks} onDone={done} />
           </Section>
           <ManagementPanel doc={d} onDone={done} />
           <CommentsSection doc={d} />

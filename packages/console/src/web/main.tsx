@@ -35,7 +35,7 @@ function Page({ route, me }: { route: Route; me: Me }) {
   const [first, second, third] = route.parts;
   if (first === 'admin' && !me.capabilities.administer) return <InboxPage />;
   if (first === 'doc' && second && third === 'history') return <HistoryPage id={second} route={route} />;
-  if (first === 'doc' && second) return <DocumentPage id={second} me={me} />;
+  if (first === 'doc' && second) return <DocumentPage id={second} />;
   if (first === 'views') return <ViewsPage route={route} />;
   if (first === 'search') return <SearchPage route={route} />;
   if (first === 'new') return <CreatePage />;

@@ -1,6 +1,6 @@
 /** The tasks of a document's workflow, folded from its history (the API reads only the caller's own). */
 import { RESPONSE_TASK_STATUS } from '@docflow/contracts/codes';
-import type { HistoryEntry, Me } from './model';
+import type { HistoryEntry } from './model';
 
 export interface TaskLine {
   respId: string;
@@ -136,27 +136,4 @@ export function tasksOf(history: readonly HistoryEntry[]): TaskLine[] {
     }
   }
   return [...tasks.values()];
-}
-
-/**
- * Whether `me` may hand the open task `task` to someone else: a person given a task in its stage, the
- * document's author, or whoever manages others' workflows (svcAdminDocRW). The workflow service
- * decides and refuses the rest (docs/decisions.md, "Reassignment"); `embed=actions` does not name this
- * move yet, so the console asks the same question of the same facts.
- */
-export function mayHandOver(
-  task: TaskLine,
-  tasks: readonly TaskLine[],
-  me: Pick<Me, '_id_sys' | 'capabilities'>,
-  author: string,
-): boolean {
-  if (task.outcome !== 'open') return false;
-  if (author === me._id_sys || me.capabilities.manageOthersWorkflows) return true;
-  return tasks.some(
-    (t) =>
-      t.assignee === me._id_sys &&
-      t.phase === task.phase &&
-      t.iteration === task.iteration &&
-      t.step === task.step,
-  );
 }
