@@ -1637,7 +1637,7 @@ export interface components {
              * @example 2026-11-22T19:20:51.000Z
              */
             datecreated: string;
-            /** @description ISO 8601 UTC, or an empty string when there is no due date. */
+            /** @description ISO 8601 UTC, or an empty string when there is no due date: the earlier of the document’s own (the form’s `dueDays` after creation) and its open tasks’ (a stage deadline). */
             datedue: string;
             valuesByTags: components["schemas"]["ValuesByTags"];
             _tags: string[];
@@ -1682,6 +1682,7 @@ export interface components {
                  * @example 2026-11-22T19:20:51.000Z
                  */
                 datecreated: string;
+                /** @description ISO 8601 UTC, or an empty string: the earlier of its phase’s due date and its stage’s deadline. */
                 datedue: string;
             } | null;
             /** @description `embed=recoData` (or `recoResult`): the recognised parts. */
@@ -1785,7 +1786,7 @@ export interface components {
              * @example 2026-11-22T19:20:51.000Z
              */
             datecreated?: string;
-            /** @description ISO 8601 UTC, or an empty string when there is no due date. */
+            /** @description ISO 8601 UTC, or an empty string when there is no due date: the earlier of the document’s own (the form’s `dueDays` after creation) and its open tasks’ (a stage deadline). */
             datedue?: string;
             valuesByTags?: components["schemas"]["ValuesByTags"];
             _tags?: string[];
@@ -1829,6 +1830,7 @@ export interface components {
                  * @example 2026-11-22T19:20:51.000Z
                  */
                 datecreated?: string;
+                /** @description ISO 8601 UTC, or an empty string: the earlier of its phase’s due date and its stage’s deadline. */
                 datedue?: string;
             } | null;
             recoData?: {

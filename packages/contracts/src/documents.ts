@@ -49,9 +49,11 @@ export const DocForm = z
     status: z.number().int().openapi(namedEnum(STATUS_NAMES)),
     formsystype: z.number().int(),
     datecreated: Timestamp,
-    datedue: z
-      .string()
-      .openapi({ description: 'ISO 8601 UTC, or an empty string when there is no due date.' }),
+    datedue: z.string().openapi({
+      description:
+        'ISO 8601 UTC, or an empty string when there is no due date: the earlier of the document\u2019s own ' +
+        '(the form\u2019s `dueDays` after creation) and its open tasks\u2019 (a stage deadline).',
+    }),
     valuesByTags: ValuesByTags,
     _tags: z.array(z.string()),
     filesList: z.array(FileEntry),
@@ -235,7 +237,10 @@ export const DocResponse = z
       .openapi({ description: `0 while open, then the answer: ${namedCodes(ANSWER_TASK_STATUSES)}.` }),
     content: z.string(),
     datecreated: Timestamp,
-    datedue: z.string(),
+    datedue: z.string().openapi({
+      description:
+        'ISO 8601 UTC, or an empty string: the earlier of its phase\u2019s due date and its stage\u2019s deadline.',
+    }),
   })
   .openapi('DocResponse');
 export type DocResponse = z.infer<typeof DocResponse>;
