@@ -70,4 +70,4 @@ export {
   placedTextPdf,
   textPdf,
 } from './testing/fixtures';
-export { deepPageTreePdf, hugePagePdf, imageBombPdf, pngBomb } from './testing/hostile';
+export { deepPageTreePdf, hugePagePdf, imageBombPdf, pngBomb, softMaskBombPdf } from './testing/hostile';

@@ -88,6 +88,42 @@ export async function imageBombPdf(width: number, height: number, bitDepth: 1 | 
 }
 
 /**
+ * One A4 page that draws a 100 × 100 grey image whose soft mask (`/SMask`) declares `maskSide` ×
+ * `maskSide` pixels of 8 bits, all opaque: pdf.js bounds an image's own size, not its mask's, which it
+ * decodes at the declared size (12000 × 12000 is about 141 KB and took the process to about 2 GB).
+ */
+export async function softMaskBombPdf(maskSide: number): Promise<Buffer> {
+  const IMAGE_SIDE = 100;
+  const image = await deflatedRows(IMAGE_SIDE, IMAGE_SIDE, 0);
+  const mask = await deflatedRows(maskSide, maskSide, 0);
+  const content = 'q 595 0 0 842 0 0 cm /Im0 Do Q';
+  const imageStream = (side: number, data: Buffer, extra: string) =>
+    Buffer.concat([
+      Buffer.from(
+        `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray ` +
+          `/BitsPerComponent 8${extra} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+        'latin1',
+      ),
+      data,
+      Buffer.from('\nendstream', 'latin1'),
+    ]);
+  return assemblePdf(
+    [
+      Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
+      Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', 'latin1'),
+      Buffer.from(
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
+        'latin1',
+      ),
+      Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`, 'latin1'),
+      imageStream(IMAGE_SIDE, image, ' /SMask 6 0 R'),
+      imageStream(maskSide, mask, ''),
+    ],
+    1,
+  );
+}
+
+/**
  * `rows` rows of `rowBytes` bytes, all 0xff after `prefix` zero bytes each, deflated as a stream so
  * that the decoded size is never held here.
  */
