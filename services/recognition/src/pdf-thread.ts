@@ -1,9 +1,9 @@
 /**
  * PDFs read in worker threads (pdf-worker.ts), one file per thread at a time: pdf.js parsing and page
  * rendering cannot be interrupted where they run, so they run where the main thread can stop them.
- * The main thread bounds each operation's wall time and the file's, and the thread's JS heap
- * (`resourceLimits`); a thread past a bound is terminated, which also frees its native canvas memory
- * (bounded per page by MAX_RENDER_PIXELS, checked before rendering in pdf.ts). A thread whose file
+ * The main thread bounds each operation's wall time and the file's, the thread's JS heap
+ * (`resourceLimits`) and what an operation adds to the process's memory outside it (pdf-memory-watch.ts);
+ * a thread past a bound is terminated, which also frees its typed arrays and native canvas memory. A thread whose file
  * ended well is kept for the next file (starting one and loading pdf.js takes seconds).
  */
 import { availableParallelism } from 'node:os';
@@ -11,6 +11,7 @@ import type { Worker } from 'node:worker_threads';
 import type { PageLayout } from '@docflow/contracts';
 import { TimeoutError } from '@docflow/timing';
 import { type PdfFile, PdfTooLargeError, PdfUnreadableError } from './pdf';
+import { DEFAULT_PDF_MEMORY_MIB, watchMemory } from './pdf-memory-watch';
 import { Slots } from './slots';
 import { startWorkerModule } from './worker-module';
 
@@ -44,6 +45,8 @@ export interface PdfThreadOptions {
   deadline?: number;
   /** The thread's JS heap (old generation), MiB; past it the file is too large. Default 256. */
   heapMiB?: number;
+  /** What one operation may add to the process's RSS, MiB; past it the file is too large. Default 1024. */
+  memoryMiB?: number;
 }
 
 const WORKER_MODULE = new URL('./pdf-worker.ts', import.meta.url);
@@ -68,6 +71,7 @@ export async function openPdfInWorker(bytes: Uint8Array, options: PdfThreadOptio
   const opTimeoutMs = options.opTimeoutMs ?? DEFAULT_PDF_OP_TIMEOUT_MS;
   const deadline = options.deadline ?? Number.POSITIVE_INFINITY;
   const heapMiB = options.heapMiB ?? DEFAULT_PDF_HEAP_MIB;
+  const memoryMiB = options.memoryMiB ?? DEFAULT_PDF_MEMORY_MIB;
   const late = () => new TimeoutError('recognising the file took longer than its time limit');
   if (Date.now() >= deadline) throw late();
   await threadSlots.acquire(deadline, late);
@@ -123,10 +127,14 @@ export async function openPdfInWorker(bytes: Uint8Array, options: PdfThreadOptio
           ),
         Math.max(0, Math.min(opTimeoutMs, fileLeft)),
       );
+      const unwatch = watchMemory(memoryMiB, () =>
+        end(new PdfTooLargeError(`${what} needs more than ${memoryMiB} MiB of memory outside the JS heap`)),
+      );
       const settled =
         <A>(then: (arg: A) => void) =>
         (arg: A) => {
           clearTimeout(timer);
+          unwatch();
           then(arg);
         };
       pending.set(id, { resolve: settled(resolve as (value: unknown) => void), reject: settled(reject) });

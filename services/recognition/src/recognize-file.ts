@@ -52,6 +52,8 @@ export interface RecognizeFileOptions extends ClassifyOptions {
   pdfTimeoutMs?: number;
   /** The PDF thread's JS heap, MiB; default 256 (pdf-thread.ts). */
   pdfHeapMiB?: number;
+  /** What one PDF operation may add to the process's RSS, MiB; default 1024 (pdf-memory-watch.ts). */
+  pdfMemoryMiB?: number;
   /** Wall time of the whole file from the call on: past it no PDF operation runs and no page starts,
    * and the file fails with `timeout` (pages already in OCR end within the pool's page bound). Default
    * 10 minutes. */
@@ -309,6 +311,7 @@ async function pdfPages(bytes: Uint8Array, pool: OcrPool, options: PageOptions):
   const pdf = await openPdfInWorker(bytes, {
     opTimeoutMs: options.pdfTimeoutMs,
     heapMiB: options.pdfHeapMiB,
+    memoryMiB: options.pdfMemoryMiB,
     deadline: options.deadline,
   });
   try {
