@@ -7,7 +7,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { deepPageTreePdf, drawPageEncoded, hugePagePdf, imageBombPdf, pngBomb } from '@docflow/recognition';
+import {
+  deepPageTreePdf,
+  drawPageEncoded,
+  hugePagePdf,
+  imageBombPdf,
+  pngBomb,
+  softMaskBombPdf,
+} from '@docflow/recognition';
 import { recogniseWhileProbing } from '../support/recognition-probe';
 import { type DistributedTarget, distributedSkipReason, startDistributed } from '../support/targets';
 
@@ -59,6 +66,14 @@ const HOSTILE: Array<{
     type: 'application/pdf',
     reasons: ['too-large'],
     detail: /page 1 draws an image of more than 35000000 pixels/,
+  },
+  {
+    name: 'a PDF page drawing a 100 × 100 image with a 12000 × 12000 8-bit soft mask',
+    file: () => softMaskBombPdf(12_000),
+    fileName: 'smask-bomb.pdf',
+    type: 'application/pdf',
+    reasons: ['too-large'],
+    detail: /rendering page 1 needs more than 1024 MiB of memory outside the JS heap/,
   },
 ];
 
