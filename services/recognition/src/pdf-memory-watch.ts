@@ -1,12 +1,12 @@
 /**
  * A bound on what a PDF operation takes outside its thread's JS heap (issue 29): pdf.js decodes images
  * and their soft masks into typed arrays and @napi-rs/canvas holds its pixels natively, and neither
- * counts towards `resourceLimits`. pdf.js bounds an image's own declared size (`maxImageSize`) but not
- * its `/SMask` or `/Mask`, and keeps its parsed dictionaries private, so no declared-size check can
- * reach them; Node 20 gives no per-thread memory figure either (`worker.getHeapStatistics` is Node 22).
- * The main thread, whose event loop the PDF threads leave free, therefore samples the process's RSS
- * while an operation runs and reports an operation under which it grew past the bound, to be
- * terminated with its thread.
+ * counts towards `resourceLimits`. Declared sizes are checked first (pdf.js's `maxImageSize`, and
+ * pdf-mask-size.ts for masks), but only pdf.js knows every size it resolves (an indirect `/Width`, a
+ * JPEG's own dimensions), and Node 20 gives no per-thread memory figure (`worker.getHeapStatistics` is
+ * Node 22). The main thread, whose event loop the PDF threads leave free, therefore samples the
+ * process's RSS while an operation runs and reports an operation under which it grew past the bound,
+ * to be terminated with its thread.
  */
 
 /** What one PDF operation may add to the process's RSS; a 35 MP page's render takes ≈ 250 MB. */

@@ -11,6 +11,7 @@ import type { PDFDocumentProxy, TextItem } from 'pdfjs-dist/types/src/display/ap
 import { encodeGreyPng, rgbaToGrey } from './grey-png';
 import { MAX_IMAGE_PIXELS } from './image-header';
 import { pdfItemWords } from './layout-pdf';
+import { oversizedMask } from './pdf-mask-size';
 import { pageLayout } from './reading-order';
 
 /** 300 dpi: what tesseract reads best (ocr.md); a PDF user unit is 1/72 inch. */
@@ -74,10 +75,17 @@ export function hasTextLayer(text: string): boolean {
 }
 
 /**
- * Opens a PDF held in memory. Rejects with PdfUnreadableError when pdf.js cannot read it, and every
- * page operation of the result rejects with PdfUnreadableError on a broken page.
+ * Opens a PDF held in memory. Rejects with PdfUnreadableError when pdf.js cannot read it, or with
+ * PdfTooLargeError when an image's mask declares more than MAX_IMAGE_PIXELS (pdf.js bounds only the
+ * image itself); every page operation of the result rejects with PdfUnreadableError on a broken page.
  */
 export async function openPdf(bytes: Uint8Array): Promise<PdfFile> {
+  const mask = oversizedMask(bytes, MAX_IMAGE_PIXELS);
+  if (mask)
+    throw new PdfTooLargeError(
+      `the PDF has an image mask (object ${mask.object}) of ${mask.width} × ${mask.height} pixels, ` +
+        `more than ${MAX_IMAGE_PIXELS}, which is not decoded`,
+    );
   // Loaded on first use: the legacy build is the one that runs on Node 20 (ocr.md).
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   countRemovedImages();

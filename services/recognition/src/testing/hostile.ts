@@ -91,13 +91,18 @@ export async function imageBombPdf(width: number, height: number, bitDepth: 1 | 
  * One A4 page that draws a 100 × 100 grey image whose soft mask (`/SMask`) declares `maskSide` ×
  * `maskSide` pixels of 8 bits, all opaque: pdf.js bounds an image's own size, not its mask's, which it
  * decodes at the declared size (12000 × 12000 is about 141 KB and took the process to about 2 GB).
+ * `sizeBy: 'reference'` declares the mask's width and height through an indirect object, which pdf.js
+ * resolves and a reader of the raw dictionary does not.
  */
-export async function softMaskBombPdf(maskSide: number): Promise<Buffer> {
+export async function softMaskBombPdf(
+  maskSide: number,
+  sizeBy: 'direct' | 'reference' = 'direct',
+): Promise<Buffer> {
   const IMAGE_SIDE = 100;
   const image = await deflatedRows(IMAGE_SIDE, IMAGE_SIDE, 0);
   const mask = await deflatedRows(maskSide, maskSide, 0);
   const content = 'q 595 0 0 842 0 0 cm /Im0 Do Q';
-  const imageStream = (side: number, data: Buffer, extra: string) =>
+  const imageStream = (side: number | string, data: Buffer, extra: string) =>
     Buffer.concat([
       Buffer.from(
         `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray ` +
@@ -117,7 +122,8 @@ export async function softMaskBombPdf(maskSide: number): Promise<Buffer> {
       ),
       Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`, 'latin1'),
       imageStream(IMAGE_SIDE, image, ' /SMask 6 0 R'),
-      imageStream(maskSide, mask, ''),
+      imageStream(sizeBy === 'direct' ? maskSide : '7 0 R', mask, ''),
+      Buffer.from(String(maskSide), 'latin1'),
     ],
     1,
   );
