@@ -73,6 +73,14 @@ const HOSTILE: Array<{
     fileName: 'smask-bomb.pdf',
     type: 'application/pdf',
     reasons: ['too-large'],
+    detail: /image mask \(object 6\) of 12000 × 12000 pixels, more than 35000000/,
+  },
+  {
+    name: 'the same soft mask declaring its size through indirect objects (the memory watch)',
+    file: () => softMaskBombPdf(12_000, 'reference'),
+    fileName: 'smask-bomb-indirect.pdf',
+    type: 'application/pdf',
+    reasons: ['too-large'],
     detail: /rendering page 1 needs more than 1024 MiB of memory outside the JS heap/,
   },
 ];
