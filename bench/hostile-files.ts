@@ -7,7 +7,14 @@
  * Bounded: one document per file, at most JOB_LIMIT_MS each. Writes bench/RESULTS.md.
  */
 import { readFileSync } from 'node:fs';
-import { deepPageTreePdf, drawPageEncoded, hugePagePdf, imageBombPdf, pngBomb } from '@docflow/recognition';
+import {
+  deepPageTreePdf,
+  drawPageEncoded,
+  hugePagePdf,
+  imageBombPdf,
+  pngBomb,
+  softMaskBombPdf,
+} from '@docflow/recognition';
 import { createDoc } from '../tests/support/documents';
 import { apiClient } from '../tests/support/http';
 import { startEmbedded } from '../tests/support/targets';
@@ -72,6 +79,18 @@ const FILES: HostileFile[] = [
     fileName: 'image-bomb.pdf',
     type: 'application/pdf',
     make: () => imageBombPdf(60_000, 60_000, 1),
+  },
+  {
+    name: 'PDF, a 100 × 100 image with a 12000 × 12000 8-bit soft mask',
+    fileName: 'soft-mask-bomb.pdf',
+    type: 'application/pdf',
+    make: () => softMaskBombPdf(12_000),
+  },
+  {
+    name: 'PDF, the same soft mask with its size given through indirect objects (left to the memory watch)',
+    fileName: 'soft-mask-bomb-indirect.pdf',
+    type: 'application/pdf',
+    make: () => softMaskBombPdf(12_000, 'reference'),
   },
 ];
 
