@@ -10,43 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import { textPdf } from '@docflow/recognition';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient, type CallOptions } from '../support/http';
+import { invoiceByTypeForm, invoiceLines } from '../support/invoice-by-type';
 import { type Target, targets } from '../support/targets';
 
-/** Subtotal + tax ≠ total: the cross-check lowers the amounts, so the part waits for its validator. */
-const INVOICE = [
-  { text: 'INVOICE', size: 28 },
-  { text: 'Invoice No. INV-2026-007' },
-  { text: 'Subtotal: 100.00' },
-  { text: 'Tax: 19.00' },
-  { text: 'Total: 99.00' },
-];
 const RECOGNITION_WAIT_MS = 120_000;
-
-const invoiceForm = (autoValidateAt?: number) => ({
-  name: 'thresholded',
-  title: 'Thresholded invoice',
-  formsystype: 9,
-  tags: { invoiceNo: 'string', subtotal: 'string', tax: 'string', total: 'string' },
-  recognition: {
-    forms: [
-      {
-        id: 'inv',
-        name: 'Invoice',
-        match: ['invoice'],
-        fields: {
-          invoiceNo: { type: 'id', labels: ['Invoice No.'] },
-          subtotal: { type: 'amount', labels: ['Subtotal'] },
-          tax: { type: 'amount', labels: ['Tax'] },
-          total: { type: 'amount', labels: ['Total'] },
-        },
-      },
-    ],
-    validation: {
-      ...(autoValidateAt === undefined ? {} : { autoValidateAt }),
-      validators: ['valerie@example.com'],
-    },
-  },
-});
 
 for (const factory of targets()) {
   describe(`recognition threshold on the part [${factory.name}]`, {
@@ -77,7 +44,10 @@ for (const factory of targets()) {
     const defineForm = async (autoValidateAt?: number) => {
       const put = await api('PUT', '/api/admin/v1/forms/thresholded', {
         key: admin,
-        body: invoiceForm(autoValidateAt),
+        body: invoiceByTypeForm('thresholded', 'Thresholded invoice', {
+          ...(autoValidateAt === undefined ? {} : { autoValidateAt }),
+          validators: ['valerie@example.com'],
+        }),
       });
       assert.ok(put.status === 200 || put.status === 201, put.text);
     };
@@ -86,7 +56,7 @@ for (const factory of targets()) {
     const recognised = async (reader: CallOptions = asValerie()) => {
       const created = await createDoc(target.baseUrl, admin, 'thresholded', {
         docForm: {},
-        files: [{ name: 'invoice.pdf', content: textPdf([INVOICE]), type: 'application/pdf' }],
+        files: [{ name: 'invoice.pdf', content: textPdf([invoiceLines()]), type: 'application/pdf' }],
       });
       assert.equal(created.status, 201, created.text);
       const id = created.body._id as string;

@@ -12,18 +12,12 @@ import { after, before, describe, it } from 'node:test';
 import { textPdf } from '@docflow/recognition';
 import { createDoc, createPerson, eventually } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
+import { invoiceByTypeForm, invoiceLines } from '../support/invoice-by-type';
 import { type Target, targets } from '../support/targets';
 
 const INVOICE = [
   { text: 'INVOICE', size: 28 },
   { text: 'Invoice No. INV-2026-007' },
-  { text: 'Total: 99.00' },
-];
-const invoiceOf = (subtotal: string) => [
-  { text: 'INVOICE', size: 28 },
-  { text: 'Invoice No. INV-2026-007' },
-  { text: `Subtotal: ${subtotal}` },
-  { text: 'Tax: 19.00' },
   { text: 'Total: 99.00' },
 ];
 const THRESHOLD = 90;
@@ -51,28 +45,10 @@ for (const factory of targets()) {
       svc = s.body.apiKey;
       const put = await api('PUT', '/api/admin/v1/forms/checked', {
         key: admin,
-        body: {
-          name: 'checked',
-          title: 'Checked invoice',
-          formsystype: 9,
-          tags: { invoiceNo: 'string', subtotal: 'string', tax: 'string', total: 'string' },
-          recognition: {
-            forms: [
-              {
-                id: 'inv',
-                name: 'Invoice',
-                match: ['invoice'],
-                fields: {
-                  invoiceNo: { type: 'id', labels: ['Invoice No.'] },
-                  subtotal: { type: 'amount', labels: ['Subtotal'] },
-                  tax: { type: 'amount', labels: ['Tax'] },
-                  total: { type: 'amount', labels: ['Total'] },
-                },
-              },
-            ],
-            validation: { autoValidateAt: THRESHOLD, validators: ['valerie@example.com'] },
-          },
-        },
+        body: invoiceByTypeForm('checked', 'Checked invoice', {
+          autoValidateAt: THRESHOLD,
+          validators: ['valerie@example.com'],
+        }),
       });
       assert.equal(put.status, 201, put.text);
       assert.deepEqual(put.body.recognition.validation, {
@@ -84,7 +60,7 @@ for (const factory of targets()) {
     const recognised = async (subtotal: string) => {
       const created = await createDoc(target.baseUrl, admin, 'checked', {
         docForm: {},
-        files: [{ name: 'invoice.pdf', content: textPdf([invoiceOf(subtotal)]), type: 'application/pdf' }],
+        files: [{ name: 'invoice.pdf', content: textPdf([invoiceLines(subtotal)]), type: 'application/pdf' }],
       });
       assert.equal(created.status, 201, created.text);
       const read = await eventually(

@@ -16,6 +16,7 @@ import type { Locator, Page } from 'playwright-core';
 import { chromiumSkipReason, seriousViolations } from '../support/chromium';
 import { consoleSuite } from '../support/console-suite';
 import { createDoc, createPerson, eventually } from '../support/documents';
+import { invoiceByTypeForm, invoiceLines } from '../support/invoice-by-type';
 import { quillfeatherInvoice } from '../support/quillfeather';
 
 const skip = chromiumSkipReason();
@@ -23,41 +24,6 @@ const FORM_THRESHOLD = 80;
 const DEFAULT_THRESHOLD = 90;
 const RECOGNITION_WAIT_MS = 120_000;
 const PAGE_WIDTH = 'document.documentElement.scrollWidth';
-/** Subtotal + tax ≠ total: recognition's cross-check lowers the three amounts' confidence. */
-const INVOICE = [
-  { text: 'INVOICE', size: 28 },
-  { text: 'Invoice No. INV-2026-007' },
-  { text: 'Subtotal: 100.00' },
-  { text: 'Tax: 19.00' },
-  { text: 'Total: 99.00' },
-];
-
-/** An invoice form reading four values by type; `autoValidateAt` as given (none: the console's default). */
-const invoiceForm = (name: string, autoValidateAt?: number) => ({
-  name,
-  title: 'Checked invoice',
-  formsystype: 9,
-  tags: { invoiceNo: 'string', subtotal: 'string', tax: 'string', total: 'string' },
-  recognition: {
-    forms: [
-      {
-        id: 'inv',
-        name: 'Invoice',
-        match: ['invoice'],
-        fields: {
-          invoiceNo: { type: 'id', labels: ['Invoice No.'] },
-          subtotal: { type: 'amount', labels: ['Subtotal'] },
-          tax: { type: 'amount', labels: ['Tax'] },
-          total: { type: 'amount', labels: ['Total'] },
-        },
-      },
-    ],
-    ...(autoValidateAt === undefined
-      ? {}
-      : { validation: { autoValidateAt, validators: ['valerie@example.com'] } }),
-  },
-});
-
 /** Whether the element is the one in focus (run in the page: a function, as the console's CSP wants). */
 const isFocused = (element: unknown) => element === (globalThis as any).document.activeElement;
 
@@ -68,7 +34,14 @@ describe('web console: per-field confidence in the recognition review', { skip, 
 
   before(async () => {
     valerie = await createPerson(suite.api, suite.target.adminKey, 'valerie@example.com');
-    for (const form of [invoiceForm('checked', FORM_THRESHOLD), invoiceForm('unchecked')]) {
+    // `unchecked` sets no threshold: the console's default applies.
+    for (const form of [
+      invoiceByTypeForm('checked', 'Checked invoice', {
+        autoValidateAt: FORM_THRESHOLD,
+        validators: ['valerie@example.com'],
+      }),
+      invoiceByTypeForm('unchecked', 'Checked invoice'),
+    ]) {
       const put = await suite.api('PUT', `/api/admin/v1/forms/${form.name}`, {
         key: suite.target.adminKey,
         body: form,
@@ -80,7 +53,7 @@ describe('web console: per-field confidence in the recognition review', { skip, 
   /** A recognised invoice of `form`: its id and its part's per-field confidences as the API answers them. */
   async function recognised(
     form: string,
-    content = textPdf([INVOICE]),
+    content = textPdf([invoiceLines()]),
   ): Promise<{ id: string; docId: string; part: any; confidence: Record<string, number> }> {
     const created = await createDoc(suite.target.baseUrl, suite.target.adminKey, form, {
       docForm: {},
