@@ -24,10 +24,7 @@ for (const factory of targets()) {
     const reassignTo = async (to: string) => {
       const id = await c.started('deputy-email');
       const bobs = await c.openTask(id, 'Bob');
-      return c.api('POST', `/api/v2/docForm/${id}/docResponse/${bobs.respId}/reassign`, {
-        ...c.as('Bob'),
-        body: { to, reason: 'away' },
-      });
+      return c.reassign(id, bobs.respId, c.as('Bob'), to, 'away');
     };
 
     before(async () => {

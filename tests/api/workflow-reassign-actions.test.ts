@@ -19,27 +19,11 @@ for (const factory of targets()) {
       assert.equal(res.status, 200, res.text);
       return res.body.actions.reassign;
     };
-    const reassign = (id: string, respId: string, options: CallOptions, to: string) =>
-      c.api('POST', `/api/v2/docForm/${id}/docResponse/${respId}/reassign`, {
-        ...options,
-        body: { to, reason: 'on holiday' },
-      });
 
     before(async () => {
       target = await factory.start();
       c = await workflowCast(target, ['Author', 'Bob', 'Dave', 'Erin', 'Carol']);
-      const audit = await c.api('POST', '/api/admin/v1/accounts', {
-        key: target.adminKey,
-        body: {
-          kind: 'service',
-          email: 'audit@example.com',
-          name_first: 'A',
-          name_last: 'A',
-          roles: ['svcAuditR'],
-        },
-      });
-      assert.equal(audit.status, 201, audit.text);
-      auditorSvc = audit.body.apiKey;
+      auditorSvc = await c.serviceAccount('audit@example.com', ['svcAuditR']);
       const form = {
         name: 'handover-actions',
         title: 'Handover actions',
@@ -70,14 +54,14 @@ for (const factory of targets()) {
       for (const user of ['Bob', 'Dave', 'Author'])
         assert.deepEqual((await offered(id, c.as(user))).sort(), both, user);
       assert.deepEqual(await offered(id, { key: auditorSvc }), []);
-      assert.equal((await reassign(id, daves.respId, { key: auditorSvc }, 'Erin@example.com')).status, 403);
+      assert.equal((await c.reassign(id, daves.respId, { key: auditorSvc }, 'Erin@example.com')).status, 403);
 
       // Bob hands Dave's task to Erin: it is no longer open, so no one is offered it; Erin's is.
-      const handed = await reassign(id, daves.respId, c.as('Bob'), 'Erin@example.com');
+      const handed = await c.reassign(id, daves.respId, c.as('Bob'), 'Erin@example.com');
       assert.equal(handed.status, 200, handed.text);
       const erins = await c.openTask(id, 'Erin');
       assert.deepEqual((await offered(id, c.as('Bob'))).sort(), [bobs.respId, erins.respId].sort());
-      assert.equal((await reassign(id, daves.respId, c.as('Bob'), 'Carol@example.com')).status, 422);
+      assert.equal((await c.reassign(id, daves.respId, c.as('Bob'), 'Carol@example.com')).status, 422);
     });
   });
 }

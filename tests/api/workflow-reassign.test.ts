@@ -19,37 +19,15 @@ for (const factory of targets({ env: { DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1
     let auditorSvc: string; // a service account holding svcAuditR: reads any document
     let receiver: WebhookReceiver;
 
-    const reassign = (id: string, respId: string, options: object, to: string, reason = 'on holiday') =>
-      c.api('POST', `/api/v2/docForm/${id}/docResponse/${respId}/reassign`, {
-        ...options,
-        body: { to, reason },
-      });
-
     before(async () => {
       target = await factory.start();
       c = await workflowCast(target, ['Author', 'Bob', 'Carol', 'Dave', 'Stranger']);
-      const a = await c.api('POST', '/api/admin/v1/accounts', {
-        key: target.adminKey,
-        body: {
-          kind: 'service',
-          email: 'ops@example.com',
-          name_first: 'Ops',
-          name_last: 'Desk',
-          roles: ['svcAdminDocRW', 'svcAdminDocsRW'],
-        },
-      });
-      adminSvc = a.body.apiKey;
-      const audit = await c.api('POST', '/api/admin/v1/accounts', {
-        key: target.adminKey,
-        body: {
-          kind: 'service',
-          email: 'audit@example.com',
-          name_first: 'A',
-          name_last: 'A',
-          roles: ['svcAuditR'],
-        },
-      });
-      auditorSvc = audit.body.apiKey;
+      adminSvc = await c.serviceAccount(
+        'ops@example.com',
+        ['svcAdminDocRW', 'svcAdminDocsRW'],
+        ['Ops', 'Desk'],
+      );
+      auditorSvc = await c.serviceAccount('audit@example.com', ['svcAuditR']);
       const form = {
         name: 'handover',
         title: 'Handover',
@@ -79,7 +57,7 @@ for (const factory of targets({ env: { DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1
     it("bob hands his approval to dave: bob's task closes, dave's opens and is answered; history in words", async () => {
       const id = await c.started('handover');
       const bobs = await c.openTask(id, 'Bob');
-      const res = await reassign(id, bobs.respId, c.as('Bob'), 'dave@example.com');
+      const res = await c.reassign(id, bobs.respId, c.as('Bob'), 'dave@example.com');
       assert.equal(res.status, 200, res.text);
       assert.equal(await c.openTask(id, 'Bob'), null);
       const daves = await c.openTask(id, 'Dave');
@@ -119,10 +97,10 @@ for (const factory of targets({ env: { DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1
     it("an administrator (svcAdminDocRW) and the author hand someone else's task over", async () => {
       const id = await c.started('handover');
       const bobs = await c.openTask(id, 'Bob');
-      const byAdmin = await reassign(id, bobs.respId, { key: adminSvc }, c.u.Dave!, 'workload');
+      const byAdmin = await c.reassign(id, bobs.respId, { key: adminSvc }, c.u.Dave!, 'workload');
       assert.equal(byAdmin.status, 200, byAdmin.text);
       const daves = await c.openTask(id, 'Dave');
-      const byAuthor = await reassign(id, daves.respId, c.as('Author'), 'bob@example.com', 'back');
+      const byAuthor = await c.reassign(id, daves.respId, c.as('Author'), 'bob@example.com', 'back');
       assert.equal(byAuthor.status, 200, byAuthor.text);
       assert.ok(await c.openTask(id, 'Bob'));
       const history = await c.api('GET', `/api/v2/docForm/${id}/history`, { key: target.adminKey });
@@ -137,7 +115,7 @@ for (const factory of targets({ env: { DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1
     it('webhooks get task.reassigned: the closed task and the one opened in its place, ids only', async () => {
       const id = await c.started('handover');
       const bobs = await c.openTask(id, 'Bob');
-      const res = await reassign(
+      const res = await c.reassign(
         id,
         bobs.respId,
         c.as('Bob'),
@@ -171,18 +149,18 @@ for (const factory of targets({ env: { DOCFLOW_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1
     it('unknown person 422, an auditor 403, a stranger 404, no reason 400; nothing changes', async () => {
       const id = await c.started('handover');
       const bobs = await c.openTask(id, 'Bob');
-      const unknown = await reassign(id, bobs.respId, c.as('Bob'), 'nobody@example.com');
+      const unknown = await c.reassign(id, bobs.respId, c.as('Bob'), 'nobody@example.com');
       assert.equal(unknown.status, 422, unknown.text);
       assert.match(unknown.headers.get('content-type') ?? '', /problem\+json/);
       // an auditor reads every document but changes nothing
-      const auditor = await reassign(id, bobs.respId, { key: auditorSvc }, 'dave@example.com');
+      const auditor = await c.reassign(id, bobs.respId, { key: auditorSvc }, 'dave@example.com');
       assert.equal(auditor.status, 403, auditor.text);
       // carol's task (stage 2) has not opened yet: like a stranger she does not learn the document exists
       for (const user of ['Stranger', 'Carol']) {
-        const res = await reassign(id, bobs.respId, c.as(user), 'dave@example.com');
+        const res = await c.reassign(id, bobs.respId, c.as(user), 'dave@example.com');
         assert.equal(res.status, 404, `${user}: ${res.text}`);
       }
-      const noReason = await reassign(id, bobs.respId, c.as('Bob'), 'dave@example.com', '');
+      const noReason = await c.reassign(id, bobs.respId, c.as('Bob'), 'dave@example.com', '');
       assert.equal(noReason.status, 400, noReason.text);
       assert.equal((await c.openTask(id, 'Bob'))?.respId, bobs.respId);
       // dave was given nothing, so the document stays unknown to him

@@ -18,12 +18,16 @@ export interface WorkflowCast {
   as(user: string): CallOptions;
   /** Creates a person `name` (with `roles`), its id then in `u`. */
   person(name: string, roles?: string[]): Promise<string>;
+  /** Creates a service account `email` holding `roles` (named `name` in histories); answers its API key. */
+  serviceAccount(email: string, roles: string[], name?: [first: string, last: string]): Promise<string>;
   /** A new document of `form` whose workflow is started, by the author. */
   started(form: string): Promise<string>;
   /** `user`'s open task on the document (null when there is none). */
   openTask(id: string, user: string): Promise<any>;
   /** Whether the document is in `user`'s inbox. */
   inInbox(id: string, user: string): Promise<boolean>;
+  /** POST …/reassign of task `respId` to `to` (an e-mail or an id), as `options` say. */
+  reassign(id: string, respId: string, options: CallOptions, to: string, reason?: string): Promise<any>;
 }
 
 export async function workflowCast(
@@ -53,6 +57,14 @@ export async function workflowCast(
       u[name] = res.body._id_sys;
       return res.body._id_sys;
     },
+    async serviceAccount(email, roles, [name_first, name_last] = ['Service', 'Account']) {
+      const res = await api('POST', '/api/admin/v1/accounts', {
+        key: target.adminKey,
+        body: { kind: 'service', email, name_first, name_last, roles },
+      });
+      assert.equal(res.status, 201, res.text);
+      return res.body.apiKey;
+    },
     async started(form) {
       const res = await createDoc(
         target.baseUrl,
@@ -70,6 +82,11 @@ export async function workflowCast(
       (await api('GET', '/api/v2/docForm/view/inbox?pageSize=100', as(user))).body.some(
         (d: { _id: string }) => d._id === id,
       ),
+    reassign: (id, respId, options, to, reason = 'on holiday') =>
+      api('POST', `/api/v2/docForm/${id}/docResponse/${respId}/reassign`, {
+        ...options,
+        body: { to, reason },
+      }),
   };
   for (const name of people) await cast.person(name);
   return cast;
