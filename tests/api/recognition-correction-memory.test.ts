@@ -8,13 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createDoc, eventually } from '../support/documents';
+import { createRecognised, eventually, RECOGNITION_WAIT_MS } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { quillfeatherInvoice, QUILLFEATHER as SUPPLIER } from '../support/quillfeather';
 import { type Target, targets } from '../support/targets';
 
 const MEMORY = '/api/admin/v1/forms/invoice/recognition-memory';
-const RECOGNITION_WAIT_MS = 120_000;
 
 for (const factory of targets()) {
   describe(`recognition correction memory [${factory.name}]`, {
@@ -34,19 +33,14 @@ for (const factory of targets()) {
 
     /** A new invoice document of the supplier, once recognised: its id and its one recognised part. */
     const recognised = async (no: string, due: string) => {
-      const created = await createDoc(target.baseUrl, admin, 'invoice', {
-        docForm: {},
-        files: [{ name: 'invoice.pdf', content: quillfeatherInvoice(no, due), type: 'application/pdf' }],
+      const read = await createRecognised(api, target.baseUrl, admin, 'invoice', {
+        name: 'invoice.pdf',
+        content: quillfeatherInvoice(no, due),
+        type: 'application/pdf',
       });
-      assert.equal(created.status, 201, created.text);
-      const read = await eventually(
-        () => api('GET', `/api/v2/docForm/${created.body._id}?embed=recoData`, { key: admin }),
-        (r) => r.body.recoStatus !== 'pending',
-        RECOGNITION_WAIT_MS,
-      );
       assert.equal(read.body.recoStatus, 'done', read.text);
       assert.equal(read.body.recoData.length, 1, read.text);
-      return { id: created.body._id as string, part: read.body.recoData[0] };
+      return { id: read.body._id as string, part: read.body.recoData[0] };
     };
 
     it('one correction, and the supplier\u2019s next invoice is read right from memory; removed, as before', async () => {

@@ -7,11 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { drawPageEncoded, placedTextPdf } from '@docflow/recognition';
-import { createDoc, eventually } from '../support/documents';
+import { createRecognised } from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { type Target, targets } from '../support/targets';
 
-const RECOGNITION_WAIT_MS = 120_000;
 /** Written value first, label after, as the invoices of issue 34 were (`993548900Factuurnummer:`). */
 const INVOICE_PIECES = [
   { text: 'INVOICE', x: 72, y: 90, size: 24 },
@@ -48,16 +47,7 @@ for (const factory of targets()) {
     after(() => target?.stop());
 
     async function recognizedDoc(name: string, content: Uint8Array, type: string) {
-      const created = await createDoc(target.baseUrl, admin, 'invoice', {
-        docForm: {},
-        files: [{ name, content, type }],
-      });
-      assert.equal(created.status, 201, created.text);
-      const res = await eventually(
-        () => api('GET', `/api/v2/docForm/${created.body._id}?embed=recoData`, { key: admin }),
-        (r) => r.body.recoStatus !== 'pending',
-        RECOGNITION_WAIT_MS,
-      );
+      const res = await createRecognised(api, target.baseUrl, admin, 'invoice', { name, content, type });
       assert.equal(res.body.recoStatus, 'done', res.text);
       return { id: res.body._id as string, fileId: res.body.filesList[0].id as string };
     }

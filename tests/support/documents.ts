@@ -58,6 +58,29 @@ export async function eventually<T>(
   }
 }
 
+/** How long a test waits for a document's recognition to end. */
+export const RECOGNITION_WAIT_MS = 120_000;
+
+/**
+ * Creates a document of `formName` with `file` (as `key`), then waits until its recognition is no longer
+ * pending: answers the document as read with `?embed=recoData`.
+ */
+export async function createRecognised(
+  api: Api,
+  baseUrl: string,
+  key: string,
+  formName: string,
+  file: UploadFile,
+) {
+  const created = await createDoc(baseUrl, key, formName, { docForm: {}, files: [file] });
+  if (created.status !== 201) throw new Error(`create ${formName}: ${created.status} ${created.text}`);
+  return eventually(
+    () => api('GET', `/api/v2/docForm/${created.body._id}?embed=recoData`, { key }),
+    (r) => r.body.recoStatus !== 'pending',
+    RECOGNITION_WAIT_MS,
+  );
+}
+
 export async function createPerson(api: Api, adminKey: string, email: string, roles: string[] = []) {
   const res = await api('POST', '/api/admin/v1/accounts', {
     key: adminKey,
