@@ -8,7 +8,7 @@ import { accountNamed } from './account-lookup';
 import { ApiError, call, enc, get } from './api';
 import { formatTime } from './model';
 import { PersonPicker } from './person-picker';
-import { ErrorBox, Loading, useAction, useLoad } from './ui';
+import { ErrorBox, Loading, SaveOutcome, useAction, useLoad } from './ui';
 
 type Person = components['schemas']['Person'];
 
@@ -119,12 +119,7 @@ export function AbsenceForm({ personId }: { personId: string }) {
             </button>
           ) : null}
         </div>
-        <ErrorBox error={state.error} />
-        {saved ? (
-          <p class="notice" role="status">
-            {saved}
-          </p>
-        ) : null}
+        <SaveOutcome error={state.error} saved={saved} />
       </form>
     </>
   );

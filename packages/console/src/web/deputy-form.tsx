@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { accountNamed } from './account-lookup';
 import { call, enc, get } from './api';
 import { PersonPicker } from './person-picker';
-import { ErrorBox, useAction, useLoad } from './ui';
+import { ErrorBox, SaveOutcome, useAction, useLoad } from './ui';
 
 type Person = components['schemas']['Person'];
 
@@ -47,12 +47,7 @@ export function DeputyForm({ personId, email }: { personId: string; email: strin
           Save deputy
         </button>
       </div>
-      <ErrorBox error={state.error} />
-      {saved ? (
-        <p class="notice" role="status">
-          {saved}
-        </p>
-      ) : null}
+      <SaveOutcome error={state.error} saved={saved} />
     </form>
   );
 }

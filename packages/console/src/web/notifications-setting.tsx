@@ -1,7 +1,7 @@
 /** The person's own e-mail opt-out (issue 36): a switch saved at once through `PUT /api/v2/me/notifications`. */
 import { useState } from 'preact/hooks';
 import { call } from './api';
-import { ErrorBox, Loading, useAction, useLoad } from './ui';
+import { ErrorBox, Loading, SaveOutcome, useAction, useLoad } from './ui';
 
 interface NotificationSettings {
   email: boolean;
@@ -35,12 +35,7 @@ export function NotificationsSetting() {
         />{' '}
         E-mail me when a task opens for me, is due soon, is overdue or is escalated to me
       </label>
-      <ErrorBox error={state.error} />
-      {saved ? (
-        <p class="notice" role="status">
-          {saved}
-        </p>
-      ) : null}
+      <SaveOutcome error={state.error} saved={saved} />
     </>
   );
 }

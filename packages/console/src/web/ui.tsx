@@ -68,6 +68,20 @@ export function ErrorBox({ error }: { error: unknown }) {
   );
 }
 
+/** What a save answered: the problem box if it failed, else the `saved` notice (if any). */
+export function SaveOutcome({ error, saved }: { error: unknown; saved: string }) {
+  return (
+    <>
+      <ErrorBox error={error} />
+      {saved ? (
+        <p class="notice" role="status">
+          {saved}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 export const Loading = ({ what }: { what: string }) => (
   <p class="loading" role="status">
     Loading {what}…
