@@ -61,6 +61,42 @@ export async function pngBomb(width: number, height: number, bitDepth: 1 | 8): P
   return greyPngFile(width, height, bitDepth, compressed);
 }
 
+/** Objects 1–4 of a one-page A4 PDF whose page draws the image XObject `/Im0`, object 5, over the whole page. */
+function a4PageDrawingIm0(): Buffer[] {
+  const content = 'q 595 0 0 842 0 0 cm /Im0 Do Q';
+  return [
+    Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
+    Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', 'latin1'),
+    Buffer.from(
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
+      'latin1',
+    ),
+    Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`, 'latin1'),
+  ];
+}
+
+/**
+ * A grey image XObject of FlateDecode-compressed `data`; its width and height as given (a number, or a
+ * reference such as `7 0 R`), `extra` entries added to its dictionary.
+ */
+function greyImageXObject(
+  width: number | string,
+  height: number | string,
+  bitDepth: 1 | 8,
+  data: Buffer,
+  extra = '',
+): Buffer {
+  return Buffer.concat([
+    Buffer.from(
+      `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray ` +
+        `/BitsPerComponent ${bitDepth}${extra} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
+      'latin1',
+    ),
+    data,
+    Buffer.from('\nendstream', 'latin1'),
+  ]);
+}
+
 /**
  * One A4 page that draws a grey image XObject declaring `width` × `height` pixels of `bitDepth` bits,
  * all white, FlateDecode-compressed: the PNG bomb's pixels inside a PDF, where no image header is read
@@ -68,23 +104,7 @@ export async function pngBomb(width: number, height: number, bitDepth: 1 | 8): P
  */
 export async function imageBombPdf(width: number, height: number, bitDepth: 1 | 8): Promise<Buffer> {
   const data = await deflatedRows(Math.ceil((width * bitDepth) / 8), height, 0);
-  const content = 'q 595 0 0 842 0 0 cm /Im0 Do Q';
-  const image =
-    `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceGray ` +
-    `/BitsPerComponent ${bitDepth} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`;
-  return assemblePdf(
-    [
-      Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
-      Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', 'latin1'),
-      Buffer.from(
-        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
-        'latin1',
-      ),
-      Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`, 'latin1'),
-      Buffer.concat([Buffer.from(image, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]),
-    ],
-    1,
-  );
+  return assemblePdf([...a4PageDrawingIm0(), greyImageXObject(width, height, bitDepth, data)], 1);
 }
 
 /**
@@ -101,28 +121,12 @@ export async function softMaskBombPdf(
   const IMAGE_SIDE = 100;
   const image = await deflatedRows(IMAGE_SIDE, IMAGE_SIDE, 0);
   const mask = await deflatedRows(maskSide, maskSide, 0);
-  const content = 'q 595 0 0 842 0 0 cm /Im0 Do Q';
-  const imageStream = (side: number | string, data: Buffer, extra: string) =>
-    Buffer.concat([
-      Buffer.from(
-        `<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray ` +
-          `/BitsPerComponent 8${extra} /Filter /FlateDecode /Length ${data.length} >>\nstream\n`,
-        'latin1',
-      ),
-      data,
-      Buffer.from('\nendstream', 'latin1'),
-    ]);
+  const maskSize = sizeBy === 'direct' ? maskSide : '7 0 R';
   return assemblePdf(
     [
-      Buffer.from('<< /Type /Catalog /Pages 2 0 R >>', 'latin1'),
-      Buffer.from('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', 'latin1'),
-      Buffer.from(
-        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>',
-        'latin1',
-      ),
-      Buffer.from(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`, 'latin1'),
-      imageStream(IMAGE_SIDE, image, ' /SMask 6 0 R'),
-      imageStream(sizeBy === 'direct' ? maskSide : '7 0 R', mask, ''),
+      ...a4PageDrawingIm0(),
+      greyImageXObject(IMAGE_SIDE, IMAGE_SIDE, 8, image, ' /SMask 6 0 R'),
+      greyImageXObject(maskSize, maskSize, 8, mask),
       Buffer.from(String(maskSide), 'latin1'),
     ],
     1,
