@@ -4,16 +4,8 @@
  * service port reached directly grants nothing (DESIGN.md).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { createInProcessBus } from '@docflow/bus';
-import { createSqliteEventStore } from '@docflow/eventstore';
-import { createLogger } from '@docflow/kit';
-import { openLocalDb } from '@docflow/kit/eventsourcing';
-import { inProcessClient } from '@docflow/kit/http';
-import { createDocumentService } from './service';
+import { sqliteDocumentService } from './testing/sqlite-document';
 
 const PATHS = [
   '/internal/v1/live-attachments',
@@ -23,26 +15,10 @@ const PATHS = [
 
 describe('document service internal routes', () => {
   it('answer 401 without the internal token', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docflow-document-guard-'));
-    const store = createSqliteEventStore({ file: join(dir, 'events.db') });
-    const bus = createInProcessBus();
-    const db = openLocalDb(join(dir, 'local.db'));
-    const nobody = inProcessClient(() => new Response(null, { status: 503 }));
-    const document = createDocumentService({
-      service: 'document',
-      instanceId: 'test',
-      store,
-      bus,
-      db,
-      log: createLogger('document', 'silent'),
-      namespace: 'document-guard-test',
-      internalToken: 'test-internal-token-of-at-least-32-chars',
-      identity: nobody,
-      files: nobody,
-      workflow: nobody,
-      recognition: nobody,
-      maxCreateBytes: 1024,
-    });
+    const { document, close } = sqliteDocumentService(
+      'document-guard-test',
+      'test-internal-token-of-at-least-32-chars',
+    );
     try {
       for (const path of PATHS) {
         const res = await document.app.request(path);
@@ -51,10 +27,7 @@ describe('document service internal routes', () => {
         assert.equal(wrong.status, 401, path);
       }
     } finally {
-      await bus.close();
-      await store.close();
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
+      await close();
     }
   });
 });

@@ -5,17 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createInProcessBus } from '@docflow/bus';
 import { docFormStream, documentTitleRoute } from '@docflow/contracts';
-import { createSqliteEventStore } from '@docflow/eventstore';
-import { createLogger, newHexId } from '@docflow/kit';
-import { openLocalDb, recordEvents } from '@docflow/kit/eventsourcing';
+import { newHexId } from '@docflow/kit';
+import { recordEvents } from '@docflow/kit/eventsourcing';
 import { inProcessClient, internalClient, ProblemError } from '@docflow/kit/http';
-import { createDocumentService } from '../service';
+import { sqliteDocumentService } from '../testing/sqlite-document';
 
 const TOKEN = 'test-internal-token-of-at-least-32-chars';
 const AUTHOR = 'usr-00000000-0000-4000-8000-000000000001';
@@ -23,32 +18,8 @@ const AT = '2026-03-02T10:00:00.000Z';
 const metadata = () => ({ correlationId: randomUUID(), actor: AUTHOR, timestamp: AT });
 
 describe('document title route', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'docflow-document-title-'));
-  const store = createSqliteEventStore({ file: join(dir, 'events.db') });
-  const bus = createInProcessBus();
-  const db = openLocalDb(join(dir, 'local.db'));
-  const nobody = inProcessClient(() => new Response(null, { status: 503 }));
-  const document = createDocumentService({
-    service: 'document',
-    instanceId: 'test',
-    store,
-    bus,
-    db,
-    log: createLogger('document', 'silent'),
-    namespace: 'document-title-test',
-    internalToken: TOKEN,
-    identity: nobody,
-    files: nobody,
-    workflow: nobody,
-    recognition: nobody,
-    maxCreateBytes: 1024,
-  });
-  after(async () => {
-    await bus.close();
-    await store.close();
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const { document, store, close } = sqliteDocumentService('document-title-test', TOKEN);
+  after(close);
 
   const client = internalClient(inProcessClient(document.app.fetch), TOKEN);
   const titleOf = (docId: string) =>
