@@ -2,19 +2,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { type DocumentFacts, mapDocumentEvent } from './event-mapping';
-import { documentEnvelope, FIXTURE_AT } from './test-fixtures';
+import { mapDocumentEvent } from './event-mapping';
+import { documentEnvelope, FIXTURE_AT, IN_APPROVAL } from './test-fixtures';
 
 const BOSS = 'usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b02';
 const [T1, T2] = ['65a1f0c2b3d4e5f6012345aa', '65a1f0c2b3d4e5f6012345bb'];
 const DUE = '2026-03-04T10:00:00.000Z';
-const IN_APPROVAL: DocumentFacts = {
-  form: 'memo',
-  phase: 'approval',
-  status: 'inProgress',
-  step: 1,
-  iteration: 1,
-};
 const facts = { step: 1, iteration: 1, respIds: [T1, T2] };
 
 const mapped = (events: Array<{ type: string; data: Record<string, unknown> }>) =>

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { type DocumentFacts, mapDocumentEvent } from './event-mapping';
-import { documentEnvelope, FIXTURE_AT } from './test-fixtures';
+import { mapDocumentEvent } from './event-mapping';
+import { documentEnvelope, FIXTURE_AT, IN_APPROVAL } from './test-fixtures';
 
 const [BOB, DAVE, BOSS] = [
   'usr-3f2b8c1e-9d4a-4c7e-8b1f-2a6d5e7c9b01',
@@ -16,13 +16,6 @@ const [BOB, DAVE, BOSS] = [
 ];
 const [T1, T2, T3] = ['65a1f0c2b3d4e5f6012345aa', '65a1f0c2b3d4e5f6012345bb', '65a1f0c2b3d4e5f6012345cc'];
 const DUE = '2026-03-04T10:00:00.000Z';
-const IN_APPROVAL: DocumentFacts = {
-  form: 'memo',
-  phase: 'approval',
-  status: 'inProgress',
-  step: 1,
-  iteration: 1,
-};
 const opened = (respId: string, assignee: string) => ({
   type: 'TaskOpened',
   data: { respId, phase: 'approval', step: 1, iteration: 1, assignee, at: FIXTURE_AT },
