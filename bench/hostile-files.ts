@@ -1,21 +1,17 @@
 /**
  * Hostile files benchmark (issue 29): for the worst hostile file of each kind — a PDF whose page tree is
  * 400,000 levels deep, PDFs of 16 and of 200 blank 200 × 200-inch pages, PNGs declaring 60000 × 60000
- * pixels of 1 bit and 30000 × 30000 of 8 bits, a PDF page drawing such an image — and, as the reference, an ordinary scanned invoice: a fresh embedded docflow, one document of the
+ * pixels of 1 bit and 30000 × 30000 of 8 bits, a PDF page drawing such an image, soft-mask bombs (the
+ * catalogue the hostile tests use, tests/support/hostile-recognition) — and, as the reference, an
+ * ordinary scanned invoice: a fresh embedded docflow, one document of the
  * sample form `invoice` with the file, and while its recognition runs, /healthz every 100 ms (the
  * longest answer) and the process's resident memory (the peak of the samples, threads included).
  * Bounded: one document per file, at most JOB_LIMIT_MS each. Writes bench/RESULTS.md.
  */
 import { readFileSync } from 'node:fs';
-import {
-  deepPageTreePdf,
-  drawPageEncoded,
-  hugePagePdf,
-  imageBombPdf,
-  pngBomb,
-  softMaskBombPdf,
-} from '@docflow/recognition';
+import { drawPageEncoded } from '@docflow/recognition';
 import { createDoc } from '../tests/support/documents';
+import { HOSTILE_FILES } from '../tests/support/hostile-recognition';
 import { apiClient } from '../tests/support/http';
 import { startEmbedded } from '../tests/support/targets';
 import { machine, writeSection } from './results';
@@ -30,68 +26,22 @@ interface HostileFile {
   name: string;
   fileName: string;
   type: string;
-  make: () => Promise<Uint8Array> | Uint8Array;
+  file: () => Promise<Uint8Array> | Uint8Array;
 }
 
+/** An ordinary scan as the reference, then the hostile files the tests use (tests/support/hostile-recognition). */
 const FILES: HostileFile[] = [
   {
     name: 'ordinary scan (reference): A4 invoice PNG, 300 dpi',
     fileName: 'invoice.png',
     type: 'image/png',
-    make: () =>
+    file: () =>
       drawPageEncoded(
         [{ text: 'INVOICE', size: 28 }, { text: 'Invoice No. INV-2026-001' }, { text: 'Total: 1,234.50' }],
         'png',
       ),
   },
-  {
-    name: 'PDF, page tree 400,000 levels deep',
-    fileName: 'deep.pdf',
-    type: 'application/pdf',
-    make: () => deepPageTreePdf(400_000),
-  },
-  {
-    name: 'PDF, 16 blank pages of 200 × 200 inches',
-    fileName: 'huge-16.pdf',
-    type: 'application/pdf',
-    make: () => hugePagePdf(16, 200),
-  },
-  {
-    name: 'PDF, 200 blank pages of 200 × 200 inches',
-    fileName: 'huge-200.pdf',
-    type: 'application/pdf',
-    make: () => hugePagePdf(200, 200),
-  },
-  {
-    name: 'PNG bomb, 60000 × 60000 pixels of 1 bit',
-    fileName: 'bomb.png',
-    type: 'image/png',
-    make: () => pngBomb(60_000, 60_000, 1),
-  },
-  {
-    name: 'PNG bomb, 30000 × 30000 pixels of 8 bits',
-    fileName: 'bomb-8bit.png',
-    type: 'image/png',
-    make: () => pngBomb(30_000, 30_000, 8),
-  },
-  {
-    name: 'PDF, an A4 page drawing a 60000 × 60000 1-bit image',
-    fileName: 'image-bomb.pdf',
-    type: 'application/pdf',
-    make: () => imageBombPdf(60_000, 60_000, 1),
-  },
-  {
-    name: 'PDF, a 100 × 100 image with a 12000 × 12000 8-bit soft mask',
-    fileName: 'soft-mask-bomb.pdf',
-    type: 'application/pdf',
-    make: () => softMaskBombPdf(12_000),
-  },
-  {
-    name: 'PDF, the same soft mask with its size given through indirect objects (left to the memory watch)',
-    fileName: 'soft-mask-bomb-indirect.pdf',
-    type: 'application/pdf',
-    make: () => softMaskBombPdf(12_000, 'reference'),
-  },
+  ...Object.values(HOSTILE_FILES),
 ];
 
 interface Figures {
@@ -108,7 +58,7 @@ const rssMiB = (pid: number): number =>
   Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024);
 
 async function measure(file: HostileFile): Promise<Figures> {
-  const content = await file.make();
+  const content = await file.file();
   const docflow = await startEmbedded({ logFile: newLogFile('hostile-files') });
   try {
     const api = apiClient(docflow.baseUrl);
