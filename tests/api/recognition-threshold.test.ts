@@ -8,12 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { textPdf } from '@docflow/recognition';
-import { createDoc, createPerson, eventually } from '../support/documents';
+import { createPerson, createRecognised } from '../support/documents';
 import { type Api, apiClient, type CallOptions } from '../support/http';
 import { invoiceByTypeForm, invoiceLines } from '../support/invoice-by-type';
 import { type Target, targets } from '../support/targets';
-
-const RECOGNITION_WAIT_MS = 120_000;
 
 for (const factory of targets()) {
   describe(`recognition threshold on the part [${factory.name}]`, {
@@ -54,19 +52,16 @@ for (const factory of targets()) {
 
     /** A recognised invoice: its id and its part as `reader` (default: the validator) reads it. */
     const recognised = async (reader: CallOptions = asValerie()) => {
-      const created = await createDoc(target.baseUrl, admin, 'thresholded', {
-        docForm: {},
-        files: [{ name: 'invoice.pdf', content: textPdf([invoiceLines()]), type: 'application/pdf' }],
-      });
-      assert.equal(created.status, 201, created.text);
-      const id = created.body._id as string;
-      const read = await eventually(
-        () => api('GET', `/api/v2/docForm/${id}?embed=recoData`, reader),
-        (r) => r.status === 200 && r.body.recoStatus !== 'pending',
-        RECOGNITION_WAIT_MS,
+      const read = await createRecognised(
+        api,
+        target.baseUrl,
+        admin,
+        'thresholded',
+        { name: 'invoice.pdf', content: textPdf([invoiceLines()]), type: 'application/pdf' },
+        reader,
       );
       assert.equal(read.status, 200, read.text);
-      return { id, entry: read.body.recoData[0] };
+      return { id: read.body._id as string, entry: read.body.recoData[0] };
     };
 
     /** Whether recognition validated the part is what its threshold says of its values. */

@@ -10,7 +10,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { textPdf } from '@docflow/recognition';
-import { createDoc, createPerson, eventually } from '../support/documents';
+import {
+  createDoc,
+  createPerson,
+  createRecognised,
+  eventually,
+  RECOGNITION_WAIT_MS,
+} from '../support/documents';
 import { type Api, apiClient } from '../support/http';
 import { invoiceByTypeForm, invoiceLines } from '../support/invoice-by-type';
 import { type Target, targets } from '../support/targets';
@@ -21,7 +27,6 @@ const INVOICE = [
   { text: 'Total: 99.00' },
 ];
 const THRESHOLD = 90;
-const RECOGNITION_WAIT_MS = 120_000;
 
 for (const factory of targets()) {
   describe(`recognition validation task [${factory.name}]`, { skip: factory.skip, timeout: 300_000 }, () => {
@@ -56,19 +61,15 @@ for (const factory of targets()) {
         validators: [u.valerie],
       });
     });
+    after(() => target?.stop());
 
     const recognised = async (subtotal: string) => {
-      const created = await createDoc(target.baseUrl, admin, 'checked', {
-        docForm: {},
-        files: [{ name: 'invoice.pdf', content: textPdf([invoiceLines(subtotal)]), type: 'application/pdf' }],
+      const read = await createRecognised(api, target.baseUrl, admin, 'checked', {
+        name: 'invoice.pdf',
+        content: textPdf([invoiceLines(subtotal)]),
+        type: 'application/pdf',
       });
-      assert.equal(created.status, 201, created.text);
-      const read = await eventually(
-        () => api('GET', `/api/v2/docForm/${created.body._id}?embed=recoData`, { key: admin }),
-        (r) => r.body.recoStatus !== 'pending',
-        RECOGNITION_WAIT_MS,
-      );
-      return { id: created.body._id as string, entry: read.body.recoData[0] };
+      return { id: read.body._id as string, entry: read.body.recoData[0] };
     };
 
     it('a part whose every value clears the threshold is validated by recognition, no task opens', async () => {
@@ -81,7 +82,6 @@ for (const factory of targets()) {
       const inbox = await api('GET', '/api/v2/docForm/view/inbox', as('valerie'));
       assert.ok(!inbox.body.some((d: any) => d._id === id), 'no validation task');
     });
-    after(() => target?.stop());
 
     it('a part whose total disagrees with its subtotal and tax waits for the form\u2019s validator: in her inbox until she validates it', async () => {
       const { id, entry } = await recognised('100.00');

@@ -15,14 +15,13 @@ import { textPdf } from '@docflow/recognition';
 import type { Locator, Page } from 'playwright-core';
 import { chromiumSkipReason, seriousViolations } from '../support/chromium';
 import { consoleSuite } from '../support/console-suite';
-import { createDoc, createPerson, eventually } from '../support/documents';
+import { createPerson, createRecognised, eventually, RECOGNITION_WAIT_MS } from '../support/documents';
 import { invoiceByTypeForm, invoiceLines } from '../support/invoice-by-type';
 import { quillfeatherInvoice } from '../support/quillfeather';
 
 const skip = chromiumSkipReason();
 const FORM_THRESHOLD = 80;
 const DEFAULT_THRESHOLD = 90;
-const RECOGNITION_WAIT_MS = 120_000;
 const PAGE_WIDTH = 'document.documentElement.scrollWidth';
 /** Whether the element is the one in focus (run in the page: a function, as the console's CSP wants). */
 const isFocused = (element: unknown) => element === (globalThis as any).document.activeElement;
@@ -55,25 +54,17 @@ describe('web console: per-field confidence in the recognition review', { skip, 
     form: string,
     content = textPdf([invoiceLines()]),
   ): Promise<{ id: string; docId: string; part: any; confidence: Record<string, number> }> {
-    const created = await createDoc(suite.target.baseUrl, suite.target.adminKey, form, {
-      docForm: {},
-      files: [{ name: 'invoice.pdf', content, type: 'application/pdf' }],
+    const read = await createRecognised(suite.api, suite.target.baseUrl, suite.target.adminKey, form, {
+      name: 'invoice.pdf',
+      content,
+      type: 'application/pdf',
     });
-    assert.equal(created.status, 201, created.text);
-    const read = await eventually(
-      () =>
-        suite.api('GET', `/api/v2/docForm/${created.body._id}?embed=recoData`, {
-          key: suite.target.adminKey,
-        }),
-      (r) => r.body.recoStatus !== 'pending',
-      RECOGNITION_WAIT_MS,
-    );
     const part = read.body.recoData?.[0];
     assert.equal(part?.validated, false, JSON.stringify(read.body));
     const confidence = Object.fromEntries(
       Object.entries<any>(part.fieldsByTags).map(([tag, field]) => [tag, field.confidence as number]),
     );
-    return { id: created.body._id_web, docId: created.body._id, part, confidence };
+    return { id: read.body._id_web, docId: read.body._id, part, confidence };
   }
 
   /** The mark under the value of `tag`: the element its input names as its description. */

@@ -1,5 +1,5 @@
 /** Helpers for document API tests: multipart bodies, account set-up and waiting for views. */
-import type { Api } from './http';
+import type { Api, CallOptions } from './http';
 
 export interface UploadFile {
   name: string;
@@ -63,7 +63,7 @@ export const RECOGNITION_WAIT_MS = 120_000;
 
 /**
  * Creates a document of `formName` with `file` (as `key`), then waits until its recognition is no longer
- * pending: answers the document as read with `?embed=recoData`.
+ * pending: answers the document as `reader` (default: `key`) reads it with `?embed=recoData`.
  */
 export async function createRecognised(
   api: Api,
@@ -71,12 +71,13 @@ export async function createRecognised(
   key: string,
   formName: string,
   file: UploadFile,
+  reader: CallOptions = { key },
 ) {
   const created = await createDoc(baseUrl, key, formName, { docForm: {}, files: [file] });
   if (created.status !== 201) throw new Error(`create ${formName}: ${created.status} ${created.text}`);
   return eventually(
-    () => api('GET', `/api/v2/docForm/${created.body._id}?embed=recoData`, { key }),
-    (r) => r.body.recoStatus !== 'pending',
+    () => api('GET', `/api/v2/docForm/${created.body._id}?embed=recoData`, reader),
+    (r) => r.status === 200 && r.body.recoStatus !== 'pending',
     RECOGNITION_WAIT_MS,
   );
 }
