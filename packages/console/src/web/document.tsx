@@ -137,7 +137,7 @@ function TasksTable({
   onDone,
 }: {
   doc: Doc;
-  tasks: Loaded<TaskLine[]>;
+  tasks: Loaded<TaskLine[] | undefined>;
   onDone: (doc: Doc, message: string) => void;
 }) {
   const [handing, setHanding] = useState('');
@@ -400,18 +400,19 @@ export function DocumentPage({ id }: { id: string }) {
     id,
   );
   usePollWhile(doc.data?.recoStatus === 'pending', doc.reload);
-  // The tasks of every participant, from the history: asked again with the document (`reload`).
+  // The tasks of every participant, from the history: asked again with each revision of the document
+  // (whoever brought it in: an action, Refresh or the recognition poll).
+  const rev = doc.data?._meta._rev;
   const tasks = useLoad(
-    () => call<HistoryEntry[]>('GET', `/api/v2/docForm/${enc(id)}/history`).then((r) => tasksOf(r.body)),
-    id,
+    () =>
+      rev === undefined
+        ? Promise.resolve(undefined)
+        : call<HistoryEntry[]>('GET', `/api/v2/docForm/${enc(id)}/history`).then((r) => tasksOf(r.body)),
+    `${id}@${rev}`,
   );
-  const reload = () => {
-    doc.reload();
-    tasks.reload();
-  };
   const done = (_: Doc, text: string) => {
     setMessage(text);
-    reload();
+    doc.reload();
   };
   if (doc.error && !doc.data)
     return (
@@ -441,7 +442,7 @@ export function DocumentPage({ id }: { id: string }) {
               History
             </a>
           ) : null}
-          <button type="button" class="secondary" onClick={reload}>
+          <button type="button" class="secondary" onClick={doc.reload}>
             Refresh
           </button>
         </div>
