@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { call, enc } from './api';
 import { type Doc, formatTime } from './model';
+import { Person } from './person';
 import { ErrorBox, Loading, Section, useAction, useLoad } from './ui';
 
 interface Comment {
@@ -27,7 +28,6 @@ export function CommentsSection({ doc }: { doc: Doc }) {
       thread.reload();
     });
   };
-  const nameOf = (id: string) => doc.names?.[id] ?? id;
   return (
     <Section title="Comments" id="comments">
       {thread.error ? <ErrorBox error={thread.error} /> : null}
@@ -38,7 +38,10 @@ export function CommentsSection({ doc }: { doc: Doc }) {
           {thread.data.map((c) => (
             <li key={c.id}>
               <div class="timeline-head">
-                <strong>{nameOf(c.author)}</strong> <time dateTime={c.at}>{formatTime(c.at)}</time>
+                <strong>
+                  <Person id={c.author} names={doc.names} />
+                </strong>{' '}
+                <time dateTime={c.at}>{formatTime(c.at)}</time>
               </div>
               {/* As text: Preact escapes it, so markdown or HTML in a comment shows as written. */}
               <p class="comment-text">{c.text}</p>
