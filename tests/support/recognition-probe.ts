@@ -10,11 +10,11 @@ import { apiClient } from './http';
 import type { Target } from './targets';
 
 /** The issue's liveness bound. */
-export const HEALTHZ_BOUND_MS = 2000;
+const HEALTHZ_BOUND_MS = 2000;
 const PROBE_EVERY_MS = 150;
 const POLL_EVERY_MS = 200;
 /** On main before issue 29 the 16-page file kept /healthz slow for the whole job; it now ends in seconds. */
-const RECOGNITION_WAIT_MS = 240_000;
+const HOSTILE_WAIT_MS = 240_000;
 
 export interface Recognised {
   /** The document with `?embed=recoData` once its recognition is no longer pending (or the wait ended). */
@@ -61,7 +61,7 @@ export async function recogniseWhileProbing(
     });
     assert.equal(created.status, 201, created.text);
     const id: string = created.body._id;
-    const end = Date.now() + RECOGNITION_WAIT_MS;
+    const end = Date.now() + HOSTILE_WAIT_MS;
     let doc = await api('GET', `/api/v2/docForm/${id}?embed=recoData`, { key: target.adminKey });
     while (doc.body.recoStatus === 'pending' && Date.now() < end) {
       await new Promise((r) => setTimeout(r, POLL_EVERY_MS));

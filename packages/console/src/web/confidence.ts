@@ -6,7 +6,7 @@
  */
 
 /** The review threshold of a part judged by no `autoValidateAt` (the benchmark's straight-through mark). */
-export const DEFAULT_REVIEW_THRESHOLD = 90;
+const DEFAULT_REVIEW_THRESHOLD = 90;
 /** Below this a value was more guessed than read (e.g. a failed cross-check on a blurred scan). */
 export const UNSURE_BELOW = 50;
 
