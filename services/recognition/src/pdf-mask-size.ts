@@ -35,27 +35,53 @@ const WHITESPACE = new Set([0, 9, 10, 12, 13, 32]);
  */
 export function oversizedMask(pdf: Uint8Array, maxPixels: number): OversizedMask | undefined {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
-  const seen = new Set<string>();
+  /** The masks referenced, as `n g`, in the order they are checked. */
+  const wanted = new Set<string>();
   for (const key of MASK_KEYS)
     for (let at = bytes.indexOf(key); at >= 0; at = bytes.indexOf(key, at + key.length)) {
       const start = at + key.length;
       const ref = REFERENCE.exec(bytes.toString('latin1', start, start + REFERENCE_WINDOW));
-      if (!ref || seen.has(`${ref[1]} ${ref[2]}`)) continue;
-      seen.add(`${ref[1]} ${ref[2]}`);
-      const size = declaredSize(bytes, `${ref[1]} ${ref[2]} obj`);
-      if (size && size.width * size.height > maxPixels) return { object: Number(ref[1]), ...size };
+      if (ref) wanted.add(`${ref[1]} ${ref[2]}`);
     }
+  if (wanted.size === 0) return undefined;
+  const definitions = lastDefinitions(bytes, wanted);
+  for (const object of wanted) {
+    const at = definitions.get(object);
+    const size = at === undefined ? undefined : declaredSize(bytes, at);
+    if (size && size.width * size.height > maxPixels)
+      return { object: Number(object.slice(0, object.indexOf(' '))), ...size };
+  }
   return undefined;
 }
 
-/** The direct /Width and /Height of the last definition of an object (a later update overrides). */
-function declaredSize(bytes: Buffer, header: string): { width: number; height: number } | undefined {
-  const needle = Buffer.from(header, 'latin1');
-  let at = bytes.lastIndexOf(needle);
-  // "12 0 obj" must not be the tail of "112 0 obj".
-  while (at > 0 && !WHITESPACE.has(bytes[at - 1]!)) at = bytes.lastIndexOf(needle, at - 1);
-  if (at < 0) return undefined;
-  const text = bytes.toString('latin1', at + needle.length, at + needle.length + DICTIONARY_WINDOW);
+const OBJ = Buffer.from(' obj', 'latin1');
+const SPACE = 0x20;
+const isDigit = (byte: number | undefined): boolean => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+
+/**
+ * Where the last definition of each wanted object (`n g`) ends its `n g obj` header (a later update
+ * overrides), in one pass over the bytes. The header is written `n g obj` with single spaces, and starts
+ * the file or follows whitespace: "12 0 obj" is not the tail of "112 0 obj".
+ */
+function lastDefinitions(bytes: Buffer, wanted: ReadonlySet<string>): Map<string, number> {
+  const found = new Map<string, number>();
+  for (let at = bytes.indexOf(OBJ); at >= 0; at = bytes.indexOf(OBJ, at + 1)) {
+    let genStart = at;
+    while (isDigit(bytes[genStart - 1])) genStart--;
+    if (genStart === at || bytes[genStart - 1] !== SPACE) continue;
+    const numEnd = genStart - 1;
+    let numStart = numEnd;
+    while (isDigit(bytes[numStart - 1])) numStart--;
+    if (numStart === numEnd || (numStart > 0 && !WHITESPACE.has(bytes[numStart - 1]!))) continue;
+    const object = `${bytes.toString('latin1', numStart, numEnd)} ${bytes.toString('latin1', genStart, at)}`;
+    if (wanted.has(object)) found.set(object, at + OBJ.length);
+  }
+  return found;
+}
+
+/** The direct /Width and /Height of an object's dictionary, read from the end of its header. */
+function declaredSize(bytes: Buffer, from: number): { width: number; height: number } | undefined {
+  const text = bytes.toString('latin1', from, from + DICTIONARY_WINDOW);
   const end = text.indexOf('stream');
   const dictionary = end < 0 ? text : text.slice(0, end);
   const width = WIDTH.exec(dictionary);
