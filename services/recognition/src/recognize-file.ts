@@ -19,6 +19,7 @@ import { declaredImageSize, type ImageSize, MAX_IMAGE_PIXELS } from './image-hea
 import { resolveIdpLangs } from './languages';
 import { OcrImageError, OcrOverloadedError, type OcrPool, OcrUnavailableError } from './ocr-pool';
 import { segmentationFor } from './page-segmentation';
+import { inPart } from './part-pages';
 import { PatternBudget } from './pattern-steps';
 import { patternText } from './patterns';
 import { hasTextLayer, PdfTooLargeError, PdfUnreadableError } from './pdf';
@@ -141,7 +142,7 @@ export async function recognizeFile(
     const parts: RecoPart[] = [];
     for (const part of await budget.run(classifyPagesSteps(pages, recoForms, options))) {
       const recoForm = recoForms.find((f) => f.id === part.recoFormId)!;
-      const partPages = pages.slice(part.pageIdxStart, part.pageIdxEnd + 1);
+      const partPages = pages.filter((p) => inPart(p.layout.pageIdx, part));
       parts.push({
         recoForm: { form: null, id: recoForm.id, name: recoForm.name },
         pageIdxStart: part.pageIdxStart,

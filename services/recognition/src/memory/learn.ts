@@ -16,9 +16,8 @@ import {
   type RememberedPlace,
   type ValuesByTags,
 } from '@docflow/contracts';
-import { dateHints } from '../extract-fields';
 import type { DateHints } from '../fields/date';
-import { textLines } from '../layout-text';
+import { partPages } from '../part-pages';
 import { findWords, unionBox } from './layout-words';
 import { findValuePlace } from './value-place';
 
@@ -92,9 +91,8 @@ export function decideCorrections(c: Correction): RecognitionMemoryEvent[] {
   const supplierValue = c.corrected[SUPPLIER_TAG] ?? c.part.valuesByTags[SUPPLIER_TAG];
   const supplier = typeof supplierValue === 'string' ? normaliseSupplier(supplierValue) : '';
   if (!supplier || !c.part.fieldsByTags) return [];
-  const { pageIdxStart: start, pageIdxEnd: end } = c.part;
-  const pages = (c.pages ?? []).filter((p) => p.pageIdx >= start && p.pageIdx <= end);
-  const hints = dateHints(pages.map(textLines));
+  const start = c.part.pageIdxStart;
+  const { pages, hints } = partPages(c.pages ?? [], c.part);
   const events: RecognitionMemoryEvent[] = [];
   for (const [tag, value] of Object.entries(c.corrected)) {
     const field = c.part.fieldsByTags[tag];

@@ -12,11 +12,10 @@ import {
 } from '@docflow/contracts';
 import type { EventStore } from '@docflow/eventstore';
 import { loadAggregate } from '@docflow/kit/eventsourcing';
-import { dateHints } from '../extract-fields';
 import { fieldConfidence } from '../field-confidence';
 import { findByType } from '../fields/by-type';
 import type { DateHints } from '../fields/date';
-import { textLines } from '../layout-text';
+import { partPages } from '../part-pages';
 import type { RecoFormDef } from '../reco-form';
 import type { RecoPart, RecoSuccess } from '../recognize-file';
 import { applyRememberedPlaces, type RememberedValue } from './apply-remembered-places';
@@ -56,8 +55,7 @@ export function rememberedPart(
   const supplier = part.valuesByTags[SUPPLIER_TAG];
   const places = typeof supplier === 'string' ? memory[normaliseSupplier(supplier)] : undefined;
   if (!places) return part;
-  const pages = layouts.filter((p) => p.pageIdx >= part.pageIdxStart && p.pageIdx <= part.pageIdxEnd);
-  const hints = dateHints(pages.map(textLines));
+  const { pages, hints } = partPages(layouts, part);
   const valuesByTags = { ...part.valuesByTags };
   const fieldsByTags = { ...part.fieldsByTags };
   for (const [tag, read] of Object.entries(applyRememberedPlaces(places, pages))) {
