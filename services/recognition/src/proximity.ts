@@ -186,9 +186,15 @@ function columnSum(
   return undefined;
 }
 
-function toCents(value: string): number | undefined {
+/** An amount in whole cents, rounded (NaN stays NaN). */
+export function cents(amount: number): number {
+  return Math.round(amount * 100);
+}
+
+/** A value read as an amount, in whole cents; undefined when it is not a finite number. */
+export function toCents(value: string): number | undefined {
   const n = Number(value);
-  return Number.isFinite(n) ? Math.round(n * 100) : undefined;
+  return Number.isFinite(n) ? cents(n) : undefined;
 }
 
 function candidatesIn(

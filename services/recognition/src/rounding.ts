@@ -7,7 +7,7 @@
 import { findAmounts } from './fields/amount';
 import { findLabelHits } from './labels';
 import type { TextLine } from './layout-text';
-import { type Candidate, valueNearLabel } from './proximity';
+import { type Candidate, cents, valueNearLabel } from './proximity';
 
 const ROUNDING_LABELS = [
   'Rounding adjustment',
@@ -32,7 +32,7 @@ export function roundedTotal(total: Candidate, lines: readonly (readonly TextLin
   for (const hit of hits.filter((h) => h.line.lineIdx > totalLine)) {
     const adjustment = Number(valueNearLabel(hit, page, hits, findAmounts)?.value);
     if (!Number.isFinite(adjustment) || adjustment === 0 || Math.abs(adjustment) >= MAX_ADJUSTMENT) continue;
-    const value = (Math.round(Number(total.value) * 100) + Math.round(adjustment * 100)) / 100;
+    const value = (cents(Number(total.value)) + cents(adjustment)) / 100;
     return { ...total, value: value.toFixed(2) };
   }
   return total;

@@ -12,7 +12,7 @@ import type { TableColumn } from '@docflow/contracts';
 import { parseAmount } from './fields/amount';
 import { findLabelHits } from './labels';
 import { type TextLine, unionBox, wordConfidence } from './layout-text';
-import type { Candidate } from './proximity';
+import { type Candidate, cents } from './proximity';
 
 export interface FoundTable {
   rows: string[][];
@@ -147,9 +147,7 @@ function table(rows: readonly Row[], columns: readonly TableColumn[], header: Te
   const lines = rows.flatMap((r) => r.lines);
   const words = lines.flatMap((l) => l.line.words);
   const amountSum =
-    amount >= 0
-      ? Math.round(rows.reduce((sum, r) => sum + Number(r.cells[amount]), 0) * 100) / 100
-      : undefined;
+    amount >= 0 ? cents(rows.reduce((sum, r) => sum + Number(r.cells[amount]), 0)) / 100 : undefined;
   return {
     rows: rows.map((r) => r.cells),
     amountSum,
