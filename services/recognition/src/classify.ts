@@ -23,8 +23,6 @@ import { runSteps, type Steps } from './pattern-steps';
 import { fieldMatches, hasKeyword } from './patterns';
 import type { RecoFormDef } from './reco-form';
 
-export type { RecoFormDef };
-
 export const DEFAULT_MIN_SCORE = 50;
 const KEYWORD_WEIGHT = 0.75;
 const FIELD_WEIGHT = 0.25;

@@ -9,7 +9,6 @@ export {
   DEFAULT_MIN_SCORE,
   type FormScore,
   type PageText,
-  type RecoFormDef,
   scorePage,
 } from './classify';
 export { RecognitionEnv } from './config';
@@ -45,6 +44,7 @@ export {
   PdfUnreadableError,
 } from './pdf';
 export { openPdfInWorker, type PdfThreadOptions } from './pdf-thread';
+export type { RecoFormDef } from './reco-form';
 export {
   type Attachment,
   type RecoFailure,
