@@ -16,6 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FormDefinition, type RecognizedField, SAMPLE_FORMS } from '@docflow/contracts';
+import { clearsThreshold } from '@docflow/document-model';
 import {
   createOcrPool,
   type OcrPool,
@@ -74,9 +75,7 @@ function threshold(form: FormDefinition): number {
  */
 function straightThrough(form: FormDefinition, part: PartWithConfidence): boolean | undefined {
   if (!part.fieldsByTags) return undefined;
-  const at = threshold(form);
-  const tags = Object.keys(part.valuesByTags);
-  return tags.length > 0 && tags.every((tag) => (part.fieldsByTags![tag]?.confidence ?? -1) >= at);
+  return clearsThreshold(part, { autoValidateAt: threshold(form), validators: [] });
 }
 
 /** The parts' string values, the first part's first: what a reader of the document takes from it. */

@@ -37,7 +37,10 @@ export function recoValidationPolicy(
  * least the threshold. A part without per-field confidences (recognised before them, or by a form whose
  * fields give none) or without any value is never validated automatically.
  */
-export function clearsThreshold(part: RecognizedPart, policy: RecoValidationPolicy | undefined): boolean {
+export function clearsThreshold(
+  part: Pick<RecognizedPart, 'valuesByTags' | 'fieldsByTags'>,
+  policy: RecoValidationPolicy | undefined,
+): boolean {
   const threshold = policy?.autoValidateAt;
   if (threshold === undefined || !part.fieldsByTags) return false;
   const tags = Object.keys(part.valuesByTags);
