@@ -45,12 +45,29 @@ function oneLine(title: string): string {
 export const documentLink = (publicUrl: string, docId: string) =>
   `${publicUrl}/console#/doc/${encodeURIComponent(docId)}`;
 
+/** Whom one fact of `state`'s workflow concerns (`usr-` ids), or undefined when the fact is not e-mailed. */
+export function recipientsOf(event: WorkflowEvent, state: WorkflowState): string[] | undefined {
+  switch (event.type) {
+    case 'TaskOpened':
+      return [event.data.assignee];
+    case 'TasksDueSoon':
+    case 'TasksOverdue':
+      return assigneesOf(state, event.data.respIds);
+    case 'TasksEscalated':
+      return event.data.to;
+    default:
+      return undefined;
+  }
+}
+
 /** The notification of one fact of `state`'s workflow, or undefined when the fact is not e-mailed. */
 export function notificationOf(
   event: WorkflowEvent,
   state: WorkflowState,
   document: NotifiedDocument,
 ): Notification | undefined {
+  const to = recipientsOf(event, state);
+  if (!to) return undefined;
   const title = document.title === undefined ? '' : oneLine(document.title);
   const name = title ? `\u201c${title}\u201d` : `document ${state.docId}`;
   const which = `${name} (${title ? `document ${state.docId}, ` : ''}form ${state.form})`;
@@ -58,25 +75,25 @@ export function notificationOf(
   switch (event.type) {
     case 'TaskOpened':
       return {
-        to: [event.data.assignee],
+        to,
         subject: `docflow: a new task for you on ${name}`,
         text: `A task on ${which}, stage ${event.data.step}, waits for your answer.${link}`,
       };
     case 'TasksDueSoon':
       return {
-        to: assigneesOf(state, event.data.respIds),
+        to,
         subject: `docflow: your task on ${name} is due soon`,
         text: `Your task on ${which}, stage ${event.data.step}, is due at ${event.data.dueAt}.${link}`,
       };
     case 'TasksOverdue':
       return {
-        to: assigneesOf(state, event.data.respIds),
+        to,
         subject: `docflow: your task on ${name} is overdue`,
         text: `Your task on ${which}, stage ${event.data.step}, was due at ${event.data.dueAt}.${link}`,
       };
     case 'TasksEscalated':
       return {
-        to: event.data.to,
+        to,
         subject: `docflow: an overdue task on ${name} was escalated to you`,
         text: `Overdue tasks on ${which}, stage ${event.data.step}, were escalated to you (${event.data.action}): ${event.data.reason}${link}`,
       };

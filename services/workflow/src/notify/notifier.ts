@@ -24,9 +24,10 @@ import type { EventStore, RecordedEvent, ServiceLease, Subscription } from '@doc
 import type { Logger } from '@docflow/kit';
 import { loadAggregate, recordEvents, whileLeased } from '@docflow/kit/eventsourcing';
 import { internalClient, type Principal, ProblemError, type ServiceClient } from '@docflow/kit/http';
+import type { WorkflowState } from '@docflow/workflow-model';
 import { workflowAggregate } from '../aggregate';
 import type { Mailer } from './mailer';
-import { NOTIFIED_EVENTS, type NotifiedDocument, notificationOf } from './messages';
+import { NOTIFIED_EVENTS, type NotifiedDocument, notificationOf, recipientsOf } from './messages';
 
 export const NOTIFIER_LEASE = 'workflow-notifier';
 export const NOTIFIER_STREAM = 'notifier-workflow';
@@ -90,32 +91,40 @@ function notifierWork(options: NotifierOptions): Subscription {
     }
   }
 
+  /** Mails the people `fact` concerns who are still reached; the ids it was sent to. */
+  async function mail(event: RecordedEvent, fact: WorkflowEvent, state: WorkflowState): Promise<string[]> {
+    const to = recipientsOf(fact, state) ?? [];
+    if (!to.length) return [];
+    const { recipients } = await client.call(
+      notificationRecipientsRoute,
+      { body: { ids: to } },
+      callContext(),
+    );
+    // Nobody left (erased, deactivated, opted out): the document's title is not asked for.
+    if (!to.some((id) => recipients[id])) return [];
+    const notification = notificationOf(fact, state, await documentOf(state.docId));
+    if (!notification) return [];
+    const sentTo: string[] = [];
+    for (const id of to) {
+      const recipient = recipients[id];
+      if (!recipient) continue; // erased, deactivated, opted out
+      const sent = await mailer.send({
+        to: { name: recipient.name, address: recipient.email },
+        subject: notification.subject,
+        text: notification.text,
+        messageId: `<${event.id}.${id}@docflow>`,
+      });
+      if (sent) sentTo.push(id);
+      else log.warn({ eventId: event.id, recipient: id }, 'e-mail notification refused by the SMTP server');
+    }
+    return sentTo;
+  }
+
   async function notify(event: RecordedEvent): Promise<void> {
     if (!NOTIFIED_EVENTS.has(event.type)) return;
     const fact: WorkflowEvent = parseWorkflowEvent(event.type, event.data);
     const { state } = await loadAggregate(store, event.streamId, workflowAggregate);
-    const notification = notificationOf(fact, state, await documentOf(state.docId));
-    const sentTo: string[] = [];
-    if (notification?.to.length) {
-      const ctx = callContext();
-      const { recipients } = await client.call(
-        notificationRecipientsRoute,
-        { body: { ids: notification.to } },
-        ctx,
-      );
-      for (const id of notification.to) {
-        const recipient = recipients[id];
-        if (!recipient) continue; // erased, deactivated, opted out
-        const sent = await mailer.send({
-          to: { name: recipient.name, address: recipient.email },
-          subject: notification.subject,
-          text: notification.text,
-          messageId: `<${event.id}.${id}@docflow>`,
-        });
-        if (sent) sentTo.push(id);
-        else log.warn({ eventId: event.id, recipient: id }, 'e-mail notification refused by the SMTP server');
-      }
-    }
+    const sentTo = await mail(event, fact, state);
     await record(store, 'NotificationsSent', {
       eventId: event.id,
       type: event.type,
