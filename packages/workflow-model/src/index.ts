@@ -7,6 +7,7 @@ export {
   isDeleted,
   openTasks,
   type StageTimer,
+  stageTasks,
   type Task,
   type WorkflowState,
 } from './workflow';

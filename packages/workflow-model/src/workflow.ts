@@ -218,3 +218,9 @@ export const isDeleted = (state: WorkflowState) => state.status === 'deleted';
 
 export const openTasks = (state: WorkflowState): Task[] =>
   Object.values(state.tasks).filter((t) => t.state === 'open');
+
+/** Every task of the stage `of` belongs to (same phase, iteration and step), whatever its state. */
+export const stageTasks = (state: WorkflowState, of: Pick<Task, 'phase' | 'iteration' | 'step'>): Task[] =>
+  Object.values(state.tasks).filter(
+    (t) => t.phase === of.phase && t.iteration === of.iteration && t.step === of.step,
+  );

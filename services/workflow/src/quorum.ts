@@ -3,20 +3,14 @@
  * approvals — and the form's `onDecline`. Pure: the state before the answer and the answer in.
  */
 import { RESPONSE_TASK_STATUS, type ResponseTaskStatus } from '@docflow/contracts';
-import type { Task, WorkflowState } from '@docflow/workflow-model';
+import { stageTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
 
 /** `open`: the stage waits for more answers; `complete`: it reached its quorum; `declined`: the phase ends. */
 export type StageOutcome = 'open' | 'complete' | 'declined';
 
 /** Tasks of the stage `task` belongs to that still count: open or answered (a handed-over task does not). */
 const seatsOf = (state: WorkflowState, task: Task) =>
-  Object.values(state.tasks).filter(
-    (t) =>
-      t.phase === task.phase &&
-      t.iteration === task.iteration &&
-      t.step === task.step &&
-      t.state !== 'cancelled',
-  );
+  stageTasks(state, task).filter((t) => t.state !== 'cancelled');
 
 export function stageOutcome(state: WorkflowState, task: Task, taskstatus: ResponseTaskStatus): StageOutcome {
   const declines = taskstatus === RESPONSE_TASK_STATUS.decline;

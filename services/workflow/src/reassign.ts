@@ -4,7 +4,7 @@
  * the same stage. Pure: the person named is resolved beforehand.
  */
 import { capabilitiesOf, noActivePerson, rejections, type WorkflowEvent } from '@docflow/contracts';
-import { isDeleted, type Task, type WorkflowState } from '@docflow/workflow-model';
+import { isDeleted, stageTasks, type Task, type WorkflowState } from '@docflow/workflow-model';
 import type { ManagePrincipal } from './access';
 
 export interface ReassignTask {
@@ -23,9 +23,7 @@ export interface ReassignTask {
 const stageAssignees = (state: WorkflowState, respId: string): string[] => {
   const task = state.tasks[respId];
   if (!task) return [];
-  return Object.values(state.tasks)
-    .filter((t) => t.phase === task.phase && t.iteration === task.iteration && t.step === task.step)
-    .map((t) => t.assignee);
+  return stageTasks(state, task).map((t) => t.assignee);
 };
 
 export function canReassign(principal: ManagePrincipal, state: WorkflowState, respId: string): boolean {
@@ -59,14 +57,7 @@ export function decideReassign(cmd: ReassignTask, state: WorkflowState): Workflo
   if (task.assignee === cmd.to)
     throw rejections.notApplicable(`docResponse ${task.respId} is theirs already`);
   const { phase, step, iteration } = task;
-  const busy = Object.values(state.tasks).some(
-    (t) =>
-      t.state === 'open' &&
-      t.assignee === cmd.to &&
-      t.phase === phase &&
-      t.step === step &&
-      t.iteration === iteration,
-  );
+  const busy = stageTasks(state, task).some((t) => t.state === 'open' && t.assignee === cmd.to);
   if (busy) throw rejections.notApplicable(`${cmd.toRef} has a task of this stage already`);
   return [
     {
