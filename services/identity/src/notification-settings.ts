@@ -15,6 +15,7 @@ import { commandMetadata, loadAggregate, recordEvents } from '@docflow/kit/event
 import { problems, readJson, type ServiceEnv, serveInternal } from '@docflow/kit/http';
 import { Hono } from 'hono';
 import { type AccountAggregate, accountStream } from './account';
+import { displayName } from './resolve';
 
 const settingsStream = (id: string) => `notifications-${id}`;
 
@@ -55,7 +56,7 @@ export function notificationSettingsApi(store: EventStore, accounts: AccountAggr
       const { state } = await loadAggregate(store, accountStream(id), accounts);
       if (!state.exists || state.kind !== 'person' || !state.active || state.erased || !state.email) continue;
       if (!(await settingsOf(store, id)).email) continue;
-      recipients[id] = { email: state.email, name: `${state.name_first} ${state.name_last}`.trim() };
+      recipients[id] = { email: state.email, name: displayName(state) };
     }
     return { recipients };
   });

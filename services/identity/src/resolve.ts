@@ -7,7 +7,7 @@ import { accountIdByEmail } from './email-claims';
 import type { KeyStore } from './key-store';
 
 /** "First Last"; an erased person's fields all read `[erased]`, once is enough. */
-const displayName = (state: AccountState): string =>
+export const displayName = (state: AccountState): string =>
   state.erased ? state.name_first : [state.name_first, state.name_last].filter(Boolean).join(' ');
 
 /** An erased account is found by its id (inactive), never by the e-mail it had. */
