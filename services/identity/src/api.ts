@@ -30,7 +30,7 @@ import { decideChangeAccount, decideEraseAccount, decideUpdatePerson } from './b
 import { createAccount } from './create-account';
 import type { KeyStore } from './key-store';
 import { toAccount, toPerson } from './representation';
-import { resolveAccounts } from './resolve';
+import { accountNamed, resolveAccounts } from './resolve';
 import { hashApiKey, hashPassword, newApiKey } from './secrets';
 
 /** How long a listing waits for the account list to catch up before answering from it as it is. */
@@ -62,10 +62,9 @@ export function identityApi(
     const self = await loadAccount(id);
     if (self.kind !== 'person') throw problems.forbidden('only a person can be away: act as the person');
     // Named by id or e-mail as a task's new assignee is (resolveAccounts), and kept by id only.
-    const found = (await resolveAccounts(store, accountAggregate, keys, [named]))[named];
-    if (found?.kind !== 'person' || !found.active) throw noActivePerson(named);
-    const deputy = found.id;
-    const deputyAccount = await loadAccount(deputy);
+    const deputyAccount = await accountNamed(store, accountAggregate, keys, named);
+    if (deputyAccount?.kind !== 'person' || !deputyAccount.active) throw noActivePerson(named);
+    const deputy = deputyAccount.id;
     const result = await executeCommand(
       store,
       accountStream(id),
