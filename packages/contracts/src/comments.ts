@@ -6,7 +6,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { Hex24Id, Timestamp, UsrId } from './ids';
 import { problemsFor, runAsHeader } from './responses';
 
-export const COMMENT_MAX_CHARS = 10_000;
+const COMMENT_MAX_CHARS = 10_000;
 
 export const CommentCreate = z
   .strictObject({ text: z.string().trim().min(1).max(COMMENT_MAX_CHARS) })

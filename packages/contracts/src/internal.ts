@@ -7,7 +7,7 @@ import { Hex24Id, Timestamp, UsrId } from './ids';
 import { Role } from './roles';
 
 /** A person's deputy; with `from`/`to` the person is absent then and new tasks go to the deputy. */
-export const DeputyFacts = z.object({
+const DeputyFacts = z.object({
   id: UsrId,
   enabled: z.boolean(),
   from: Timestamp.optional(),

@@ -8,7 +8,7 @@ import { Hex24Id } from './ids';
 import { Participant } from './participant';
 import { idempotencyKeyHeader, ifMatchHeader, problemsFor, runAsHeader } from './responses';
 
-export const REASSIGN_REASON_MAX = 500;
+const REASSIGN_REASON_MAX = 500;
 
 export const ReassignRequest = z
   .strictObject({

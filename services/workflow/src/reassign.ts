@@ -26,7 +26,7 @@ const stageAssignees = (state: WorkflowState, respId: string): string[] => {
   return stageTasks(state, task).map((t) => t.assignee);
 };
 
-export function canReassign(principal: ManagePrincipal, state: WorkflowState, respId: string): boolean {
+function canReassign(principal: ManagePrincipal, state: WorkflowState, respId: string): boolean {
   return (
     state.author === principal.subject ||
     capabilitiesOf(principal).manageOthersWorkflows ||

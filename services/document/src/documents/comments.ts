@@ -17,7 +17,7 @@ import type { Hono } from 'hono';
 import { type DocState, docAggregate } from './docForm';
 import type { DocReader } from './readable';
 
-export interface AddComment {
+interface AddComment {
   commentId: string;
   author: string;
   text: string;

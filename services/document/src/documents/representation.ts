@@ -17,7 +17,7 @@ export const toDocForm = (s: DocState): DocForm => ({
 });
 
 /** The earliest of the document's own due date and its open tasks' (docs/decisions.md, "A task's due date"). */
-export const documentDue = (s: DocState): string =>
+const documentDue = (s: DocState): string =>
   earliest(s.datedue, ...openTasks(s.workflow).map((t) => t.dueAt ?? ''));
 
 const ALWAYS_KEPT = ['_id', '_id_web'];

@@ -42,7 +42,7 @@ function oneLine(title: string): string {
 }
 
 /** The console's page of document `docId` under `publicUrl`. */
-export const documentLink = (publicUrl: string, docId: string) =>
+const documentLink = (publicUrl: string, docId: string) =>
   `${publicUrl}/console#/doc/${encodeURIComponent(docId)}`;
 
 /** Whom one fact of `state`'s workflow concerns (`usr-` ids), or undefined when the fact is not e-mailed. */

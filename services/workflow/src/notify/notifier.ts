@@ -29,7 +29,7 @@ import { workflowAggregate } from '../aggregate';
 import type { Mailer } from './mailer';
 import { NOTIFIED_EVENTS, type NotifiedDocument, notificationOf, recipientsOf } from './messages';
 
-export const NOTIFIER_LEASE = 'workflow-notifier';
+const NOTIFIER_LEASE = 'workflow-notifier';
 export const NOTIFIER_STREAM = 'notifier-workflow';
 const WORKFLOW_PRINCIPAL: Principal = { account: 'workflow', subject: 'workflow', roles: [] };
 
