@@ -62,16 +62,16 @@ export const DocumentEvents = {
   RecoValidationRequested: z.object({ recoIds: z.array(z.string()).min(1), validators: z.array(z.string()) }),
   /** A participant's corrections (PUT docResponse with `docForm`): the new values and tags. */
   DocumentFieldsUpdated: z.object({ valuesByTags: ValuesByTags, tags: DocTags }),
-  /**
-   * Facts the workflow service published about the document, recorded in its stream so that the
-   * stream alone rebuilds the document; `sourceIds` are the workflow events' ids (for deduplication).
-   */
   /** A comment on the document (issue 36): `author` wrote `text`; the event's time is when. */
   CommentAdded: z.object({
     commentId: z.string().regex(/^[0-9a-f]{24}$/),
     author: z.string(),
     text: z.string(),
   }),
+  /**
+   * Facts the workflow service published about the document, recorded in its stream so that the
+   * stream alone rebuilds the document; `sourceIds` are the workflow events' ids (for deduplication).
+   */
   WorkflowChanged: z.object({
     sourceIds: z.array(z.string()).min(1),
     events: z.array(z.object({ type: z.string(), data: z.record(z.string(), z.unknown()) })).min(1),
